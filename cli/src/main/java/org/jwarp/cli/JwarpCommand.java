@@ -1,0 +1,59 @@
+package org.jwarp.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code jwarp} command. Without a subcommand it prints its help and the wire-layer self-check
+ * (the CRC32c and MPA vectors), which is the project's main job until the loopback demo exists.
+ */
+@Command(name = "jwarp",
+        mixinStandardHelpOptions = true,
+        versionProvider = JwarpCommand.Version.class,
+        description = "A software iWARP RDMA NIC for the JVM.",
+        subcommands = {SelfCheckCommand.class})
+public final class JwarpCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        spec.commandLine().usage(out);
+        out.println();
+        return SelfCheckCommand.run(out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(newCommandLine().execute(args));
+    }
+
+    /** The command line with jwarp's error handling: one clear line, no stack trace, exit 2. */
+    public static CommandLine newCommandLine() {
+        CommandLine cl = new CommandLine(new JwarpCommand());
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine cmd = ex.getCommandLine();
+            cmd.getErr().println("jwarp: " + ex.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
+            cmd.getErr().println("jwarp: " + ex.getMessage());
+            return 1;
+        });
+        return cl;
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = JwarpCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"jwarp " + (v == null ? "(development build)" : v)
+                    + " on Java " + Runtime.version()};
+        }
+    }
+}
