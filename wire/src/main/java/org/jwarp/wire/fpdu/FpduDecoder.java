@@ -367,10 +367,14 @@ public final class FpduDecoder {
      * Bounded by the next marker, which must go through the decoder.
      */
     public int externalPayloadLimit() {
-        if (state != S_PAYLOAD || pos < limit || markerFill > 0) {
-            return 0;
+        if (state != S_PAYLOAD || pos < limit || markerFill > 0
+                || (markersEnabled && (streamPosition & MARKER_MASK) == 0)) {
+            return 0; // window bytes, or a marker, must go through the decoder first
         }
-        return available(payloadLength - payloadPosition);
+        int wanted = payloadLength - payloadPosition;
+        return markersEnabled
+                ? (int) Math.min(wanted, Fpdu.MARKER_INTERVAL - (streamPosition & MARKER_MASK))
+                : wanted;
     }
 
     /**
