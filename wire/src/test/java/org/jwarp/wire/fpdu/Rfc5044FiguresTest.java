@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.lang.foreign.MemorySegment;
 import org.jwarp.wire.Crc32c;
 import org.jwarp.wire.Wire;
+import org.jwarp.wire.WireVectors;
 import org.jwarp.wire.rdmap.RdmapOpcode;
 import org.junit.jupiter.api.Test;
 
@@ -18,21 +19,13 @@ import org.junit.jupiter.api.Test;
 class Rfc5044FiguresTest {
 
     /** Figure 5: marker, then ULPDU_Length 0x2a, untagged Send header (MSN 1), 24 zero bytes, CRC. */
-    static final byte[] FPDU_1 = Wire.unhex("""
-            00 00 00 00  00 2a 41 43  00 00 00 00  00 00 00 00
-            00 00 00 01  00 00 00 00  00 00 00 00  00 00 00 00
-            00 00 00 00  00 00 00 00  00 00 00 00  00 00 00 00
-            52 23 99 83""");
+    static final byte[] FPDU_1 = Wire.unhex(WireVectors.RFC5044_FPDU_1);
 
     /** Figure 6: the next Send (MSN 2); a marker falls 20 bytes into it and points back 0x14. */
-    static final byte[] FPDU_2 = Wire.unhex("""
-            00 2a 41 43  00 00 00 00  00 00 00 00  00 00 00 02
-            00 00 00 00  00 00 00 14  00 00 00 00  00 00 00 00
-            00 00 00 00  00 00 00 00  00 00 00 00  00 00 00 00
-            84 92 58 98""");
+    static final byte[] FPDU_2 = Wire.unhex(WireVectors.RFC5044_FPDU_2);
 
     /** FPDU 2 starts 20 bytes before a marker position: 512 - 20 from where markers are counted. */
-    static final long FPDU_2_STREAM_POSITION = 512 - 20;
+    static final long FPDU_2_STREAM_POSITION = WireVectors.RFC5044_FPDU_2_STREAM_POSITION;
 
     @Test
     void crcValuesAreTheRfcs() {

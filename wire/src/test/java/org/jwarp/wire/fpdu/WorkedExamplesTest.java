@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import org.jwarp.wire.Wire;
+import org.jwarp.wire.WireVectors;
 import org.jwarp.wire.ddp.DdpHeader;
 import org.jwarp.wire.rdmap.MpaError;
 import org.jwarp.wire.rdmap.RdmapError;
@@ -42,7 +43,7 @@ class WorkedExamplesTest {
 
     @Test
     void rdmaWriteOf8Bytes() {
-        String wire = "00 16 c1 40 00 00 12 34 00 00 00 00 00 00 00 10 41 42 43 44 45 46 47 48 fc 59 b7 b8";
+        String wire = WireVectors.RDMA_WRITE_8;
         FrameStream s = crcStream().write(RdmapOpcode.RDMA_WRITE, 0x1234, 0x10, ascii("ABCDEFGH"), 1442);
         assertEquals(wire, hex(s.bytes()));
         FrameStream.Frame f = decodeOne(Wire.unhex(wire));
@@ -56,7 +57,7 @@ class WorkedExamplesTest {
 
     @Test
     void sendOf4Bytes() {
-        String wire = "00 16 41 43 00 00 00 00 00 00 00 00 00 00 00 01 00 00 00 00 41 42 43 44 32 e6 1a fb";
+        String wire = WireVectors.SEND_4;
         FrameStream s = crcStream().send(RdmapOpcode.SEND, 1, 0, ascii("ABCD"), 1442);
         assertEquals(wire, hex(s.bytes()));
         assertEquals(s.frames().getFirst(), decodeOne(Wire.unhex(wire)));
@@ -83,8 +84,7 @@ class WorkedExamplesTest {
 
     @Test
     void readRequestAndItsResponse() {
-        String request = "00 2e 41 41 00 00 00 00 00 00 00 01 00 00 00 01 00 00 00 00 00 00 56 78 "
-                + "00 00 00 00 00 00 20 00 00 00 00 08 00 00 12 34 00 00 00 00 00 00 00 10 2e 57 4a 8b";
+        String request = WireVectors.READ_REQUEST_8;
         FrameStream s = crcStream().readRequest(1, 0x5678, 0x2000, 8, 0x1234, 0x10);
         assertEquals(request, hex(s.bytes()));
         assertEquals(s.frames().getFirst(), decodeOne(Wire.unhex(request)));
