@@ -124,8 +124,16 @@ public final class MpaFrameReader {
                 int before = filled;
                 filled += take;
                 consumed += take;
-                if (before < MpaFrameType.KEY_LENGTH && !checkKeyPrefix(before)) {
-                    return status;
+                if (before < MpaFrameType.KEY_LENGTH) {
+                    int decidingByte = checkKeyPrefix(before);
+                    if (decidingByte >= 0) {
+                        // Give back what follows the byte that decided, so that the verdict and
+                        // the count do not depend on how the stream was split.
+                        int excess = filled - (decidingByte + 1);
+                        filled -= excess;
+                        consumed -= excess;
+                        return status;
+                    }
                 }
             }
             if (filled < needed) {
@@ -150,8 +158,10 @@ public final class MpaFrameReader {
      * Checks the key bytes that just arrived, so that garbage (an HTTP client on the port, say) is
      * refused at its first wrong byte rather than after a timeout. Bytes matching the other
      * frame's key are followed too, to tell "both initiators" from plain garbage.
+     *
+     * @return the index of the byte that made the frame invalid, or -1 if the key is still fine
      */
-    private boolean checkKeyPrefix(int from) {
+    private int checkKeyPrefix(int from) {
         int to = Math.min(filled, MpaFrameType.KEY_LENGTH);
         MpaFrameType other = expected.other();
         for (int i = from; i < to; i++) {
@@ -165,15 +175,15 @@ public final class MpaFrameReader {
                 continue;
             }
             fail(Invalid.WRONG_KEY);
-            return false;
+            return i;
         }
         if (to == MpaFrameType.KEY_LENGTH && otherKeySoFar) {
             // RFC 5044 §7.1.2: a Request where a Reply is expected means both sides are initiators.
             // A Reply where a Request is expected is just a wrong key: two responders never send.
             fail(expected == MpaFrameType.REPLY ? Invalid.BOTH_INITIATORS : Invalid.WRONG_KEY);
-            return false;
+            return MpaFrameType.KEY_LENGTH - 1;
         }
-        return true;
+        return -1;
     }
 
     private static int firstKeyDifference() {
@@ -217,7 +227,8 @@ public final class MpaFrameReader {
 
     /**
      * Bytes taken from the input by the last {@link #feed} call. After COMPLETE, the bytes after
-     * them are not part of the frame. After INVALID, they include the bytes examined.
+     * them are not part of the frame. After INVALID, they run up to and including the byte that
+     * decided (the first wrong key byte, the 16th key byte, or the 20th header byte).
      */
     public long consumed() {
         return consumed;
