@@ -109,19 +109,19 @@ public final class MpaNegotiation {
         boolean p2p = enhanced && peer.peerToPeer();
         // Header for Replies that refuse before IRD/ORD and RTR were settled: A copied (RFC 6581
         // §9.2), our own IRD/ORD, no RTR option.
-        MpaV2Header plainRefusal = enhanced
+        MpaV2Header refusalHeader = enhanced
                 ? new MpaV2Header(p2p, false, policy.ird(), false, false, policy.ord()) : null;
 
         // RFC 5044 §4.3: a sender MUST be able to insert markers when the peer asks; one that
         // cannot refuses the connection (R=1, M cleared: we never claim markers on a reject).
         if (request.markers() && !policy.canGenerateMarkers()) {
-            return reject(request, replyC, plainRefusal, NO_DATA,
+            return reject(request, replyC, refusalHeader, NO_DATA,
                     MpaResponse.Reason.MARKERS_NOT_SUPPORTED, Optional.empty(),
                     "peer requires markers, which this side cannot generate");
         }
         // RFC 5044 §4.4: C=1 in the Request turns CRC on; a policy that refuses CRC must reject.
         if (request.crc() && policy.crc() == MpaPolicy.CrcPolicy.REFUSED) {
-            return reject(request, false, plainRefusal, NO_DATA, MpaResponse.Reason.CRC_REFUSED,
+            return reject(request, false, refusalHeader, NO_DATA, MpaResponse.Reason.CRC_REFUSED,
                     Optional.empty(), "peer requires CRC, which this side's policy refuses");
         }
 
@@ -134,7 +134,7 @@ public final class MpaNegotiation {
                 rtr = choose(EnumSet.allOf(RtrType.class), policy.rtrTypes());
             }
             if (rtr.isEmpty()) {
-                return reject(request, replyC, plainRefusal, NO_DATA,
+                return reject(request, replyC, refusalHeader, NO_DATA,
                         MpaResponse.Reason.NO_MATCHING_RTR, Optional.of(MpaError.NO_MATCHING_RTR),
                         "peer asked for the peer-to-peer model and this side accepts no RTR");
             }
@@ -155,7 +155,7 @@ public final class MpaNegotiation {
             // IRD and answer 0x3FFF.
             if (peer.ord() != NONE && policy.ird() != NONE) {
                 if (peer.ord() > policy.ird() && !policy.relaxedIrd()) {
-                    return reject(request, replyC, plainRefusal, NO_DATA,
+                    return reject(request, replyC, refusalHeader, NO_DATA,
                             MpaResponse.Reason.INSUFFICIENT_IRD,
                             Optional.of(MpaError.INSUFFICIENT_IRD),
                             "peer wants ORD " + peer.ord() + " but this side provides IRD "
