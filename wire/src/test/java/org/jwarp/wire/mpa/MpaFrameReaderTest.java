@@ -281,7 +281,10 @@ class MpaFrameReaderTest {
         MemorySegment s = MemorySegment.ofArray(b);
         MpaFrameReader r = new MpaFrameReader(MpaFrameType.REQUEST);
         int checksum = 0;
-        for (int round = 0; round < 3; round++) {
+        long fewest = Long.MAX_VALUE;
+        // The best of several rounds: a round that runs before the JIT has compiled the reader
+        // (late on a busy machine) may allocate in the interpreter; a compiled one must not.
+        for (int round = 0; round < 6; round++) {
             long before = threads.getCurrentThreadAllocatedBytes();
             for (int i = 0; i < 20_000; i++) {
                 r.reset();
@@ -290,12 +293,10 @@ class MpaFrameReaderTest {
                 }
                 checksum += r.frame().privateDataLength();
             }
-            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            if (round == 2) {
-                // 20 000 frames of 24 one-byte feeds: anything per feed would be megabytes.
-                assertTrue(allocated < 20_000, "allocated " + allocated + " bytes for 480 000 feeds");
-            }
+            fewest = Math.min(fewest, threads.getCurrentThreadAllocatedBytes() - before);
         }
-        assertEquals(3 * 20_000 * 4, checksum);
+        // 20 000 frames of 24 one-byte feeds: anything per feed would be megabytes.
+        assertTrue(fewest < 20_000, "allocated " + fewest + " bytes for 480 000 feeds");
+        assertEquals(6 * 20_000 * 4, checksum);
     }
 }
