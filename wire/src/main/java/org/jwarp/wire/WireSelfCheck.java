@@ -8,6 +8,7 @@ import org.jwarp.wire.ddp.DdpHeader;
 import org.jwarp.wire.ddp.DdpSegmenter;
 import org.jwarp.wire.fpdu.FpduDecoder;
 import org.jwarp.wire.fpdu.FpduEncoder;
+import org.jwarp.wire.mpa.MpaVectors;
 import org.jwarp.wire.rdmap.RdmapOpcode;
 import org.jwarp.wire.rdmap.ReadRequestHeader;
 
@@ -45,6 +46,7 @@ public final class WireSelfCheck {
         fpdu(out, "Send of 4 bytes (untagged, CRC on)", WireVectors.SEND_4, false, 0,
                 RdmapOpcode.SEND, 1, "ABCD".getBytes(StandardCharsets.US_ASCII));
         readRequest(out);
+        MpaVectors.addTo(out);
         return out;
     }
 
