@@ -34,6 +34,23 @@ public record AcceptParams(byte[] privateData, int ord, int ird) {
         return privateData.length;
     }
 
+    /** Equal if every component is, comparing the private data by content. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AcceptParams p && java.util.Arrays.equals(privateData, p.privateData) && ord == p.ord
+                && ird == p.ird;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(java.util.Arrays.hashCode(privateData), ord, ird);
+    }
+
+    @Override
+    public String toString() {
+        return "AcceptParams[privateData=" + privateData.length + " bytes, ord=" + ord + ", ird=" + ird + "]";
+    }
+
     static void checkDepth(String name, int v) {
         if (v < 0 || v >= DeviceLimits.ORD_IRD_NO_NEGOTIATION) {
             throw new IllegalArgumentException(name + " must be in 0..0x3FFE: " + v);

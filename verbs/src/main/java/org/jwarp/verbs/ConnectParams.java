@@ -48,6 +48,24 @@ public record ConnectParams(byte[] privateData, Duration timeout, int ord, int i
         return privateData.length;
     }
 
+    /** Equal if every component is, comparing the private data by content. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ConnectParams p && java.util.Arrays.equals(privateData, p.privateData)
+                && timeout.equals(p.timeout) && ord == p.ord && ird == p.ird;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(java.util.Arrays.hashCode(privateData), timeout, ord, ird);
+    }
+
+    @Override
+    public String toString() {
+        return "ConnectParams[privateData=" + privateData.length + " bytes, timeout=" + timeout + ", ord=" + ord
+                + ", ird=" + ird + "]";
+    }
+
     public ConnectParams withTimeout(Duration t) {
         return new ConnectParams(privateData, t, ord, ird);
     }

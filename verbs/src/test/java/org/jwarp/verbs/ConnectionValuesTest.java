@@ -88,7 +88,31 @@ class ConnectionValuesTest {
 
     @Test
     void qpInitAttrValidatesAndChecksLimits() {
-        CompletionQueue cq = null;
-        assertThrows(IllegalArgumentException.class, () -> QpInitAttr.builder(cq, cq).build());
+        assertThrows(IllegalArgumentException.class, () -> QpInitAttr.builder(null, null).build());
+        // Only the identity of the CQ matters to the record; a proxy stands in for a provider's CQ.
+        CompletionQueue cq = (CompletionQueue) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {CompletionQueue.class}, (proxy, m, args) -> {
+                    throw new UnsupportedOperationException(m.getName());
+                });
+        QpInitAttr a = QpInitAttr.builder(cq, cq).build();
+        assertEquals(128, a.maxSendWr());
+        assertEquals(64, a.maxInlineData());
+        assertSame(a, a.checkAgainst(DeviceLimits.DEFAULT));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> a.checkAgainst(DeviceLimits.DEFAULT.withMaxInline(32)));
+        assertTrue(e.getMessage().contains("maxInlineData 64 exceeds the device's maxInline 32"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> QpInitAttr.builder(cq, cq).maxSendWr(0).build());
+        assertThrows(IllegalArgumentException.class, () -> QpInitAttr.builder(cq, cq).maxRecvSge(0).build());
+        assertThrows(IllegalArgumentException.class, () -> QpInitAttr.builder(cq, cq).maxInlineData(-1).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> QpInitAttr.builder(cq, cq).maxSendSge(17).build().checkAgainst(DeviceLimits.DEFAULT));
+    }
+
+    @Test
+    void paramsCompareByContent() {
+        assertEquals(ConnectParams.of(new byte[] {1, 2}), ConnectParams.of(new byte[] {1, 2}));
+        assertEquals(ConnectParams.of(new byte[] {1, 2}).hashCode(), ConnectParams.of(new byte[] {1, 2}).hashCode());
+        assertTrue(!ConnectParams.of(new byte[] {1}).equals(ConnectParams.of(new byte[] {2})));
+        assertEquals(AcceptParams.of(new byte[] {3}), AcceptParams.of(new byte[] {3}));
     }
 }

@@ -176,6 +176,10 @@ class WorkRequestTest {
     @Test
     void reuseAllocatesNothing() {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assertTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled());
+        long calibrate = mx.getCurrentThreadAllocatedBytes();
+        byte[] probe = new byte[4096];
+        assertTrue(mx.getCurrentThreadAllocatedBytes() - calibrate >= probe.length, "the meter sees allocations");
         SendWr[] wrs = {new SendWr(4), new SendWr(4)};
         RecvWr recv = new RecvWr(2);
         WorkCompletion wc = new WorkCompletion();
