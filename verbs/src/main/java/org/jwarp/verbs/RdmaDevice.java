@@ -22,8 +22,9 @@ public interface RdmaDevice extends AutoCloseable {
      *
      * @throws IllegalStateException    if no (matching) provider is on the class path; the message
      *                                  says what to add
-     * @throws IllegalArgumentException if the configuration asks for more spinning engine threads
-     *                                  than this machine has processors, or the provider refuses it
+     * @throws IllegalArgumentException if the provider refuses a setting (the spinner rule is
+     *                                  applied by {@link DeviceConfig.Builder#build()}, with the
+     *                                  processor count it was given)
      */
     static RdmaDevice open(DeviceConfig config) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
@@ -35,7 +36,6 @@ public interface RdmaDevice extends AutoCloseable {
         if (config == null) {
             throw new IllegalArgumentException("DeviceConfig must not be null; use DeviceConfig.defaults()");
         }
-        config.checkProcessors(Runtime.getRuntime().availableProcessors());
         RdmaProvider provider = RdmaProviders.find(config.providerName(), loader);
         RdmaDevice device = provider.open(config);
         if (device == null) {

@@ -20,7 +20,8 @@ public enum WcOpcode {
     /**
      * A receive buffer was consumed by an RFC 7306 Immediate Data message (the second half of the
      * peer's RDMA_WRITE_WITH_IMM); {@link WorkCompletion#immData()} is valid and the byte length
-     * is 0, as in OFED where the Write's payload is not counted at the receiver.
+     * is 0. iWARP carries the immediate data in a message of its own after the Write (RFC 7306
+     * §6), so unlike InfiniBand the receiver is not told the Write's length.
      */
     RECV_RDMA_WITH_IMM((1 << 7) + 1);
 

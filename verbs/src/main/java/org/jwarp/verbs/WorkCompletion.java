@@ -145,7 +145,8 @@ public final class WorkCompletion {
 
     /**
      * Bytes transferred: the received message length for RECV, the bytes read for RDMA_READ, 8 for
-     * atomics, the request length for SEND and RDMA_WRITE. 0 for RECV_RDMA_WITH_IMM.
+     * atomics, the request length for SEND and RDMA_WRITE. 0 for RECV_RDMA_WITH_IMM (see
+     * {@link WcOpcode#RECV_RDMA_WITH_IMM}).
      */
     public long byteLen() {
         return byteLen;

@@ -19,9 +19,9 @@ public interface RdmaProvider {
     String name();
 
     /**
-     * Opens a device. The configuration has passed its own validation and
-     * {@link DeviceConfig#checkProcessors(int)}; the provider starts its engine threads (DEDICATED
-     * mode) or prepares the invoked duty cycle (INVOKER mode).
+     * Opens a device. The configuration has passed its own validation (and, if it came from the
+     * builder, {@link DeviceConfig#checkProcessors(int)}); the provider starts its engine threads
+     * (DEDICATED mode) or prepares the invoked duty cycle (INVOKER mode).
      *
      * @throws IllegalArgumentException if the provider cannot honour a setting (naming it)
      */
