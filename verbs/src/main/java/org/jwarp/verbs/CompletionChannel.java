@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A completion channel ({@code ibv_comp_channel}): the "event notification" mode of seed 003 and
  * the interrupt of seed 001's offload engine. CQs created with this channel raise an event when
- * armed ({@link CompletionQueue#requestNotify}) and a completion arrives; the channel wakes its
- * waiter under its {@link Moderation} (after N events or T µs).
+ * armed ({@link CompletionQueue#requestNotify}) and completions arrive, as the channel's
+ * {@link Moderation} says (after N completions or T µs); each event wakes the waiter.
  *
  * <p>An event is consumed by the {@code await} call that returns it (libibverbs'
  * {@code ibv_get_cq_event} followed by {@code ibv_ack_cq_events}); the CQ must then be re-armed.

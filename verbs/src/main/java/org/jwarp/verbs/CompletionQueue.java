@@ -59,8 +59,8 @@ public interface CompletionQueue extends AutoCloseable {
      * Arms the CQ for one notification on its channel ({@code ibv_req_notify_cq}): the next
      * completion (if {@code solicitedOnly} is false), or the next receive completion of a Send or
      * Immediate Data message carrying the solicited-event bit (if true), or an error completion,
-     * raises an event on the channel, subject to its {@link Moderation}. One-shot: re-arm after
-     * each wake-up. Arming an already armed CQ widens it to all completions if
+     * raises an event on the channel, after as many matching completions or as long a delay as the
+     * channel's {@link Moderation} says. One-shot: re-arm after each event. Arming an already armed CQ widens it to all completions if
      * {@code solicitedOnly} is false, as in OFED.
      *
      * @throws IllegalStateException if the CQ has no channel

@@ -2,14 +2,19 @@ package org.jwarp.verbs;
 
 /**
  * Interrupt moderation of a {@link CompletionChannel} (seed 004: packets per interrupt; seed 001:
- * the engine signals the host): once armed, the channel wakes its waiter after {@code count}
- * completion events, or {@code periodMicros} microseconds after the first event, whichever comes
- * first. A solicited event ({@link SendFlags#SOLICITED}) on a CQ armed for solicited-only counts
- * as an event; unsolicited completions do not.
+ * the engine interrupts the host; OFED's {@code ibv_modify_cq} {@code cq_count}/{@code cq_period}).
  *
- * @param count        events per wake-up, at least 1
- * @param periodMicros the longest a first event waits for company before the wake-up, in µs;
- *                     0 means no delay (wake at once when {@code count} is 1)
+ * <p>Once a CQ is armed ({@link CompletionQueue#requestNotify}), the provider raises its event
+ * when {@code count} completions that match the arming have arrived on that CQ since it was
+ * armed, or {@code periodMicros} after the first of them, whichever comes first. For a CQ armed
+ * solicited-only, the matching completions are solicited receives and error completions; the
+ * others are queued but do not count. Every raised event wakes the channel's waiter (one wake-up,
+ * counted in {@code wakeups}). With {@link #NONE} the first matching completion raises the event
+ * at once: the lowest latency and the most wake-ups.
+ *
+ * @param count        matching completions per event, at least 1
+ * @param periodMicros the longest the first matching completion waits for company, in µs (0 to
+ *                     1 s); 0 means no wait and is only allowed with {@code count} 1
  */
 public record Moderation(int count, long periodMicros) {
 
