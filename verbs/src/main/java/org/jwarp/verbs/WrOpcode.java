@@ -74,6 +74,32 @@ public enum WrOpcode {
         return this == SEND || this == SEND_WITH_INV || this == RDMA_WRITE_WITH_IMM;
     }
 
+    /**
+     * The RDMAP opcode (RFC 5040 §4.1, RFC 7306 §4.1) of the last message this request puts on the
+     * wire: the one the peer acts on to complete it. For RDMA_WRITE_WITH_IMM that is the Immediate
+     * Data message (0x8, or 0x9 when solicited), sent after an RDMA Write (0x0). {@code solicited}
+     * only matters where {@link #allowsSolicited()} is true.
+     */
+    public int rdmapOpcode(boolean solicited) {
+        return switch (this) {
+            case RDMA_WRITE -> 0x0;
+            case RDMA_READ -> 0x1;
+            case SEND -> solicited ? 0x5 : 0x3;
+            case SEND_WITH_INV -> solicited ? 0x6 : 0x4;
+            case RDMA_WRITE_WITH_IMM -> solicited ? 0x9 : 0x8;
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> 0xA;
+        };
+    }
+
+    /** RFC 7306 §4.1 AOpCode of an Atomic Request: 0x0 FetchAdd, 0x2 CmpSwap; -1 for other opcodes. */
+    public int atomicOpcode() {
+        return switch (this) {
+            case ATOMIC_FETCH_AND_ADD -> 0x0;
+            case ATOMIC_CMP_AND_SWP -> 0x2;
+            default -> -1;
+        };
+    }
+
     /** The opcode a successful completion of this request reports ({@code ibv_wc_opcode}). */
     public WcOpcode completionOpcode() {
         return switch (this) {

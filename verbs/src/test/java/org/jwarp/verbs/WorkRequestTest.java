@@ -146,6 +146,19 @@ class WorkRequestTest {
         assertEquals(WcOpcode.SEND, WrOpcode.SEND_WITH_INV.completionOpcode());
         assertEquals(WcOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM.completionOpcode());
         assertEquals(WcOpcode.FETCH_ADD, WrOpcode.ATOMIC_FETCH_AND_ADD.completionOpcode());
+        // RFC 5040 §4.1 / RFC 7306 §4.1 opcodes (iwarp-wire.md §5.2).
+        assertEquals(0x3, WrOpcode.SEND.rdmapOpcode(false));
+        assertEquals(0x5, WrOpcode.SEND.rdmapOpcode(true));
+        assertEquals(0x4, WrOpcode.SEND_WITH_INV.rdmapOpcode(false));
+        assertEquals(0x6, WrOpcode.SEND_WITH_INV.rdmapOpcode(true));
+        assertEquals(0x0, WrOpcode.RDMA_WRITE.rdmapOpcode(true));
+        assertEquals(0x8, WrOpcode.RDMA_WRITE_WITH_IMM.rdmapOpcode(false));
+        assertEquals(0x9, WrOpcode.RDMA_WRITE_WITH_IMM.rdmapOpcode(true));
+        assertEquals(0x1, WrOpcode.RDMA_READ.rdmapOpcode(false));
+        assertEquals(0xA, WrOpcode.ATOMIC_FETCH_AND_ADD.rdmapOpcode(false));
+        assertEquals(0x0, WrOpcode.ATOMIC_FETCH_AND_ADD.atomicOpcode());
+        assertEquals(0x2, WrOpcode.ATOMIC_CMP_AND_SWP.atomicOpcode());
+        assertEquals(-1, WrOpcode.SEND.atomicOpcode());
         assertTrue(WrOpcode.RDMA_WRITE_WITH_IMM.consumesPeerRecv());
         assertTrue(!WrOpcode.RDMA_WRITE.consumesPeerRecv());
     }
