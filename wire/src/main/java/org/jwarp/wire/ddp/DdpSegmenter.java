@@ -74,6 +74,14 @@ public final class DdpSegmenter {
 
     /** Advances to the next segment; false once the last one has been handed out. */
     public boolean next() {
+        return next(Long.MAX_VALUE);
+    }
+
+    /**
+     * Advances to the next segment, carrying at most {@code limit} payload bytes (at least 1) —
+     * e.g. what is left of the current scatter/gather entry, so a segment never spans two.
+     */
+    public boolean next(long limit) {
         if (done) {
             return false;
         }
@@ -81,9 +89,20 @@ public final class DdpSegmenter {
             offset += length;
         }
         started = true;
-        length = (int) Math.min(messageLength - offset, maxPayload);
+        length = (int) Math.min(Math.min(messageLength - offset, maxPayload), Math.max(limit, 1));
         done = offset + length == messageLength;
         return true;
+    }
+
+    /** Payload bytes the next segment would carry under {@code limit}, without advancing. */
+    public int nextLength(long limit) {
+        long at = started ? offset + length : 0;
+        return (int) Math.min(Math.min(messageLength - at, maxPayload), Math.max(limit, 1));
+    }
+
+    /** Payload bytes per segment at most: MULPDU minus the DDP header. */
+    public int maxPayload() {
+        return maxPayload;
     }
 
     /** Offset of this segment's first payload byte in the message (MO, or TO minus the initial TO). */
