@@ -17,6 +17,7 @@ import org.jwarp.wire.Wire;
 import org.jwarp.wire.ddp.DdpHeader;
 import org.jwarp.wire.ddp.DdpSegmenter;
 import org.jwarp.wire.fpdu.FpduDecoder;
+import org.jwarp.wire.mpa.RtrType;
 import org.jwarp.wire.rdmap.DdpError;
 import org.jwarp.wire.rdmap.ImmediateDataHeader;
 import org.jwarp.wire.rdmap.MpaError;
@@ -136,6 +137,11 @@ public final class RdmapStream {
     private long immediateData;
     private int invalidateStag;
 
+    // RFC 6581 peer-to-peer start
+    private RtrType rtrPending;
+    private boolean txHeldForFirstFpdu;
+    private long fpdusReceived;
+
     // error reporting
     private int peerTerminate = -1;
     private long cqOverruns;
@@ -211,6 +217,33 @@ public final class RdmapStream {
         return state == State.ERROR;
     }
 
+    /**
+     * Initiator in peer-to-peer mode (RFC 6581 §5, §9.3): the zero-length RTR message goes out
+     * before anything else. A Send RTR uses Send MSN 1 and a Read RTR Read MSN 1 (and an ORD
+     * credit until its zero-length Response arrives); a Write RTR uses STag 1 and TO 0, as siw does.
+     */
+    public void queueRtr(RtrType type) {
+        rtrPending = type;
+    }
+
+    /**
+     * Responder: RFC 5044 §7.1.2 rule 4 (and RFC 6581's RTR) — send nothing until the first FPDU
+     * from the initiator has been received and validated.
+     */
+    public void holdTransmitUntilFirstFpdu() {
+        txHeldForFirstFpdu = true;
+    }
+
+    /** FPDUs received whole (CRC good) since full operation began. */
+    public long fpdusReceived() {
+        return fpdusReceived;
+    }
+
+    /** True while an RTR is queued and not yet handed to the LLP. */
+    public boolean rtrPending() {
+        return rtrPending != null;
+    }
+
     /** Outstanding outbound Read Requests (for tests and counters). */
     public int outstandingReads() {
         return orq == null ? 0 : orq.size();
@@ -236,8 +269,15 @@ public final class RdmapStream {
                 enterError();
                 return frames + 1;
             }
-            if (state != State.RTS) {
+            if (state != State.RTS || txHeldForFirstFpdu) {
                 return frames;
+            }
+            if (rtrPending != null) {
+                if (!emitRtr(sink)) {
+                    return frames;
+                }
+                frames++;
+                continue;
             }
             if (txKind == TX_NONE && !startMessage()) {
                 return frames;
@@ -416,6 +456,34 @@ public final class RdmapStream {
         return true;
     }
 
+    private boolean emitRtr(FpduSink sink) {
+        int length = switch (rtrPending) {
+            case WRITE -> DdpHeader.TAGGED_LENGTH;
+            case SEND -> DdpHeader.UNTAGGED_LENGTH;
+            case READ -> DdpHeader.UNTAGGED_LENGTH + ReadRequestHeader.LENGTH;
+        };
+        if (!sink.hasRoom(length) || (rtrPending == RtrType.READ && orq.full())) {
+            return false;
+        }
+        switch (rtrPending) {
+            case WRITE -> DdpHeader.writeTagged(txHeader, 0, true, RdmapOpcode.RDMA_WRITE, 1, 0);
+            case SEND -> DdpHeader.writeUntagged(txHeader, 0, true, RdmapOpcode.SEND, 0, RdmapOpcode.QN_SEND,
+                    sendMsn++, 0);
+            case READ -> {
+                int h = DdpHeader.writeUntagged(txHeader, 0, true, RdmapOpcode.RDMA_READ_REQUEST, 0,
+                        RdmapOpcode.QN_READ_REQUEST, readMsn++, 0);
+                // reference §8: sink STag 0 / TO 0, size 0, source STag 1 / TO 0, as siw sends it;
+                // the zero-length Response must echo the sink exactly.
+                ReadRequestHeader.write(txHeader, h, 0, 0, 0, 1, 0);
+                orq.push(-1, false, 0, 0, 0);
+            }
+        }
+        sink.frame(txHeader, 0, length, MemorySegment.NULL, 0, 0);
+        counted(length);
+        rtrPending = null;
+        return true;
+    }
+
     private boolean emitReadResponse(FpduSink sink) {
         int length = segmenter.nextLength(Long.MAX_VALUE);
         if (!sink.hasRoom(segmenter.headerLength() + length)) {
@@ -497,6 +565,8 @@ public final class RdmapStream {
                         decoder.chunkLength(), decoder.chunkPayloadPosition());
                 case FpduDecoder.END -> {
                     fpdus++;
+                    fpdusReceived++;
+                    txHeldForFirstFpdu = false;
                     onEnd();
                 }
                 default -> onFramingError(decoder.error());

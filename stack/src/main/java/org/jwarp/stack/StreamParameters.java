@@ -1,6 +1,7 @@
 package org.jwarp.stack;
 
 import org.jwarp.wire.fpdu.Mulpdu;
+import org.jwarp.wire.mpa.MpaParameters;
 
 /**
  * What connection setup decided for one RDMAP stream (RFC 5044 §7.1, RFC 6581 §9): framing in each
@@ -24,5 +25,14 @@ public record StreamParameters(boolean crc, boolean markersTx, boolean markersRx
         if (ord < 0 || ird < 0) {
             throw new IllegalArgumentException("ORD/IRD must not be negative");
         }
+    }
+
+    /**
+     * The stream parameters that follow from MPA's outcome on a TCP connection whose effective MSS
+     * is {@code emss} (RFC 5044 §4.5: MULPDU from the EMSS, smaller when we must insert markers).
+     */
+    public static StreamParameters of(MpaParameters mpa, int emss, boolean rfc7306) {
+        return new StreamParameters(mpa.crc(), mpa.markersToPeer(), mpa.markersFromPeer(),
+                Mulpdu.of(emss, mpa.markersToPeer()), mpa.ord(), mpa.ird(), rfc7306);
     }
 }
