@@ -30,7 +30,8 @@ import org.jwarp.verbs.Moderation;
  * first, and disarms; an unarmed CQ never raises one. An event is queued (oldest first) and the
  * waiter is woken through a {@link Doorbell} (its {@link Doorbell#wakeups()} counts the wake-ups
  * actually sent to a parked waiter). A CQ that fires again while its previous event is still
- * queued is not queued twice: the waiter polls the CQ anyway.
+ * queued is not queued twice: the waiter polls the CQ anyway. A moderation count above 2^20-1
+ * (far beyond OFED's 16-bit {@code cq_count}) counts as 2^20-1.
  *
  * <p>Data path: {@code onCompletion}, {@code poll}, {@code requestNotify} and {@code tryAwait}
  * allocate nothing and take no lock.
