@@ -85,10 +85,16 @@ public final class AgentRunner implements AutoCloseable {
             if (cpu >= 0) {
                 pinnedCpu = ThreadAffinity.pinCurrentThread(cpu) ? cpu : -1;
             }
-            agent.onStart();
-            startedOk = true;
         } catch (Throwable t) {
-            fail("in onStart", t);
+            fail("pinning its thread to CPU " + cpu, t);
+        }
+        if (failure == null) {
+            try {
+                agent.onStart();
+                startedOk = true;
+            } catch (Throwable t) {
+                fail("in onStart", t);
+            }
         }
         if (startedOk) {
             dutyCycles();

@@ -298,11 +298,9 @@ public final class CompletionNotifier<Q> {
         }
     }
 
+    /** The deadline; compared as {@code deadline - now}, which stays right across clock wrap-around. */
     private long deadline(long timeout, TimeUnit unit) {
-        long nanos = unit.toNanos(Math.max(0, timeout));
-        long now = clock.nanoTime();
-        long deadline = now + nanos;
-        return deadline - now < 0 ? now + Long.MAX_VALUE : deadline;  // saturate "forever"
+        return clock.nanoTime() + unit.toNanos(Math.max(0, timeout));    // toNanos saturates at Long.MAX_VALUE
     }
 
     /**
