@@ -64,7 +64,7 @@ public final class CompletionNotifier<Q> {
     private final Doorbell doorbell = new Doorbell();
 
     @SuppressWarnings("unchecked")
-    private volatile CqArming<Q>[] cqs = new CqArming[0];
+    private volatile CqArming<Q>[] cqs = (CqArming<Q>[]) new CqArming<?>[0];
     private volatile boolean closed;
     @SuppressWarnings("unused")                                    // through EVENTS
     private long events;
