@@ -21,7 +21,8 @@ import org.jwarp.verbs.Moderation;
  *       CQ; {@link #poll()} from every duty cycle, which fires the CQs whose moderation period
  *       ran out. No timer thread: the period is only as precise as the engine's duty cycle, so an
  *       engine that parks must park no longer than it is willing to be late
- *       ({@link #nanosToNextDeadline()} says how long that is).</li>
+ *       ({@link #nanosToNextDeadline()} says how long that is; wrap the engine's doorbell in an
+ *       {@link org.jwarp.engine.idle.DeadlineParker} with it).</li>
  *   <li>Waiter: {@link #await(long, TimeUnit)} blocks until an event, {@link #tryAwait()} does not.</li>
  * </ul>
  *
