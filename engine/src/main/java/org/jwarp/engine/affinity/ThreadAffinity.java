@@ -59,13 +59,12 @@ public final class ThreadAffinity {
                 if (setSym.isEmpty() || getSym.isEmpty() || cpuSym.isEmpty()) {
                     why = "the C library has no sched_setaffinity/sched_getaffinity/sched_getcpu";
                 } else {
-                    Linker.Option captureErrno = Linker.Option.captureCallState("errno");
                     // int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask)
                     FunctionDescriptor affinity = FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS);
-                    set = linker.downcallHandle(setSym.get(), affinity, captureErrno);
-                    get = linker.downcallHandle(getSym.get(), affinity, captureErrno);
+                    set = downcall(linker, setSym.get(), affinity);
+                    get = downcall(linker, getSym.get(), affinity);
                     // int sched_getcpu(void)
-                    cpu = linker.downcallHandle(cpuSym.get(), FunctionDescriptor.of(JAVA_INT), captureErrno);
+                    cpu = downcall(linker, cpuSym.get(), FunctionDescriptor.of(JAVA_INT));
                     state = Linker.Option.captureStateLayout();
                     errno = state.varHandle(MemoryLayout.PathElement.groupElement("errno"));
                 }
@@ -85,6 +84,16 @@ public final class ThreadAffinity {
     }
 
     private ThreadAffinity() {
+    }
+
+    /**
+     * A downcall that captures errno. Restricted (native access): the launcher and the tests pass
+     * {@code --enable-native-access=ALL-UNNAMED}; without it the JDK warns, and where access is
+     * denied this throws IllegalCallerException, which the static initialiser turns into the fallback.
+     */
+    @SuppressWarnings("restricted")
+    private static MethodHandle downcall(Linker linker, MemorySegment symbol, FunctionDescriptor descriptor) {
+        return linker.downcallHandle(symbol, descriptor, Linker.Option.captureCallState("errno"));
     }
 
     /** Whether affinity calls work on this platform and JVM. */

@@ -40,7 +40,7 @@ public final class AgentRunner implements AutoCloseable {
     private volatile boolean running;
     private volatile AgentFailedException failure;
     private volatile int pinnedCpu = -1;
-    private Thread thread;
+    private volatile Thread thread;
     private boolean started;
     private boolean closed;
     private boolean failureThrown;
@@ -85,10 +85,16 @@ public final class AgentRunner implements AutoCloseable {
             if (cpu >= 0) {
                 pinnedCpu = ThreadAffinity.pinCurrentThread(cpu) ? cpu : -1;
             }
-            agent.onStart();
-            startedOk = true;
         } catch (Throwable t) {
-            fail("in onStart", t);
+            fail("pinning its thread to CPU " + cpu, t);
+        }
+        if (failure == null) {
+            try {
+                agent.onStart();
+                startedOk = true;
+            } catch (Throwable t) {
+                fail("in onStart", t);
+            }
         }
         if (startedOk) {
             dutyCycles();
@@ -145,16 +151,23 @@ public final class AgentRunner implements AutoCloseable {
      *                               the caller was interrupted while joining (its flag is restored)
      */
     @Override
-    public synchronized void close() {
+    public void close() {
+        if (thread == Thread.currentThread()) {
+            running = false;                                 // from doWork: no lock, no join of itself
+            return;
+        }
+        synchronized (this) {
+            closeAndJoin();
+        }
+    }
+
+    private void closeAndJoin() {
         closed = true;
         Thread t = thread;
         if (t == null) {
             return;
         }
         running = false;
-        if (t == Thread.currentThread()) {
-            return;
-        }
         LockSupport.unpark(t);
         try {
             if (!join(t)) {
@@ -190,7 +203,7 @@ public final class AgentRunner implements AutoCloseable {
     }
 
     /** The agent's thread, or {@code null} before {@link #start()}. */
-    public synchronized Thread thread() {
+    public Thread thread() {
         return thread;
     }
 

@@ -21,7 +21,8 @@ import org.jwarp.verbs.Moderation;
  *       CQ; {@link #poll()} from every duty cycle, which fires the CQs whose moderation period
  *       ran out. No timer thread: the period is only as precise as the engine's duty cycle, so an
  *       engine that parks must park no longer than it is willing to be late
- *       ({@link #nanosToNextDeadline()} says how long that is).</li>
+ *       ({@link #nanosToNextDeadline()} says how long that is; wrap the engine's doorbell in an
+ *       {@link org.jwarp.engine.idle.DeadlineParker} with it).</li>
  *   <li>Waiter: {@link #await(long, TimeUnit)} blocks until an event, {@link #tryAwait()} does not.</li>
  * </ul>
  *
@@ -30,7 +31,8 @@ import org.jwarp.verbs.Moderation;
  * first, and disarms; an unarmed CQ never raises one. An event is queued (oldest first) and the
  * waiter is woken through a {@link Doorbell} (its {@link Doorbell#wakeups()} counts the wake-ups
  * actually sent to a parked waiter). A CQ that fires again while its previous event is still
- * queued is not queued twice: the waiter polls the CQ anyway.
+ * queued is not queued twice: the waiter polls the CQ anyway. A moderation count above 2^20-1
+ * (far beyond OFED's 16-bit {@code cq_count}) counts as 2^20-1.
  *
  * <p>Data path: {@code onCompletion}, {@code poll}, {@code requestNotify} and {@code tryAwait}
  * allocate nothing and take no lock.
@@ -63,7 +65,7 @@ public final class CompletionNotifier<Q> {
     private final Doorbell doorbell = new Doorbell();
 
     @SuppressWarnings("unchecked")
-    private volatile CqArming<Q>[] cqs = new CqArming[0];
+    private volatile CqArming<Q>[] cqs = (CqArming<Q>[]) new CqArming<?>[0];
     private volatile boolean closed;
     @SuppressWarnings("unused")                                    // through EVENTS
     private long events;
@@ -297,11 +299,9 @@ public final class CompletionNotifier<Q> {
         }
     }
 
+    /** The deadline; compared as {@code deadline - now}, which stays right across clock wrap-around. */
     private long deadline(long timeout, TimeUnit unit) {
-        long nanos = unit.toNanos(Math.max(0, timeout));
-        long now = clock.nanoTime();
-        long deadline = now + nanos;
-        return deadline - now < 0 ? now + Long.MAX_VALUE : deadline;  // saturate "forever"
+        return clock.nanoTime() + unit.toNanos(Math.max(0, timeout));    // toNanos saturates at Long.MAX_VALUE
     }
 
     /**

@@ -88,7 +88,10 @@ public final class Doorbell extends DoorbellHot implements Parker {
         return (long) RUNG.getAcquire(this);
     }
 
-    /** Unparks sent by {@link #ring()} because the waiter was asleep. */
+    /**
+     * Unparks sent by {@link #ring()} because the waiter was asleep, or had just declared itself
+     * about to park (it may then see the ring and not park; the unpark only ends its next park early).
+     */
     public long wakeups() {
         return (long) WAKEUPS.getAcquire(this);
     }

@@ -19,13 +19,4 @@ final class RingCapacity {
         }
         return capacity;
     }
-
-    /** The smallest power of two >= {@code n} (at least {@code min}), for callers sizing from a queue depth. */
-    static int roundUp(int n, int min) {
-        if (n > MAX) {
-            throw new IllegalArgumentException("ring capacity " + n + " exceeds " + MAX);
-        }
-        int c = Math.max(n, min);
-        return c == 1 ? 1 : Integer.highestOneBit(c - 1) << 1;
-    }
 }

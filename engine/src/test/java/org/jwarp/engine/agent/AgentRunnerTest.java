@@ -210,4 +210,33 @@ class AgentRunnerTest {
         assertThrows(IllegalArgumentException.class, () -> AgentRunner.builder(agent).cpu(-2));
         assertThrows(IllegalArgumentException.class, () -> AgentRunner.builder(agent).closeTimeout(Duration.ZERO));
     }
+
+    /** An agent may stop itself by closing its runner from doWork: no deadlock with a concurrent close. */
+    @Test
+    void agentMayCloseItsOwnRunner() {
+        AgentRunner[] self = new AgentRunner[1];
+        CountDownLatch built = new CountDownLatch(1);
+        AtomicLong cycles = new AtomicLong();
+        Agent agent = new Agent() {
+            @Override
+            public int doWork() throws InterruptedException {
+                built.await();
+                if (cycles.incrementAndGet() == 10) {
+                    self[0].close();
+                }
+                return 1;
+            }
+
+            @Override
+            public String roleName() {
+                return "self-closing";
+            }
+        };
+        self[0] = AgentRunner.builder(agent).idleStrategy(new ParkIdleStrategy(new Doorbell(), HOUR)).build().start();
+        built.countDown();
+        Deadline.await("the agent to stop itself", 5_000, () -> !self[0].thread().isAlive());
+        assertEquals(10, cycles.get());
+        self[0].close();
+        assertNull(self[0].failure());
+    }
 }

@@ -91,4 +91,19 @@ class BackoffIdleStrategyTest {
         assertThrows(IllegalArgumentException.class, () -> IdleStrategies.create(null, backoff, parker));
         assertThrows(IllegalArgumentException.class, () -> IdleStrategies.create(IdleStrategyKind.PARK, backoff, null));
     }
+
+    @Test
+    void deadlineParkerNeverParksPastTheNextDeadline() {
+        RecordingParker parker = new RecordingParker();
+        long[] deadline = {Long.MAX_VALUE};
+        DeadlineParker bounded = new DeadlineParker(parker, () -> deadline[0]);
+        bounded.park(1_000_000);
+        deadline[0] = 30_000;
+        bounded.park(1_000_000);
+        bounded.park(10_000);
+        deadline[0] = 0;
+        bounded.park(1_000_000);                          // a deadline is due: no park at all
+        assertEquals(List.of(1_000_000L, 30_000L, 10_000L), parker.parks);
+        assertThrows(IllegalArgumentException.class, () -> new DeadlineParker(null, () -> 0));
+    }
 }

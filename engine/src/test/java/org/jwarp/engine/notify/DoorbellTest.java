@@ -122,7 +122,10 @@ class DoorbellTest {
         }
         assertFalse(engine.isAlive());
         assertEquals(rings + 1, bell.rung());
-        assertTrue(bell.wakeups() <= bell.parks() + 1, "an unpark is only sent to a parked (or parking) engine");
+        // An unpark goes to an engine that is parked or about to decide whether to park (it may then
+        // see the ring and skip the park: the Dekker race resolved in the engine's favour).
+        assertTrue(bell.wakeups() <= bell.rung(), "at most one unpark per ring");
+        assertTrue(bell.wakeups() > 0 && bell.parks() > 0, "the race was exercised: " + bell);
     }
 
     @Test
