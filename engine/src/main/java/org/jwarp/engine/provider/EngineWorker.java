@@ -85,6 +85,15 @@ final class EngineWorker implements Agent {
         }
     }
 
+    /** Nanoseconds until the earliest moderation timer of this thread's channels (for the idle strategy). */
+    long nanosToNextDeadline() {
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < channels.size(); i++) {
+            min = Math.min(min, channels.get(i).nanosToNextDeadline());
+        }
+        return min;
+    }
+
     void addListener(JwarpListener l) {
         listeners.add(l);
     }

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.agent.AgentRunner;
+import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.stack.StagTable;
 import org.jwarp.verbs.AcceptParams;
@@ -57,8 +58,10 @@ final class JwarpDevice implements RdmaDevice {
             invoker = null;
             runners = new AgentRunner[n];
             for (int i = 0; i < n; i++) {
-                AgentRunner.Builder b = AgentRunner.builder(workers[i])
-                        .idleStrategy(IdleStrategies.create(config, workers[i].doorbell()))
+                EngineWorker w = workers[i];
+                // the doorbell ends a park when work is posted; the deadline keeps moderation timers on time
+                AgentRunner.Builder b = AgentRunner.builder(w)
+                        .idleStrategy(IdleStrategies.create(config, new DeadlineParker(w.doorbell(), w::nanosToNextDeadline)))
                         .daemon(true);
                 if (!config.cpuList().isEmpty()) {
                     b.cpu(config.cpuList().get(i % config.cpuList().size()));
