@@ -143,7 +143,7 @@ final class Connection {
         } catch (IOException e) {
             closeChannel();
             phase = CLOSED;
-            qp.stream.connectionLost();
+            failQp();
             emit(new CmEvent.Unreachable(qp, remoteAddressOrNull(), e.getMessage() == null ? e.toString() : e.getMessage()));
             return 1;
         }
@@ -151,7 +151,7 @@ final class Connection {
             if (now - connectDeadline >= 0) {
                 closeChannel();
                 phase = CLOSED;
-                qp.stream.connectionLost();
+                failQp();
                 emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.TIMEOUT, "TCP connect timed out"));
                 return 1;
             }
@@ -180,7 +180,7 @@ final class Connection {
             closeChannel();
             phase = CLOSED;
             if (active) {
-                qp.stream.connectionLost();
+                failQp();
                 emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.PROTOCOL,
                         "the peer closed the connection during MPA setup"));
             }
@@ -216,7 +216,7 @@ final class Connection {
                     closeChannel();
                     phase = CLOSED;
                     if (active) {
-                        qp.stream.connectionLost();
+                        failQp();
                         emit(new CmEvent.Rejected(qp, handshake.peerPrivateData(), handshake.failure()));
                     }
                     work++;
@@ -226,7 +226,7 @@ final class Connection {
                 closeChannel();
                 phase = CLOSED;
                 if (active) {
-                    qp.stream.connectionLost();
+                    failQp();
                     boolean timeout = handshake.failure().contains("in time");
                     emit(new CmEvent.ConnectError(qp, timeout ? CmEvent.ConnectError.Kind.TIMEOUT
                             : handshake.terminate().isPresent() && handshake.terminate().get() != MpaError.INVALID_REQUEST_OR_REPLY
@@ -372,6 +372,13 @@ final class Connection {
             qp.state(QpState.RTS);
             emit(new CmEvent.Established(qp, qp.connectionAttr().orElseThrow(), handshake.peerPrivateData()));
         }
+    }
+
+    /** Connection setup failed: the QP goes to ERROR and anything posted is flushed. */
+    private void failQp() {
+        qp.stream.connectionLost();
+        qp.state(QpState.ERROR);
+        qp.stream.flush();
     }
 
     /** Local disconnect: what is framed goes out, then TCP closes and every request is flushed. */
