@@ -238,15 +238,24 @@ final class JwarpDevice implements RdmaDevice {
             return;
         }
         closed = true;
+        // Stop the engine threads first; once stopped, their connections belong to this thread,
+        // which closes every socket — as the kernel does when a process dies — and flushes every QP.
+        RuntimeException failure = null;
+        for (AgentRunner r : runners) {
+            try {
+                r.close();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
         for (EngineWorker w : workers) {
-            w.execute(w::shutdown);
+            w.shutdown();
         }
         if (invoker != null) {
-            invoke();
             invoker.close();
         }
-        for (AgentRunner r : runners) {
-            r.close();
+        if (failure != null) {
+            throw failure;
         }
     }
 }
