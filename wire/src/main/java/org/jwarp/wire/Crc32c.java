@@ -7,9 +7,10 @@ import java.util.zip.CRC32C;
 /**
  * CRC32c (Castagnoli) as MPA uses it: RFC 5044 §4.4 defines the FPDU CRC as the iSCSI digest of
  * RFC 3720 §12.1, which is exactly {@link CRC32C} (reflected polynomial 0x82F63B78, initial and
- * final XOR 0xFFFFFFFF). One instance accumulates one CRC at a time; it is reusable and never
- * allocates once the JIT has compiled the caller (the {@link ByteBuffer} view made per update is
- * scalar-replaced).
+ * final XOR 0xFFFFFFFF). One instance accumulates one CRC at a time and is reusable. The JDK's
+ * CRC32C reads {@link ByteBuffer}s, so an instance keeps a view of the last segment it saw and only
+ * moves its position and limit: a codec that works on the same buffers allocates nothing (a view
+ * made per update is not reliably scalar-replaced once the caller is large — JFR showed it).
  *
  * <p>RFC 5044 §4.4 (and the figures there): the 32-bit CRC value goes on the wire least
  * significant byte first, the one little-endian field of the iWARP suite. Use
@@ -21,6 +22,8 @@ public final class Crc32c {
     public static final int CHECK_VALUE = 0xE3069283;
 
     private final CRC32C crc = new CRC32C();
+    private MemorySegment viewed;
+    private ByteBuffer view;
 
     public Crc32c reset() {
         crc.reset();
@@ -28,9 +31,20 @@ public final class Crc32c {
     }
 
     public Crc32c update(MemorySegment segment, long offset, long length) {
-        if (length > 0) {
-            crc.update(segment.asSlice(offset, length).asByteBuffer());
+        if (length <= 0) {
+            return this;
         }
+        if (segment.byteSize() > Integer.MAX_VALUE) {
+            crc.update(segment.asSlice(offset, length).asByteBuffer()); // a ByteBuffer cannot span it
+            return this;
+        }
+        if (segment != viewed) {
+            viewed = segment;
+            view = segment.asByteBuffer();
+        }
+        java.util.Objects.checkFromIndexSize(offset, length, segment.byteSize());
+        view.clear().limit((int) (offset + length)).position((int) offset);
+        crc.update(view);
         return this;
     }
 

@@ -1,8 +1,5 @@
 package org.jwarp.engine.provider;
 
-import java.io.IOException;
-import java.nio.channels.SocketChannel;
-import java.net.StandardSocketOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -53,9 +50,6 @@ final class EngineWorker implements Agent {
             work++;
         }
         long now = System.nanoTime();
-        for (int i = 0; i < listeners.size(); i++) {
-            work += acceptFrom(listeners.get(i), now);
-        }
         for (int i = 0; i < connections.size(); i++) {
             work += connections.get(i).doWork(now);
         }
@@ -63,26 +57,6 @@ final class EngineWorker implements Agent {
             work += channels.get(i).pollTimers();
         }
         return work;
-    }
-
-    private int acceptFrom(JwarpListener listener, long now) {
-        if (listener.isClosed()) {
-            listeners.remove(listener);
-            return 1;
-        }
-        try {
-            SocketChannel ch = listener.acceptOne();
-            if (ch == null) {
-                return 0;
-            }
-            ch.configureBlocking(false);
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            connections.add(Connection.accepted(device, ch, listener, now));
-            return 1;
-        } catch (IOException e) {
-            device.report(new IOException("accepting on " + listener.localAddress() + " failed", e));
-            return 1;
-        }
     }
 
     /** Nanoseconds until the earliest moderation timer of this thread's channels (for the idle strategy). */

@@ -37,11 +37,11 @@ final class JwarpConnectionManager implements ConnectionManager {
             server = ServerSocketChannel.open();
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             server.bind(address, backlog);
-            server.configureBlocking(false);
-            JwarpListener l = new JwarpListener(device, server, handler);
             EngineWorker w = device.listenerWorker();
+            JwarpListener l = new JwarpListener(device, server, handler, w);
+            // the engine thread closes its listeners when the device closes
             w.execute(() -> w.addListener(l));
-            return l;
+            return l.start();
         } catch (IOException e) {
             if (server != null) {
                 try {

@@ -2,37 +2,64 @@ package org.jwarp.engine.provider;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import org.jwarp.verbs.CmEventHandler;
 import org.jwarp.verbs.Listener;
 
-/** A listening endpoint: its engine thread accepts TCP connections and starts MPA setup on each. */
+/**
+ * A listening endpoint. Accepting runs on a thread of its own, blocked in {@code accept()} (no CPU
+ * while nobody connects), rather than in the engine's duty cycle: a non-blocking accept allocates
+ * on every call, which the data path must not (DESIGN rule 3). Each accepted connection is handed
+ * to the engine thread, which runs MPA setup and delivers the connection events.
+ */
 final class JwarpListener implements Listener {
 
     private final JwarpDevice device;
     private final ServerSocketChannel server;
     private final CmEventHandler handler;
     private final InetSocketAddress local;
+    private final Thread acceptor;
     private volatile boolean closed;
 
-    JwarpListener(JwarpDevice device, ServerSocketChannel server, CmEventHandler handler) throws IOException {
+    JwarpListener(JwarpDevice device, ServerSocketChannel server, CmEventHandler handler, EngineWorker worker)
+            throws IOException {
         this.device = device;
         this.server = server;
         this.handler = handler;
         this.local = (InetSocketAddress) server.getLocalAddress();
+        this.acceptor = Thread.ofPlatform().daemon().name("jwarp-listener-" + local.getPort())
+                .unstarted(() -> acceptLoop(worker));
+    }
+
+    JwarpListener start() {
+        acceptor.start();
+        return this;
     }
 
     CmEventHandler handler() {
         return handler;
     }
 
-    /** Engine thread: the next pending TCP connection, or null. */
-    SocketChannel acceptOne() throws IOException {
-        if (closed) {
-            return null;
+    private void acceptLoop(EngineWorker worker) {
+        while (!closed) {
+            SocketChannel ch;
+            try {
+                ch = server.accept();
+                ch.configureBlocking(false);
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            } catch (ClosedChannelException e) {
+                return; // closed while waiting: the normal way out
+            } catch (IOException e) {
+                if (!closed) {
+                    device.report(new IOException("accepting on " + local + " failed", e));
+                }
+                continue;
+            }
+            worker.execute(() -> worker.addConnection(Connection.accepted(device, ch, this, System.nanoTime())));
         }
-        return server.accept();
     }
 
     boolean isClosed() {

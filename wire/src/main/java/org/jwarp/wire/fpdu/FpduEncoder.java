@@ -86,7 +86,8 @@ public final class FpduEncoder {
         if (markersEnabled && atMarker()) {
             d = putMarker(dst, d, streamPosition - fpduStart);
         }
-        return (int) (putCrc(dst, d, Crc32c.of(dst, dstOffset, d - dstOffset)) - dstOffset);
+        int crcValue = crcEnabled ? crc.reset().update(dst, dstOffset, d - dstOffset).value() : 0;
+        return (int) (putCrc(dst, d, crcValue) - dstOffset);
     }
 
     /**
