@@ -1,0 +1,174 @@
+package org.jwarp.degen;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.jwarp.degen.sys.Libc;
+import org.jwarp.degen.sys.Tun;
+
+/**
+ * The forwarding loop: one thread owns both TUN devices and both {@link DelayLine}s. Each turn it
+ * reads whatever arrived (timestamping each packet as it is read), writes whatever is due, and
+ * then waits for the earlier of "a packet arrives" and "the next packet is due".
+ *
+ * <p>Waiting is where an emulator loses its precision. The thread lowers its own timer slack to
+ * 1 ns ({@code prctl(PR_SET_TIMERSLACK)}; the default 50 µs would be added to every timed wake-up)
+ * and sleeps in {@code ppoll} until {@code spinNanos} before the due time, then spins the rest,
+ * still polling both devices so that arrivals are timestamped while it spins. One thread for both
+ * directions because the machines this runs on have few cores: two spinning threads on two cores
+ * would starve the hosts' own TCP stacks.
+ *
+ * <p>No allocation, lock or copy per packet: packets are read into and written from each
+ * direction's native ring; errno goes through a preallocated capture buffer.
+ */
+public final class Router implements Runnable {
+
+    /** Longest ppoll when nothing is queued, so that {@link #stop()} is noticed promptly. */
+    private static final long IDLE_POLL_NANOS = 50_000_000L;
+    /** Packets read per device per turn, so that one busy direction cannot starve the other. */
+    private static final int READ_BATCH = 64;
+
+    private final Tun tunA;
+    private final Tun tunB;
+    private final DelayLine a2b;
+    private final DelayLine b2a;
+    private final long spinNanos;
+    private final NanoClock clock;
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+    private volatile boolean timerSlackLowered;
+
+    public Router(Tun tunA, Tun tunB, DelayLine a2b, DelayLine b2a, long spinNanos, NanoClock clock) {
+        this.tunA = tunA;
+        this.tunB = tunB;
+        this.a2b = a2b;
+        this.b2a = b2a;
+        this.spinNanos = spinNanos;
+        this.clock = clock;
+    }
+
+    /** Asks the loop to finish its current turn and return. */
+    public void stop() {
+        running = false;
+    }
+
+    /** Why the loop ended, or null if it was stopped. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    public boolean timerSlackLowered() {
+        return timerSlackLowered;
+    }
+
+    @Override
+    public void run() {
+        try (Arena arena = Arena.ofConfined()) {
+            loop(arena);
+        } catch (Throwable t) {
+            failure = t;
+        }
+    }
+
+    private void loop(Arena arena) throws IOException {
+        Libc libc = new Libc(arena);
+        timerSlackLowered = libc.prctl(Libc.PR_SET_TIMERSLACK, 1) == 0;
+        // struct pollfd { int fd; short events; short revents; } × 2
+        MemorySegment pollfds = arena.allocate(16, 8);
+        pollfds.set(ValueLayout.JAVA_INT, 0, tunA.fd());
+        pollfds.set(ValueLayout.JAVA_SHORT, 4, Libc.POLLIN);
+        pollfds.set(ValueLayout.JAVA_INT, 8, tunB.fd());
+        pollfds.set(ValueLayout.JAVA_SHORT, 12, Libc.POLLIN);
+        // struct timespec { long tv_sec; long tv_nsec; }
+        MemorySegment timeout = arena.allocate(16, 8);
+        // Where packets go when a queue is full: they must still be read, or the TUN backs up.
+        int scratchSize = Math.max(a2b.queue().maxPacket(), b2a.queue().maxPacket());
+        long scratch = arena.allocate(scratchSize, 64).address();
+
+        while (running) {
+            int work = receive(libc, tunA, a2b, scratch, scratchSize) + receive(libc, tunB, b2a, scratch, scratchSize);
+            work += transmit(libc, a2b, tunB) + transmit(libc, b2a, tunA);
+            if (work > 0) {
+                continue;
+            }
+            long now = clock.nanoTime();
+            long wait;
+            if (a2b.isEmpty() && b2a.isEmpty()) {
+                wait = IDLE_POLL_NANOS;
+            } else {
+                long next = a2b.isEmpty() ? b2a.headDue()
+                        : b2a.isEmpty() ? a2b.headDue()
+                        : (a2b.headDue() - b2a.headDue() <= 0 ? a2b.headDue() : b2a.headDue());
+                wait = Math.min(next - now - spinNanos, IDLE_POLL_NANOS);
+            }
+            if (wait > 0) {
+                timeout.set(ValueLayout.JAVA_LONG, 0, wait / 1_000_000_000L);
+                timeout.set(ValueLayout.JAVA_LONG, 8, wait % 1_000_000_000L);
+                if (libc.ppoll(pollfds, 2, timeout) < 0 && libc.errno() != Libc.EINTR) {
+                    throw new IOException("ppoll on " + tunA.name() + ", " + tunB.name() + ": " + Libc.describe(libc.errno()));
+                }
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private int receive(Libc libc, Tun from, DelayLine line, long scratch, int scratchSize) throws IOException {
+        int count = 0;
+        PacketQueue queue = line.queue();
+        while (count < READ_BATCH) {
+            long at = line.reserve();
+            long address = at >= 0 ? queue.addressOf(at) : scratch;
+            long n = libc.read(from.fd(), address, at >= 0 ? queue.maxPacket() : scratchSize);
+            if (n < 0) {
+                int errno = libc.errno();
+                if (errno == Libc.EAGAIN) {
+                    return count;
+                }
+                if (errno == Libc.EINTR) {
+                    continue;
+                }
+                throw new IOException("read from " + from.name() + ": " + Libc.describe(errno));
+            }
+            if (n == 0) {
+                return count;
+            }
+            long arrival = clock.nanoTime();
+            if (at >= 0) {
+                line.offer(at, (int) n, arrival);
+            } else {
+                line.dropFull((int) n);
+            }
+            count++;
+        }
+        return count;
+    }
+
+    private int transmit(Libc libc, DelayLine line, Tun to) throws IOException {
+        int count = 0;
+        long now = clock.nanoTime();
+        while (line.hasDue(now)) {
+            PacketQueue queue = line.queue();
+            long n = libc.write(to.fd(), queue.headAddress(), queue.headLength());
+            now = clock.nanoTime();
+            if (n < 0) {
+                int errno = libc.errno();
+                if (errno == Libc.EINTR) {
+                    continue;
+                }
+                if (errno == Libc.EAGAIN) {
+                    // The kernel's backlog is full: keep the packet and try again next turn.
+                    return count;
+                }
+                // A packet the egress stack refuses (e.g. EINVAL for a malformed one) is the
+                // packet's fault, not the router's: count it and carry on with the next.
+                line.failed();
+            } else {
+                line.departed(now);
+            }
+            count++;
+        }
+        return count;
+    }
+}
