@@ -91,6 +91,12 @@ public record LinkParams(long delayNanos, long jitterNanos, JitterDistribution j
         return p;
     }
 
+    /** This link as an override spec with exact values, which {@link #withOverrides} reads back. */
+    public String toSpec() {
+        return "delay=" + delayNanos + "ns,jitter=" + jitterNanos + "ns,dist=" + jitter.name().toLowerCase(Locale.ROOT)
+                + ",rate=" + rateBitsPerSecond + ",overhead=" + overheadBytes + ",loss=" + loss + ",queue=" + queueLimitBytes;
+    }
+
     /** Serialisation time of an IP packet of {@code bytes} on this link, in nanoseconds (0 without a rate). */
     public long serialisationNanos(int bytes) {
         if (rateBitsPerSecond == 0) {
