@@ -13,9 +13,10 @@ import org.jwarp.degen.sys.Tun;
  * then waits for the earlier of "a packet arrives" and "the next packet is due".
  *
  * <p>Waiting is where an emulator loses its precision. The thread lowers its own timer slack to
- * 1 ns ({@code prctl(PR_SET_TIMERSLACK)}; the default 50 µs would be added to every timed wake-up)
- * and sleeps in {@code ppoll} until {@code spinNanos} before the due time, then spins the rest,
- * still polling both devices so that arrivals are timestamped while it spins. One thread for both
+ * 1 ns ({@code prctl(PR_SET_TIMERSLACK)}; the default 50 µs would be added to every timed wake-up),
+ * optionally runs as a real-time thread, and sleeps in {@code ppoll} until a {@link WakeMargin}
+ * before the due time — the margin is the measured lateness of its own timed wake-ups — then spins
+ * the rest, still polling both devices so that arrivals are timestamped while it spins. One thread for both
  * directions because the machines this runs on have few cores: two spinning threads on two cores
  * would starve the hosts' own TCP stacks.
  *
@@ -33,18 +34,26 @@ public final class Router implements Runnable {
     private final Tun tunB;
     private final DelayLine a2b;
     private final DelayLine b2a;
-    private final long spinNanos;
+    private final WakeMargin margin;
+    private final int realtimePriority;
+    private final boolean busyPoll;
     private final NanoClock clock;
     private volatile boolean running = true;
     private volatile Throwable failure;
-    private volatile boolean timerSlackLowered;
+    private volatile String schedulingReport = "not started";
+    private volatile long lastMargin;
 
-    public Router(Tun tunA, Tun tunB, DelayLine a2b, DelayLine b2a, long spinNanos, NanoClock clock) {
+    /**
+     * @param tuning how to wait: spin margin bounds, real-time priority, busy polling
+     */
+    public Router(Tun tunA, Tun tunB, DelayLine a2b, DelayLine b2a, RouterTuning tuning, NanoClock clock) {
         this.tunA = tunA;
         this.tunB = tunB;
         this.a2b = a2b;
         this.b2a = b2a;
-        this.spinNanos = spinNanos;
+        this.margin = tuning.newMargin();
+        this.realtimePriority = tuning.realtimePriority();
+        this.busyPoll = tuning.busyPoll();
         this.clock = clock;
     }
 
@@ -58,8 +67,14 @@ public final class Router implements Runnable {
         return failure;
     }
 
-    public boolean timerSlackLowered() {
-        return timerSlackLowered;
+    /** What the router thread got from the scheduler (timer slack, real-time priority), for the log. */
+    public String schedulingReport() {
+        return schedulingReport;
+    }
+
+    /** The spin margin the router used last (a gauge for the log and the benchmark). */
+    public long currentMarginNanos() {
+        return lastMargin;
     }
 
     @Override
@@ -73,7 +88,21 @@ public final class Router implements Runnable {
 
     private void loop(Arena arena) throws IOException {
         Libc libc = new Libc(arena);
-        timerSlackLowered = libc.prctl(Libc.PR_SET_TIMERSLACK, 1) == 0;
+        String slack = libc.prctl(Libc.PR_SET_TIMERSLACK, 1) == 0 ? "timer slack 1 ns"
+                : "timer slack unchanged (" + Libc.describe(libc.errno()) + ")";
+        String sched = "SCHED_OTHER";
+        if (realtimePriority > 0 && busyPoll) {
+            // A real-time thread that never sleeps is throttled by the kernel for 50 ms every
+            // second (sched_rt_runtime_us): far worse than what real-time priority buys.
+            sched = "SCHED_OTHER (busy polling: SCHED_FIFO would be throttled 50 ms per second)";
+        } else if (realtimePriority > 0) {
+            // A real-time thread is woken ahead of every normal one: without it, a timed wake-up
+            // on a busy machine waits for CFS to preempt whatever runs (milliseconds). The spins
+            // are bounded by the margin, and the kernel's RT throttling keeps 5 % for others.
+            sched = libc.setFifoScheduling(realtimePriority, arena) == 0 ? "SCHED_FIFO " + realtimePriority
+                    : "SCHED_OTHER (SCHED_FIFO refused: " + Libc.describe(libc.errno()) + ")";
+        }
+        schedulingReport = slack + ", " + sched;
         // struct pollfd { int fd; short events; short revents; } × 2
         MemorySegment pollfds = arena.allocate(16, 8);
         pollfds.set(ValueLayout.JAVA_INT, 0, tunA.fd());
@@ -89,7 +118,7 @@ public final class Router implements Runnable {
         while (running) {
             int work = receive(libc, tunA, a2b, scratch, scratchSize) + receive(libc, tunB, b2a, scratch, scratchSize);
             work += transmit(libc, a2b, tunB) + transmit(libc, b2a, tunA);
-            if (work > 0) {
+            if (work > 0 || busyPoll) {
                 continue;
             }
             long now = clock.nanoTime();
@@ -100,13 +129,20 @@ public final class Router implements Runnable {
                 long next = a2b.isEmpty() ? b2a.headDue()
                         : b2a.isEmpty() ? a2b.headDue()
                         : (a2b.headDue() - b2a.headDue() <= 0 ? a2b.headDue() : b2a.headDue());
-                wait = Math.min(next - now - spinNanos, IDLE_POLL_NANOS);
+                long m = margin.margin();
+                lastMargin = m;
+                wait = Math.min(next - now - m, IDLE_POLL_NANOS);
             }
             if (wait > 0) {
                 timeout.set(ValueLayout.JAVA_LONG, 0, wait / 1_000_000_000L);
                 timeout.set(ValueLayout.JAVA_LONG, 8, wait % 1_000_000_000L);
-                if (libc.ppoll(pollfds, 2, timeout) < 0 && libc.errno() != Libc.EINTR) {
+                int ready = libc.ppoll(pollfds, 2, timeout);
+                if (ready < 0 && libc.errno() != Libc.EINTR) {
                     throw new IOException("ppoll on " + tunA.name() + ", " + tunB.name() + ": " + Libc.describe(libc.errno()));
+                }
+                if (ready == 0) {
+                    // A timed wake-up: how late it came is the latency the margin must cover.
+                    margin.onWake(clock.nanoTime() - now - wait);
                 }
             } else {
                 Thread.onSpinWait();
@@ -150,6 +186,11 @@ public final class Router implements Runnable {
         long now = clock.nanoTime();
         while (line.hasDue(now)) {
             PacketQueue queue = line.queue();
+            // Departure is when the packet is handed to the egress device. The write itself runs
+            // the receiving host's IP/TCP input in this thread (TUN injects synchronously), so a
+            // timestamp after it would charge the host's stack to the emulator; the time it takes
+            // still shows up, as lateness of the packets behind it.
+            long handover = now;
             long n = libc.write(to.fd(), queue.headAddress(), queue.headLength());
             now = clock.nanoTime();
             if (n < 0) {
@@ -165,7 +206,7 @@ public final class Router implements Runnable {
                 // packet's fault, not the router's: count it and carry on with the next.
                 line.failed();
             } else {
-                line.departed(now);
+                line.departed(handover);
             }
             count++;
         }

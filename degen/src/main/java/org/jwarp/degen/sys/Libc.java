@@ -34,6 +34,7 @@ public final class Libc {
     public static final short POLLIN = 1;
     public static final int CLONE_NEWNET = 0x40000000;
     public static final int PR_SET_TIMERSLACK = 29;
+    public static final int SCHED_FIFO = 1;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
@@ -50,6 +51,8 @@ public final class Libc {
     private static final MethodHandle PRCTL = downcall("prctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG),
             Linker.Option.firstVariadicArg(1));
     private static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle SCHED_SETSCHEDULER = downcall("sched_setscheduler",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle GETEUID = LINKER.downcallHandle(
             LINKER.defaultLookup().find("geteuid").orElseThrow(), FunctionDescriptor.of(JAVA_INT));
 
@@ -138,6 +141,20 @@ public final class Libc {
             return (int) SETNS.invokeExact(capture, fd, nstype);
         } catch (Throwable t) {
             throw new AssertionError("setns downcall failed", t);
+        }
+    }
+
+    /**
+     * Puts the calling thread under SCHED_FIFO at {@code priority} (1..99); returns 0 or -1. On
+     * Linux, pid 0 in sched_setscheduler means the calling thread, not the whole process.
+     */
+    public int setFifoScheduling(int priority, Arena arena) {
+        MemorySegment param = arena.allocate(JAVA_INT);
+        param.set(JAVA_INT, 0, priority);
+        try {
+            return (int) SCHED_SETSCHEDULER.invokeExact(capture, 0, SCHED_FIFO, param);
+        } catch (Throwable t) {
+            throw new AssertionError("sched_setscheduler downcall failed", t);
         }
     }
 

@@ -8,27 +8,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.jwarp.degen.LinkParams;
+import org.jwarp.degen.RouterTuning;
 
 /**
  * Everything the router process needs: the hosts, the two directions of the link, and how it
  * waits. Stored as a properties file so that {@code jwarp testbed up} can hand it to the
  * background degen process it starts.
  *
- * @param spinNanos   how long before a due time the router stops sleeping and spins
+ * @param tuning      how the router thread waits (spin margin, real-time priority, busy polling)
  * @param ringBytes   packet buffer per direction (bounds what can be in flight: delay × rate)
  * @param statsFile   where statistics are published while running (null: only printed on exit)
  */
-public record RouterConfig(Topology topology, LinkParams a2b, LinkParams b2a, long spinNanos, long seed,
+public record RouterConfig(Topology topology, LinkParams a2b, LinkParams b2a, RouterTuning tuning, long seed,
                            long ringBytes, Path statsFile, long statsIntervalNanos) {
 
-    public static final long DEFAULT_SPIN_NANOS = 50_000L;
     public static final long DEFAULT_RING_BYTES = 64L << 20;
     public static final long DEFAULT_STATS_INTERVAL_NANOS = 250_000_000L;
 
     public RouterConfig {
-        if (spinNanos < 0) {
-            throw new IllegalArgumentException("spin must be >= 0");
-        }
         if (ringBytes < 1L << 20 || ringBytes > 1L << 34) {
             throw new IllegalArgumentException("packet buffer must be between 1 MiB and 16 GiB, was " + ringBytes);
         }
@@ -49,7 +46,10 @@ public record RouterConfig(Topology topology, LinkParams a2b, LinkParams b2a, lo
         p.setProperty("mtu_b", Integer.toString(t.mtuB()));
         p.setProperty("a2b", a2b.toSpec());
         p.setProperty("b2a", b2a.toSpec());
-        p.setProperty("spin_ns", Long.toString(spinNanos));
+        p.setProperty("spin_min_ns", Long.toString(tuning.spinMinNanos()));
+        p.setProperty("spin_max_ns", Long.toString(tuning.spinMaxNanos()));
+        p.setProperty("rt_priority", Integer.toString(tuning.realtimePriority()));
+        p.setProperty("busy_poll", Boolean.toString(tuning.busyPoll()));
         p.setProperty("seed", Long.toString(seed));
         p.setProperty("ring_bytes", Long.toString(ringBytes));
         p.setProperty("stats_file", statsFile == null ? "" : statsFile.toString());
@@ -69,7 +69,9 @@ public record RouterConfig(Topology topology, LinkParams a2b, LinkParams b2a, lo
                 Integer.parseInt(req(p, "mtu_a")), Integer.parseInt(req(p, "mtu_b")));
         String stats = p.getProperty("stats_file", "");
         return new RouterConfig(t, LinkParams.passThrough().withOverrides(req(p, "a2b")),
-                LinkParams.passThrough().withOverrides(req(p, "b2a")), Long.parseLong(req(p, "spin_ns")),
+                LinkParams.passThrough().withOverrides(req(p, "b2a")),
+                new RouterTuning(Long.parseLong(req(p, "spin_min_ns")), Long.parseLong(req(p, "spin_max_ns")),
+                        Integer.parseInt(req(p, "rt_priority")), Boolean.parseBoolean(req(p, "busy_poll"))),
                 Long.parseLong(req(p, "seed")), Long.parseLong(req(p, "ring_bytes")),
                 stats.isEmpty() ? null : Path.of(stats), Long.parseLong(req(p, "stats_interval_ns")));
     }

@@ -45,7 +45,7 @@ public final class RouterSession implements AutoCloseable {
         Topology t = config.topology();
         DelayLine a2b = line(new DirectionStats("a2b"), config.a2b(), config.seed(), t.mtuB());
         DelayLine b2a = line(new DirectionStats("b2a"), config.b2a(), config.seed() + 1, t.mtuA());
-        this.router = new Router(tunA, tunB, a2b, b2a, config.spinNanos(), NanoClock.SYSTEM);
+        this.router = new Router(tunA, tunB, a2b, b2a, config.tuning(), NanoClock.SYSTEM);
         this.routerThread = new Thread(router, "degen-router");
         this.reporter = new StatsReporter(new DirectionStats[] {a2b.stats(), b2a.stats()},
                 new String[] {config.a2b().describe(), config.b2a().describe()},
@@ -108,8 +108,9 @@ public final class RouterSession implements AutoCloseable {
         return router.failure();
     }
 
-    public boolean timerSlackLowered() {
-        return router.timerSlackLowered();
+    /** What the router thread got from the scheduler; valid once forwarding started. */
+    public String schedulingReport() {
+        return router.schedulingReport();
     }
 
     /** The latest statistics, published now. */

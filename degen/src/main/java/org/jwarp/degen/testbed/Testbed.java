@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jwarp.degen.LinkParams;
+import org.jwarp.degen.RouterTuning;
 import org.jwarp.degen.StatsSnapshot;
 import org.jwarp.degen.sys.Ip;
 import org.jwarp.degen.sys.Libc;
@@ -149,7 +150,7 @@ public final class Testbed {
     }
 
     private void startDegen(RouterConfig config, String cpus) throws IOException {
-        RouterConfig withStats = new RouterConfig(config.topology(), config.a2b(), config.b2a(), config.spinNanos(),
+        RouterConfig withStats = new RouterConfig(config.topology(), config.a2b(), config.b2a(), config.tuning(),
                 config.seed(), config.ringBytes(), statsFile(), config.statsIntervalNanos());
         withStats.store(configFile());
         Files.deleteIfExists(readyFile());
@@ -391,8 +392,8 @@ public final class Testbed {
     }
 
     /** A default router configuration for this testbed: the same link both ways. */
-    public RouterConfig config(LinkParams a2b, LinkParams b2a, int mtuA, int mtuB, long spinNanos, long seed) {
-        return new RouterConfig(topologyFor(mtuA, mtuB), a2b, b2a, spinNanos, seed, RouterConfig.DEFAULT_RING_BYTES,
+    public RouterConfig config(LinkParams a2b, LinkParams b2a, int mtuA, int mtuB, RouterTuning tuning, long seed) {
+        return new RouterConfig(topologyFor(mtuA, mtuB), a2b, b2a, tuning, seed, RouterConfig.DEFAULT_RING_BYTES,
                 statsFile(), RouterConfig.DEFAULT_STATS_INTERVAL_NANOS);
     }
 }

@@ -35,7 +35,14 @@ public final class TestbedDaemon {
         System.out.println("degen: forwarding between " + t.nsA() + " (" + t.addrA() + ") and " + t.nsB() + " (" + t.addrB() + ")");
         System.out.println("degen: A->B " + config.a2b().describe());
         System.out.println("degen: B->A " + config.b2a().describe());
-        System.out.println("degen: spin " + config.spinNanos() + " ns; timer slack lowered: " + session[0].timerSlackLowered());
+        System.out.println("degen: " + config.tuning());
+        System.out.flush();
+        // The router thread reports its scheduling once it runs; waiting for that proves it forwards.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (session[0].schedulingReport().equals("not started") && System.nanoTime() - deadline < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
+        System.out.println("degen: router thread: " + session[0].schedulingReport());
         System.out.flush();
         Files.writeString(dir.resolve("ready"), Long.toString(ProcessHandle.current().pid()));
         Throwable failure = session[0].awaitRouterExit();
