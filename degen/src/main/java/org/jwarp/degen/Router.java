@@ -42,6 +42,11 @@ public final class Router implements Runnable {
     private volatile Throwable failure;
     private volatile String schedulingReport = "not started";
     private volatile long lastMargin;
+    private volatile long demotions;
+    private volatile boolean realtimeNow;
+    private volatile boolean started;
+    private volatile long calibratedMargin;
+    private volatile long calibrationWorst;
 
     /**
      * @param tuning how to wait: spin margin bounds, real-time priority, busy polling
@@ -72,6 +77,27 @@ public final class Router implements Runnable {
         return schedulingReport;
     }
 
+    /** "margin 62.0 us after calibration (worst wake-up 140.3 us)": for the log. */
+    public String calibrationReport() {
+        return "spin margin " + Units.formatNanos(calibratedMargin) + " after calibration (p90 of 64 timed wake-ups; the latest came "
+                + Units.formatNanos(calibrationWorst) + " late)";
+    }
+
+    /** True once the loop runs (after calibration). */
+    public boolean started() {
+        return started;
+    }
+
+    /** Whether the router thread is SCHED_FIFO right now. */
+    public boolean realtimeNow() {
+        return realtimeNow;
+    }
+
+    /** How often the router left SCHED_FIFO because it was saturated (see {@link RealtimeGovernor}). */
+    public long realtimeDemotions() {
+        return demotions;
+    }
+
     /** The spin margin the router used last (a gauge for the log and the benchmark). */
     public long currentMarginNanos() {
         return lastMargin;
@@ -90,19 +116,21 @@ public final class Router implements Runnable {
         Libc libc = new Libc(arena);
         String slack = libc.prctl(Libc.PR_SET_TIMERSLACK, 1) == 0 ? "timer slack 1 ns"
                 : "timer slack unchanged (" + Libc.describe(libc.errno()) + ")";
+        MemorySegment schedParam = arena.allocate(ValueLayout.JAVA_INT);
         String sched = "SCHED_OTHER";
+        boolean wantRealtime = realtimePriority > 0 && !busyPoll;
         if (realtimePriority > 0 && busyPoll) {
             // A real-time thread that never sleeps is throttled by the kernel for 50 ms every
             // second (sched_rt_runtime_us): far worse than what real-time priority buys.
             sched = "SCHED_OTHER (busy polling: SCHED_FIFO would be throttled 50 ms per second)";
-        } else if (realtimePriority > 0) {
-            // A real-time thread is woken ahead of every normal one: without it, a timed wake-up
-            // on a busy machine waits for CFS to preempt whatever runs (milliseconds). The spins
-            // are bounded by the margin, and the kernel's RT throttling keeps 5 % for others.
-            sched = libc.setFifoScheduling(realtimePriority, arena) == 0 ? "SCHED_FIFO " + realtimePriority
-                    : "SCHED_OTHER (SCHED_FIFO refused: " + Libc.describe(libc.errno()) + ")";
+        } else if (wantRealtime) {
+            if (libc.setScheduling(Libc.SCHED_FIFO, realtimePriority, schedParam) == 0) {
+                sched = "SCHED_FIFO " + realtimePriority + ", dropped to SCHED_OTHER while saturated";
+            } else {
+                sched = "SCHED_OTHER (SCHED_FIFO refused: " + Libc.describe(libc.errno()) + ")";
+                wantRealtime = false;
+            }
         }
-        schedulingReport = slack + ", " + sched;
         // struct pollfd { int fd; short events; short revents; } × 2
         MemorySegment pollfds = arena.allocate(16, 8);
         pollfds.set(ValueLayout.JAVA_INT, 0, tunA.fd());
@@ -111,11 +139,34 @@ public final class Router implements Runnable {
         pollfds.set(ValueLayout.JAVA_SHORT, 12, Libc.POLLIN);
         // struct timespec { long tv_sec; long tv_nsec; }
         MemorySegment timeout = arena.allocate(16, 8);
+        calibrate(libc, timeout);
+        schedulingReport = slack + ", " + sched;
+        realtimeNow = wantRealtime;
+        started = true; // published last: the session waits for it
+        RealtimeGovernor governor = new RealtimeGovernor(wantRealtime);
+        long windowStart = clock.nanoTime();
+        long slept = 0;
         // Where packets go when a queue is full: they must still be read, or the TUN backs up.
         int scratchSize = Math.max(a2b.queue().maxPacket(), b2a.queue().maxPacket());
         long scratch = arena.allocate(scratchSize, 64).address();
 
         while (running) {
+            long t = clock.nanoTime();
+            if (wantRealtime && t - windowStart >= RealtimeGovernor.WINDOW_NANOS) {
+                boolean was = governor.realtime();
+                boolean rt = governor.onWindow(t - windowStart, slept);
+                if (rt != was) {
+                    int rc = rt ? libc.setScheduling(Libc.SCHED_FIFO, realtimePriority, schedParam)
+                            : libc.setScheduling(Libc.SCHED_OTHER, 0, schedParam);
+                    if (rc != 0) {
+                        throw new IOException("sched_setscheduler(" + (rt ? "SCHED_FIFO" : "SCHED_OTHER") + "): " + Libc.describe(libc.errno()));
+                    }
+                    demotions = governor.demotions();
+                    realtimeNow = rt;
+                }
+                windowStart = t;
+                slept = 0;
+            }
             int work = receive(libc, tunA, a2b, scratch, scratchSize) + receive(libc, tunB, b2a, scratch, scratchSize);
             work += transmit(libc, a2b, tunB) + transmit(libc, b2a, tunA);
             if (work > 0 || busyPoll) {
@@ -136,7 +187,9 @@ public final class Router implements Runnable {
             if (wait > 0) {
                 timeout.set(ValueLayout.JAVA_LONG, 0, wait / 1_000_000_000L);
                 timeout.set(ValueLayout.JAVA_LONG, 8, wait % 1_000_000_000L);
+                long before = clock.nanoTime();
                 int ready = libc.ppoll(pollfds, 2, timeout);
+                slept += clock.nanoTime() - before;
                 if (ready < 0 && libc.errno() != Libc.EINTR) {
                     throw new IOException("ppoll on " + tunA.name() + ", " + tunB.name() + ": " + Libc.describe(libc.errno()));
                 }
@@ -148,6 +201,32 @@ public final class Router implements Runnable {
                 Thread.onSpinWait();
             }
         }
+    }
+
+    /**
+     * Measures how late this thread's timed wake-ups come, before forwarding anything, so that the
+     * margin starts from this machine's latency rather than a guess (a busy router may not sleep
+     * again for a long time, and it only learns from sleeps).
+     */
+    private void calibrate(Libc libc, MemorySegment timeout) throws IOException {
+        long sleep = 50_000L;
+        timeout.set(ValueLayout.JAVA_LONG, 0, 0L);
+        timeout.set(ValueLayout.JAVA_LONG, 8, sleep);
+        long[] late = new long[64];
+        for (int i = 0; i < late.length; i++) {
+            long before = clock.nanoTime();
+            if (libc.ppoll(MemorySegment.NULL, 0, timeout) < 0 && libc.errno() != Libc.EINTR) {
+                throw new IOException("ppoll (calibration): " + Libc.describe(libc.errno()));
+            }
+            late[i] = clock.nanoTime() - before - sleep;
+        }
+        java.util.Arrays.sort(late);
+        // The 90th percentile: start-up is noisy (JIT and GC threads of a fresh JVM), and the
+        // margin adapts upwards at once anyway if the machine turns out to be worse.
+        long worstSeen = late[late.length - 1];
+        margin.reset(late[late.length * 9 / 10]);
+        calibratedMargin = margin.margin();
+        calibrationWorst = worstSeen;
     }
 
     private int receive(Libc libc, Tun from, DelayLine line, long scratch, int scratchSize) throws IOException {

@@ -25,7 +25,15 @@ public final class StatsReporter implements Runnable {
     private volatile boolean running = true;
     private volatile IOException failure;
 
-    public StatsReporter(DirectionStats[] stats, String[] params, Path file, long intervalNanos) {
+    private final java.util.Map<String, java.util.function.LongSupplier> gauges;
+
+    /**
+     * @param gauges extra values published under their names (the router's spin margin, its
+     *               real-time demotions); each supplier must be safe to call from this thread
+     */
+    public StatsReporter(DirectionStats[] stats, String[] params, java.util.Map<String, java.util.function.LongSupplier> gauges,
+                         Path file, long intervalNanos) {
+        this.gauges = gauges;
         this.stats = stats;
         this.params = params;
         this.file = file;
@@ -66,7 +74,7 @@ public final class StatsReporter implements Runnable {
             recycle[i] = stats[i].takeDelayErrors(recycle[i]);
             cumulative[i].add(recycle[i]);
         }
-        StatsSnapshot s = StatsSnapshot.of(System.nanoTime() - startNanos, params, stats, cumulative);
+        StatsSnapshot s = StatsSnapshot.of(System.nanoTime() - startNanos, params, stats, cumulative, gauges);
         if (file != null) {
             s.write(file);
         }

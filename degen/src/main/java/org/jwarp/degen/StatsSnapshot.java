@@ -33,9 +33,11 @@ public final class StatsSnapshot {
     }
 
     /** Builds a snapshot from live counters and the cumulative delay-error histograms. */
-    public static StatsSnapshot of(long uptimeNanos, String[] params, DirectionStats[] stats, Histogram[] errors) {
+    public static StatsSnapshot of(long uptimeNanos, String[] params, DirectionStats[] stats, Histogram[] errors,
+                                   java.util.Map<String, java.util.function.LongSupplier> gauges) {
         Properties p = new Properties();
         p.setProperty("uptime_ns", Long.toString(uptimeNanos));
+        gauges.forEach((k, v) -> p.setProperty(k, Long.toString(v.getAsLong())));
         for (int d = 0; d < stats.length; d++) {
             String dir = stats[d].name();
             p.setProperty(dir + ".params", params[d]);
@@ -80,6 +82,11 @@ public final class StatsSnapshot {
         return Long.parseLong(props.getProperty("uptime_ns", "0"));
     }
 
+    /** A router gauge such as {@code router.spin_margin_ns}; 0 if absent. */
+    public long gauge(String key) {
+        return Long.parseLong(props.getProperty(key, "0"));
+    }
+
     public long counter(String dir, Counter c) {
         return Long.parseLong(props.getProperty(dir + "." + c.key(), "0"));
     }
@@ -112,6 +119,9 @@ public final class StatsSnapshot {
                     counter(dir, Counter.DROP_LOSS), counter(dir, Counter.DROP_QUEUE),
                     counter(dir, Counter.DROP_MTU), counter(dir, Counter.DROP_FULL), counter(dir, Counter.TX_ERRORS)));
         }
+        out.write(String.format(Locale.ROOT, "  router: spin margin %s, left SCHED_FIFO %d times while saturated, real-time now: %s%n",
+                Units.formatNanos(gauge("router.spin_margin_ns")), gauge("router.rt_demotions"),
+                gauge("router.realtime") == 1 ? "yes" : "no"));
         out.write("  delay error = actual departure - due time (the emulator's own lateness):\n");
         for (String dir : DIRECTIONS) {
             Histogram h = delayErrors(dir);

@@ -34,6 +34,7 @@ public final class Libc {
     public static final short POLLIN = 1;
     public static final int CLONE_NEWNET = 0x40000000;
     public static final int PR_SET_TIMERSLACK = 29;
+    public static final int SCHED_OTHER = 0;
     public static final int SCHED_FIFO = 1;
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -145,14 +146,14 @@ public final class Libc {
     }
 
     /**
-     * Puts the calling thread under SCHED_FIFO at {@code priority} (1..99); returns 0 or -1. On
-     * Linux, pid 0 in sched_setscheduler means the calling thread, not the whole process.
+     * Puts the calling thread under {@code policy} ({@link #SCHED_FIFO} 1..99, {@link #SCHED_OTHER}
+     * 0) using {@code param} (4 bytes, preallocated by the caller); returns 0 or -1. On Linux, pid 0
+     * in sched_setscheduler means the calling thread, not the whole process.
      */
-    public int setFifoScheduling(int priority, Arena arena) {
-        MemorySegment param = arena.allocate(JAVA_INT);
+    public int setScheduling(int policy, int priority, MemorySegment param) {
         param.set(JAVA_INT, 0, priority);
         try {
-            return (int) SCHED_SETSCHEDULER.invokeExact(capture, 0, SCHED_FIFO, param);
+            return (int) SCHED_SETSCHEDULER.invokeExact(capture, 0, policy, param);
         } catch (Throwable t) {
             throw new AssertionError("sched_setscheduler downcall failed", t);
         }

@@ -49,6 +49,9 @@ public final class RouterSession implements AutoCloseable {
         this.routerThread = new Thread(router, "degen-router");
         this.reporter = new StatsReporter(new DirectionStats[] {a2b.stats(), b2a.stats()},
                 new String[] {config.a2b().describe(), config.b2a().describe()},
+                java.util.Map.of("router.spin_margin_ns", router::currentMarginNanos,
+                        "router.rt_demotions", router::realtimeDemotions,
+                        "router.realtime", () -> router.realtimeNow() ? 1 : 0),
                 config.statsFile(), config.statsIntervalNanos());
         this.reporterThread = new Thread(reporter, "degen-stats");
         reporterThread.setDaemon(true);
@@ -108,9 +111,14 @@ public final class RouterSession implements AutoCloseable {
         return router.failure();
     }
 
+    /** True once the router thread forwards (it calibrates its wake-ups first). */
+    public boolean forwarding() {
+        return router.started();
+    }
+
     /** What the router thread got from the scheduler; valid once forwarding started. */
     public String schedulingReport() {
-        return router.schedulingReport();
+        return router.schedulingReport() + "; " + router.calibrationReport();
     }
 
     /** The latest statistics, published now. */

@@ -163,7 +163,12 @@ public final class Testbed {
         }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xms256m", "-XX:+AlwaysPreTouch",
-                "-cp", classPath(), DAEMON_CLASS, dir.toString()));
+                "-cp", classPath()));
+        String extra = System.getenv("JWARP_DEGEN_JVM_OPTS"); // for diagnosing degen itself, e.g. -Xlog:safepoint
+        if (extra != null && !extra.isBlank()) {
+            cmd.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        cmd.addAll(List.of(DAEMON_CLASS, dir.toString()));
         Process p = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectErrorStream(true)

@@ -39,7 +39,7 @@ public final class TestbedDaemon {
         System.out.flush();
         // The router thread reports its scheduling once it runs; waiting for that proves it forwards.
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (session[0].schedulingReport().equals("not started") && System.nanoTime() - deadline < 0) {
+        while (!session[0].forwarding() && System.nanoTime() - deadline < 0) {
             java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
         }
         System.out.println("degen: router thread: " + session[0].schedulingReport());
