@@ -165,6 +165,9 @@ final class DegenCommand implements Callable<Integer> {
         @Option(names = "--seconds", defaultValue = "3", description = "Length of each bulk transfer (default: ${DEFAULT-VALUE}).")
         int seconds;
 
+        @Option(names = "--busy-poll", description = "Run degen with --busy-poll (arrivals stamped without a wake-up; a whole core).")
+        boolean busyPoll;
+
         @Override
         public Integer call() throws Exception {
             if (repeat < 1 || seconds < 1) {
@@ -172,7 +175,9 @@ final class DegenCommand implements Callable<Integer> {
             }
             Testbed.requireCapable();
             PrintWriter out = spec.commandLine().getOut();
-            new DegenBench(new Testbed("jwbench"), cpus, repeat, seconds * 1_000_000_000L, out::println)
+            org.jwarp.degen.RouterTuning d = org.jwarp.degen.RouterTuning.DEFAULT;
+            org.jwarp.degen.RouterTuning tuning = new org.jwarp.degen.RouterTuning(d.spinMinNanos(), d.spinMaxNanos(), d.realtimePriority(), busyPoll);
+            new DegenBench(new Testbed("jwbench"), cpus, repeat, seconds * 1_000_000_000L, tuning, out::println)
                     .run(only == null ? java.util.List.of("delay", "rate", "throughput") : only);
             out.flush();
             return 0;

@@ -35,8 +35,12 @@ public final class DegenBench {
     private final int repeat;
     private final long bulkNanos;
     private final Consumer<String> out;
+    private final RouterTuning tuning;
+    /** The rate of the second bulk phase: below degen's forwarding capacity, so the link, not the router, is the bottleneck. */
+    private static final long LIMITED_RATE = 500_000_000L;
 
-    public DegenBench(Testbed tb, String cpus, int repeat, long bulkNanos, Consumer<String> out) {
+    public DegenBench(Testbed tb, String cpus, int repeat, long bulkNanos, RouterTuning tuning, Consumer<String> out) {
+        this.tuning = tuning;
         this.tb = tb;
         this.cpus = cpus;
         this.repeat = repeat;
@@ -62,12 +66,13 @@ public final class DegenBench {
     private void delay() throws IOException {
         out.accept("");
         out.accept("## Delay error (degen's own: hand-over minus due time, both directions; outside: ping-pong RTT - RTT(0) - 2 x delay)");
-        out.accept("| delay | idle p50 | idle p99 | idle max | bulk p50 | bulk p99 | bulk max | bulk goodput | RTT p50 | outside excess p50 | outside excess p99 |");
-        out.accept("|---|---|---|---|---|---|---|---|---|---|---|");
+        out.accept("router: " + tuning + "; 'bulk' = unlimited rate (TCP saturates degen itself); 'bulk@500M' = 500 Mb/s link, below degen's capacity");
+        out.accept("| delay | idle p50 | idle p99 | idle max | bulk p50 | bulk p99 | bulk max | bulk goodput | bulk@500M p50 | bulk@500M p99 | bulk@500M max | RTT p50 | outside excess p50 | outside excess p99 |");
+        out.accept("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         double[] baseP50 = null;
         double[] baseP99 = null;
         for (long d : new long[] {0, 1 * MS, 10 * MS}) {
-            double[][] f = new double[10][repeat];
+            double[][] f = new double[12][repeat];
             for (int r = 0; r < repeat; r++) {
                 LinkParams p = LinkParams.passThrough().withDelay(d);
                 up(Emulator.DEGEN, p, 1500);
@@ -93,6 +98,17 @@ public final class DegenBench {
                 } finally {
                     tb.down();
                 }
+                up(Emulator.DEGEN, p.withRate(LIMITED_RATE), 1500);
+                try {
+                    StatsSnapshot s0 = freshStats(null);
+                    NetProbe.bulk(nsA(), nsB(), addrB(), PORT + 3, 500 * MS, bulkNanos);
+                    Histogram limited = errors(freshStats(s0), s0);
+                    f[9][r] = limited.getValueAtPercentile(50);
+                    f[10][r] = limited.getValueAtPercentile(99);
+                    f[11][r] = limited.getMaxValue();
+                } finally {
+                    tb.down();
+                }
             }
             double rttP50 = median(f[7]);
             double rttP99 = median(f[8]);
@@ -100,9 +116,9 @@ public final class DegenBench {
                 baseP50 = new double[] {rttP50};
                 baseP99 = new double[] {rttP99};
             }
-            out.accept(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %.0f Mb/s | %s | %s | %s |",
+            out.accept(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %.0f Mb/s | %s | %s | %s | %s | %s | %s |",
                     ms(d), us(median(f[0])), us(median(f[1])), us(median(f[2])), us(median(f[3])), us(median(f[4])), us(median(f[5])),
-                    median(f[6]) / 1e6, us(rttP50), us(rttP50 - baseP50[0] - 2 * d), us(rttP99 - baseP99[0] - 2 * d)));
+                    median(f[6]) / 1e6, us(median(f[9])), us(median(f[10])), us(median(f[11])), us(rttP50), us(rttP50 - baseP50[0] - 2 * d), us(rttP99 - baseP99[0] - 2 * d)));
         }
     }
 
@@ -182,7 +198,7 @@ public final class DegenBench {
     // ---- helpers ----
 
     private void up(Emulator e, LinkParams p, int mtu) throws IOException {
-        tb.up(e, tb.config(p, p, mtu, mtu, RouterTuning.DEFAULT, 1), cpus);
+        tb.up(e, tb.config(p, p, mtu, mtu, tuning, 1), cpus);
     }
 
     private String nsA() {
