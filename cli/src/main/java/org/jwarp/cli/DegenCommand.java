@@ -168,6 +168,9 @@ final class DegenCommand implements Callable<Integer> {
         @Option(names = "--busy-poll", description = "Run degen with --busy-poll (arrivals stamped without a wake-up; a whole core).")
         boolean busyPoll;
 
+        @Option(names = "--rt-priority", defaultValue = "10", description = "degen's --rt-priority (0: no SCHED_FIFO) (default: ${DEFAULT-VALUE}).")
+        int rtPriority;
+
         @Override
         public Integer call() throws Exception {
             if (repeat < 1 || seconds < 1) {
@@ -176,7 +179,7 @@ final class DegenCommand implements Callable<Integer> {
             Testbed.requireCapable();
             PrintWriter out = spec.commandLine().getOut();
             org.jwarp.degen.RouterTuning d = org.jwarp.degen.RouterTuning.DEFAULT;
-            org.jwarp.degen.RouterTuning tuning = new org.jwarp.degen.RouterTuning(d.spinMinNanos(), d.spinMaxNanos(), d.realtimePriority(), busyPoll);
+            org.jwarp.degen.RouterTuning tuning = new org.jwarp.degen.RouterTuning(d.spinMinNanos(), d.spinMaxNanos(), rtPriority, busyPoll);
             new DegenBench(new Testbed("jwbench"), cpus, repeat, seconds * 1_000_000_000L, tuning, out::println)
                     .run(only == null ? java.util.List.of("delay", "rate", "throughput") : only);
             out.flush();
