@@ -1,41 +1,65 @@
 package org.jwarp.degen;
 
 /**
- * Decides, window by window, whether the router thread may stay real-time. SCHED_FIFO makes timed
- * wake-ups prompt on a busy machine, but the kernel throttles real-time threads that run more than
- * 950 ms of every second ({@code sched_rt_runtime_us}) by stopping them for the rest of it: a
- * 40-50 ms freeze, measured here under a saturating transfer. So when the router has been busy
- * (awake, spinning or forwarding) for more than 90 % of a window, it drops to SCHED_OTHER, where a
- * busy thread loses nothing by being normal; it returns to SCHED_FIFO once it is busy less than
- * 70 % of a window. Pure: the router feeds it the time it spent asleep.
+ * Keeps the router thread real-time without letting the kernel throttle it. SCHED_FIFO makes
+ * timed wake-ups prompt when other processes load the machine (under CFS the router waited tens
+ * to hundreds of milliseconds for a CPU, measured here with a neighbour's build running), but the
+ * kernel freezes real-time threads that run more than 950 ms of a second
+ * ({@code sched_rt_runtime_us}) for the rest of it — 50 ms, also measured.
+ *
+ * <p>Window by window (100 ms) the router reports how long it slept and how long it spun waiting
+ * for a due time. Spinning is the first thing to give up: when the thread was on the CPU for
+ * more than 75 % of a window and part of it was spin, the spin margin is capped to its minimum for
+ * the next window (timed wake-ups are then up to a wake-up latency late, far better than a
+ * freeze). Only when forwarding itself fills more than 75 % of a window does the thread drop to
+ * SCHED_OTHER — a saturated router is busy anyway — and it returns to SCHED_FIFO once it is on the
+ * CPU less than half of a window. Pure: the router feeds it times.
  */
 public final class RealtimeGovernor {
 
     public static final long WINDOW_NANOS = 100_000_000L;
-    private static final double DEMOTE_ABOVE = 0.90;
-    private static final double PROMOTE_BELOW = 0.70;
+    private static final double BUSY_LIMIT = 0.75;
+    private static final double PROMOTE_BELOW = 0.50;
 
     private boolean realtime;
+    private boolean spinCapped;
     private long demotions;
 
     public RealtimeGovernor(boolean startRealtime) {
         this.realtime = startRealtime;
     }
 
-    /** Whether the thread should be real-time for the next window, given how long it slept in the last. */
-    public boolean onWindow(long windowNanos, long sleptNanos) {
-        double busy = 1.0 - (double) Math.max(0, Math.min(sleptNanos, windowNanos)) / windowNanos;
-        if (realtime && busy > DEMOTE_ABOVE) {
+    /**
+     * Ends a window in which the thread slept {@code sleptNanos} and spun {@code spunNanos}; decides
+     * the next window's scheduling ({@link #realtime()}) and spinning ({@link #spinCapped()}).
+     */
+    public void onWindow(long windowNanos, long sleptNanos, long spunNanos) {
+        double onCpu = 1.0 - fraction(sleptNanos, windowNanos);
+        double working = onCpu - fraction(spunNanos, windowNanos);
+        if (spinCapped) {
+            // With spinning capped, onCpu is (almost) all work: uncap once there is room again.
+            spinCapped = onCpu > PROMOTE_BELOW;
+        } else if (onCpu > BUSY_LIMIT && spunNanos > 0) {
+            spinCapped = true;
+        }
+        if (realtime && working > BUSY_LIMIT) {
             realtime = false;
             demotions++;
-        } else if (!realtime && busy < PROMOTE_BELOW) {
+        } else if (!realtime && working < PROMOTE_BELOW) {
             realtime = true;
         }
-        return realtime;
+    }
+
+    private static double fraction(long part, long whole) {
+        return (double) Math.max(0, Math.min(part, whole)) / whole;
     }
 
     public boolean realtime() {
         return realtime;
+    }
+
+    public boolean spinCapped() {
+        return spinCapped;
     }
 
     public long demotions() {

@@ -35,6 +35,7 @@ public final class Router implements Runnable {
     private final DelayLine a2b;
     private final DelayLine b2a;
     private final WakeMargin margin;
+    private final long minSpin;
     private final int realtimePriority;
     private final boolean busyPoll;
     private final NanoClock clock;
@@ -57,6 +58,7 @@ public final class Router implements Runnable {
         this.a2b = a2b;
         this.b2a = b2a;
         this.margin = tuning.newMargin();
+        this.minSpin = tuning.spinMinNanos();
         this.realtimePriority = tuning.realtimePriority();
         this.busyPoll = tuning.busyPoll();
         this.clock = clock;
@@ -146,6 +148,8 @@ public final class Router implements Runnable {
         RealtimeGovernor governor = new RealtimeGovernor(wantRealtime);
         long windowStart = clock.nanoTime();
         long slept = 0;
+        long spun = 0;
+        boolean spinCapped = false;
         // Where packets go when a queue is full: they must still be read, or the TUN backs up.
         int scratchSize = Math.max(a2b.queue().maxPacket(), b2a.queue().maxPacket());
         long scratch = arena.allocate(scratchSize, 64).address();
@@ -154,7 +158,8 @@ public final class Router implements Runnable {
             long t = clock.nanoTime();
             if (wantRealtime && t - windowStart >= RealtimeGovernor.WINDOW_NANOS) {
                 boolean was = governor.realtime();
-                boolean rt = governor.onWindow(t - windowStart, slept);
+                governor.onWindow(t - windowStart, slept, spun);
+                boolean rt = governor.realtime();
                 if (rt != was) {
                     int rc = rt ? libc.setScheduling(Libc.SCHED_FIFO, realtimePriority, schedParam)
                             : libc.setScheduling(Libc.SCHED_OTHER, 0, schedParam);
@@ -164,8 +169,10 @@ public final class Router implements Runnable {
                     demotions = governor.demotions();
                     realtimeNow = rt;
                 }
+                spinCapped = governor.spinCapped();
                 windowStart = t;
                 slept = 0;
+                spun = 0;
             }
             int work = receive(libc, tunA, a2b, scratch, scratchSize) + receive(libc, tunB, b2a, scratch, scratchSize);
             work += transmit(libc, a2b, tunB) + transmit(libc, b2a, tunA);
@@ -180,7 +187,7 @@ public final class Router implements Runnable {
                 long next = a2b.isEmpty() ? b2a.headDue()
                         : b2a.isEmpty() ? a2b.headDue()
                         : (a2b.headDue() - b2a.headDue() <= 0 ? a2b.headDue() : b2a.headDue());
-                long m = margin.margin();
+                long m = spinCapped ? minSpin : margin.margin();
                 lastMargin = m;
                 wait = Math.min(next - now - m, IDLE_POLL_NANOS);
             }
@@ -199,6 +206,7 @@ public final class Router implements Runnable {
                 }
             } else {
                 Thread.onSpinWait();
+                spun += clock.nanoTime() - t;
             }
         }
     }
