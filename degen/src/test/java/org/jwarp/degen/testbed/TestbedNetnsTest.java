@@ -63,52 +63,78 @@ class TestbedNetnsTest {
         return h.getValueAtPercentile(50);
     }
 
+    /**
+     * Up to three tries per figure: this runs on a 2-core machine shared with other jobs, where a
+     * neighbour's build can take the CPU from the router or the hosts for a while. A wrong delay
+     * or rate fails every try; noise rarely fails three in a row. Every try is printed.
+     */
+    private static final int ATTEMPTS = 3;
+
     @Test
     void roundTripGrowsByTwiceTheDelay() throws IOException {
-        long[] delays = {0, 1 * MS, 10 * MS};
-        double[] rtt = new double[delays.length];
-        for (int i = 0; i < delays.length; i++) {
-            up(LinkParams.passThrough().withDelay(delays[i]));
-            try {
-                rtt[i] = delays[i] >= 10 * MS ? medianRttNanos(20, 60) : medianRttNanos(200, 300);
-                StatsSnapshot s = awaitStatsWithPackets();
-                for (String dir : StatsSnapshot.DIRECTIONS) {
-                    long rx = s.counter(dir, Counter.RX_PACKETS);
-                    assertTrue(rx >= 60, dir + " forwarded only " + rx + " packets");
-                }
-            } finally {
-                TB.down();
-            }
-            assertFalse(Netns.exists(TB.topologyFor(1500, 1500).nsA()), "down removes host A");
-        }
-        for (int i = 1; i < delays.length; i++) {
-            double increase = rtt[i] - rtt[0];
-            double expected = 2.0 * delays[i];
+        double base = rttThroughFreshTestbed(0);
+        for (long delay : new long[] {1 * MS, 10 * MS}) {
+            double expected = 2.0 * delay;
             double tolerance = Math.max(0.5 * MS, 0.2 * expected);
-            String msg = String.format(Locale.ROOT, "delay %d ms: RTT %.3f ms vs %.3f ms at 0 ms, increase %.3f ms, expected %.3f ± %.3f ms",
-                    delays[i] / MS, rtt[i] / 1e6, rtt[0] / 1e6, increase / 1e6, expected / 1e6, tolerance / 1e6);
-            System.out.println("testbed: " + msg);
-            assertTrue(Math.abs(increase - expected) <= tolerance, msg);
+            StringBuilder tries = new StringBuilder();
+            boolean ok = false;
+            for (int attempt = 1; attempt <= ATTEMPTS && !ok; attempt++) {
+                double rtt = rttThroughFreshTestbed(delay);
+                double increase = rtt - base;
+                String msg = String.format(Locale.ROOT, "delay %d ms: RTT %.3f ms vs %.3f ms at 0 ms, increase %.3f ms, expected %.3f ± %.3f ms",
+                        delay / MS, rtt / 1e6, base / 1e6, increase / 1e6, expected / 1e6, tolerance / 1e6);
+                System.out.println("testbed: try " + attempt + ": " + msg);
+                tries.append(msg).append("; ");
+                ok = Math.abs(increase - expected) <= tolerance;
+            }
+            assertTrue(ok, tries.toString());
         }
+    }
+
+    /** Median ping-pong RTT through a testbed brought up for this measurement and taken down after. */
+    private double rttThroughFreshTestbed(long delay) throws IOException {
+        up(LinkParams.passThrough().withDelay(delay));
+        double rtt;
+        try {
+            rtt = delay >= 10 * MS ? medianRttNanos(20, 60) : medianRttNanos(200, 300);
+        } finally {
+            TB.down();
+        }
+        // The final statistics, published after the router stopped, are consistent across counters.
+        StatsSnapshot s = TB.stats().orElseThrow(() -> new AssertionError("degen left no statistics"));
+        for (String dir : StatsSnapshot.DIRECTIONS) {
+            long rx = s.counter(dir, Counter.RX_PACKETS);
+            assertTrue(rx >= 60, dir + " forwarded only " + rx + " packets");
+            assertEquals(rx, s.counter(dir, Counter.TX_PACKETS) + s.counter(dir, Counter.QUEUE_DEPTH),
+                    dir + ": every packet received was sent or was still queued at the stop (no drops configured)");
+        }
+        assertFalse(Netns.exists(TB.topologyFor(1500, 1500).nsA()), "down removes host A");
+        return rtt;
     }
 
     @Test
     void aBulkTransferRunsAtTheRateLimit() throws IOException {
         long rate = 100_000_000L;
         LinkParams p = LinkParams.passThrough().withRate(rate);
-        up(p);
-        double goodput;
-        try {
-            Topology t = TB.topologyFor(1500, 1500);
-            goodput = NetProbe.bulk(t.nsA(), t.nsB(), t.addrB(), 5302, 700 * MS, 2000 * MS).bitsPerSecond();
-        } finally {
-            TB.down();
-        }
-        System.out.printf(Locale.ROOT, "testbed: 100 Mb/s limit: goodput %.2f Mb/s%n", goodput / 1e6);
         // Full-sized segments carry 1448 payload bytes (timestamps on) in 1500 + 38 bytes on the emulated Ethernet.
         double expected = rate * 1448.0 / (1500 + p.overheadBytes());
-        assertEquals(expected, goodput, 0.08 * expected,
-                String.format(Locale.ROOT, "goodput %.2f Mb/s, expected %.2f Mb/s", goodput / 1e6, expected / 1e6));
+        StringBuilder tries = new StringBuilder();
+        boolean ok = false;
+        for (int attempt = 1; attempt <= ATTEMPTS && !ok; attempt++) {
+            up(p);
+            double goodput;
+            try {
+                Topology t = TB.topologyFor(1500, 1500);
+                goodput = NetProbe.bulk(t.nsA(), t.nsB(), t.addrB(), 5302, 700 * MS, 2000 * MS).bitsPerSecond();
+            } finally {
+                TB.down();
+            }
+            String msg = String.format(Locale.ROOT, "100 Mb/s limit: goodput %.2f Mb/s, expected %.2f Mb/s ± 8 %%", goodput / 1e6, expected / 1e6);
+            System.out.println("testbed: try " + attempt + ": " + msg);
+            tries.append(msg).append("; ");
+            ok = Math.abs(goodput - expected) <= 0.08 * expected;
+        }
+        assertTrue(ok, tries.toString());
     }
 
     @Test
@@ -124,17 +150,5 @@ class TestbedNetnsTest {
             TB.down();
         }
         assertFalse(Netns.exists(t.nsA()) || Netns.exists(t.nsB()));
-    }
-
-    private static StatsSnapshot awaitStatsWithPackets() throws IOException {
-        long deadline = System.nanoTime() + 5_000 * MS;
-        while (System.nanoTime() - deadline < 0) {
-            var s = TB.stats();
-            if (s.isPresent() && s.get().counter("b2a", Counter.TX_PACKETS) >= 60) {
-                return s.get();
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(20 * MS);
-        }
-        throw new AssertionError("degen's statistics never showed the ping-pong's packets");
     }
 }
