@@ -23,6 +23,7 @@ import java.lang.invoke.VarHandle;
  * a slice object per packet. On the ABIs jwarp supports (x86_64, aarch64) a pointer argument is
  * passed exactly like a 64-bit integer.
  */
+@SuppressWarnings("restricted") // native access is granted by the launcher and surefire (--enable-native-access)
 public final class Libc {
 
     public static final int O_RDONLY = 0;

@@ -1,7 +1,6 @@
 package org.jwarp.degen.testbed;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -79,11 +78,11 @@ public final class DegenBench {
                 try {
                     int pings = (int) Math.min(2000, 4_000 * MS / (2 * d + 100_000));
                     NetProbe.pingPong(nsA(), nsB(), addrB(), PORT, 0, Math.max(50, pings / 4), 64);
-                    StatsSnapshot s0 = freshStats(null);
+                    StatsSnapshot s0 = freshStats();
                     Histogram rtt = NetProbe.pingPong(nsA(), nsB(), addrB(), PORT + 1, 0, pings, 64);
-                    StatsSnapshot s1 = freshStats(s0);
+                    StatsSnapshot s1 = freshStats();
                     NetProbe.Bulk bulk = NetProbe.bulk(nsA(), nsB(), addrB(), PORT + 2, 500 * MS, bulkNanos);
-                    StatsSnapshot s2 = freshStats(s1);
+                    StatsSnapshot s2 = freshStats();
                     Histogram idle = errors(s1, s0);
                     Histogram busy = errors(s2, s1);
                     f[0][r] = idle.getValueAtPercentile(50);
@@ -100,9 +99,9 @@ public final class DegenBench {
                 }
                 up(Emulator.DEGEN, p.withRate(LIMITED_RATE), 1500);
                 try {
-                    StatsSnapshot s0 = freshStats(null);
+                    StatsSnapshot s0 = freshStats();
                     NetProbe.bulk(nsA(), nsB(), addrB(), PORT + 3, 500 * MS, bulkNanos);
-                    Histogram limited = errors(freshStats(s0), s0);
+                    Histogram limited = errors(freshStats(), s0);
                     f[9][r] = limited.getValueAtPercentile(50);
                     f[10][r] = limited.getValueAtPercentile(99);
                     f[11][r] = limited.getMaxValue();
@@ -175,11 +174,11 @@ public final class DegenBench {
                 for (int r = 0; r < repeat; r++) {
                     up(e, LinkParams.passThrough(), mtu);
                     try {
-                        StatsSnapshot s0 = e == Emulator.DEGEN ? freshStats(null) : null;
+                        StatsSnapshot s0 = e == Emulator.DEGEN ? freshStats() : null;
                         NetProbe.Bulk b = NetProbe.bulk(nsA(), nsB(), addrB(), PORT, 500 * MS, bulkNanos);
                         g[r] = b.bitsPerSecond();
                         if (s0 != null) {
-                            StatsSnapshot s1 = freshStats(s0);
+                            StatsSnapshot s1 = freshStats();
                             double secs = (s1.uptimeNanos() - s0.uptimeNanos()) / 1e9;
                             // Packets over the whole transfer (warm-up included) over the time
                             // between snapshots, which also holds a little idle time: a lower bound.
@@ -214,9 +213,8 @@ public final class DegenBench {
     }
 
     /** The first statistics published after this call (so they include everything already forwarded). */
-    private StatsSnapshot freshStats(StatsSnapshot after) throws IOException {
-        long since = System.nanoTime();
-        long deadline = since + 5_000 * MS;
+    private StatsSnapshot freshStats() throws IOException {
+        long deadline = System.nanoTime() + 5_000 * MS;
         StatsSnapshot first = tb.stats().orElse(null);
         long firstUptime = first == null ? -1 : first.uptimeNanos();
         while (System.nanoTime() - deadline < 0) {
