@@ -45,6 +45,8 @@ class StatsSnapshotTest {
         assertEquals(5_000_000, interval.getValueAtPercentile(50), 5_000_000 / 500.0);
         String text = read.render();
         assertTrue(text.contains("a2b") && text.contains("spin margin 42.0 us"), text);
-        assertTrue(Files.list(dir).noneMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temp file left");
+        try (var files = Files.list(dir)) {
+            assertTrue(files.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temp file left");
+        }
     }
 }

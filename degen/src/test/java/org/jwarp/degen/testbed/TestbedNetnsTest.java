@@ -51,6 +51,12 @@ class TestbedNetnsTest {
         Topology t = TB.topologyFor(1500, 1500);
         assertFalse(Netns.exists(t.nsA()) || Netns.exists(t.nsB()), "namespaces left behind");
         assertFalse(Ip.ip("-o", "link", "show").contains(NAME + "-"), "interfaces left behind");
+        // down keeps degen's last statistics and log for the user; a test run has no use for them.
+        try (var files = Files.walk(TB.stateDir())) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     private void up(LinkParams p) throws IOException {
