@@ -1,0 +1,35 @@
+package org.jwarp.engine.idle;
+
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.DeviceConfig.Backoff;
+import org.jwarp.verbs.DeviceConfig.IdleStrategyKind;
+
+/** Builds the {@link IdleStrategy} a {@link DeviceConfig} asks for. */
+public final class IdleStrategies {
+
+    private IdleStrategies() {
+    }
+
+    /**
+     * The strategy of {@code kind}. {@link IdleStrategyKind#PARK} parks for at most
+     * {@code backoff.maxParkNanos()} at a time, so that timers polled from the duty cycle still run
+     * while nothing rings the doorbell.
+     *
+     * @param parker how parks are done: the engine thread's doorbell, so that posts can wake it
+     */
+    public static IdleStrategy create(IdleStrategyKind kind, Backoff backoff, Parker parker) {
+        if (kind == null || backoff == null || parker == null) {
+            throw new IllegalArgumentException("kind, backoff and parker must not be null");
+        }
+        return switch (kind) {
+            case SPIN -> BusySpinIdleStrategy.INSTANCE;
+            case BACKOFF -> new BackoffIdleStrategy(parker, backoff);
+            case PARK -> new ParkIdleStrategy(parker, backoff.maxParkNanos());
+        };
+    }
+
+    /** {@code create(config.idleStrategy(), config.backoff(), parker)}. */
+    public static IdleStrategy create(DeviceConfig config, Parker parker) {
+        return create(config.idleStrategy(), config.backoff(), parker);
+    }
+}

@@ -1,0 +1,455 @@
+package org.jwarp.engine.provider;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import org.jwarp.stack.BufferFpduSink;
+import org.jwarp.stack.MpaHandshake;
+import org.jwarp.stack.RdmapStream;
+import org.jwarp.stack.StreamParameters;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventHandler;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.QpAttr;
+import org.jwarp.verbs.QpState;
+import org.jwarp.wire.fpdu.Mulpdu;
+import org.jwarp.wire.mpa.MpaParameters;
+import org.jwarp.wire.mpa.MpaPolicy;
+import org.jwarp.wire.mpa.RtrType;
+import org.jwarp.wire.rdmap.MpaError;
+
+/**
+ * One TCP connection and the QP it carries, owned by one engine thread: TCP connect, MPA setup
+ * ({@link MpaHandshake}), the RTR start of RFC 6581, then full operation — socket bytes into the
+ * QP's {@link RdmapStream}, its FPDUs back to the socket — and the end, with the right
+ * {@link CmEvent.Disconnected} cause. Everything here runs on the owning engine thread.
+ */
+final class Connection {
+
+    private static final int CONNECTING = 0;
+    private static final int HANDSHAKE = 1;
+    private static final int RUNNING = 2;
+    private static final int CLOSED = 3;
+    private static final int BUFFER = 256 * 1024;
+
+    private final JwarpDevice device;
+    private final SocketChannel channel;
+    private final boolean active;
+    private final CmEventHandler handler;
+    private final JwarpListener listener;
+    private final ByteBuffer rx = ByteBuffer.allocateDirect(BUFFER);
+    private final MemorySegment rxSegment = MemorySegment.ofBuffer(rx);
+    private final ByteBuffer tx = ByteBuffer.allocateDirect(BUFFER);
+    private final BufferFpduSink sink = new BufferFpduSink(MemorySegment.ofBuffer(tx));
+
+    private int phase;
+    private long connectDeadline;
+    private MpaHandshake handshake;
+    private ByteBuffer setupOutput;
+    private JwarpQp qp;
+    private boolean requestDelivered;
+    private boolean established;
+    private byte[] leftover;
+    private String connectPrivate;
+    private byte[] connectPrivateData;
+    private int connectOrd;
+    private int connectIrd;
+    private MpaPolicy policy;
+
+    private Connection(JwarpDevice device, SocketChannel channel, boolean active, CmEventHandler handler,
+                       JwarpListener listener) {
+        this.device = device;
+        this.channel = channel;
+        this.active = active;
+        this.handler = handler;
+        this.listener = listener;
+    }
+
+    /** The active side: TCP connect under way; the MPA Request goes out once it completes. */
+    static Connection connecting(JwarpDevice device, SocketChannel channel, JwarpQp qp, byte[] privateData, int ord,
+                                 int ird, long deadline, CmEventHandler handler) {
+        Connection c = new Connection(device, channel, true, handler, null);
+        c.qp = qp;
+        c.connectPrivateData = privateData;
+        c.connectOrd = ord;
+        c.connectIrd = ird;
+        c.connectDeadline = deadline;
+        c.phase = CONNECTING;
+        return c;
+    }
+
+    /** The passive side: TCP accepted; waiting for the MPA Request. */
+    static Connection accepted(JwarpDevice device, SocketChannel channel, JwarpListener listener, long now) {
+        Connection c = new Connection(device, channel, false, listener.handler(), listener);
+        DeviceConfig cfg = device.config();
+        c.policy = MpaPolicies.of(cfg, cfg.limits().maxIrd(), cfg.limits().maxOrd());
+        c.handshake = MpaHandshake.responder(c.policy, now, cfg.mpaTimeouts().awaitRequest(),
+                cfg.mpaTimeouts().awaitDecision());
+        c.phase = HANDSHAKE;
+        return c;
+    }
+
+    JwarpQp qp() {
+        return qp;
+    }
+
+    MpaHandshake handshake() {
+        return handshake;
+    }
+
+    JwarpListener listener() {
+        return listener;
+    }
+
+    InetSocketAddress localAddress() {
+        try {
+            return (InetSocketAddress) channel.getLocalAddress();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    InetSocketAddress remoteAddress() {
+        try {
+            return (InetSocketAddress) channel.getRemoteAddress();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** One step of this connection's work; returns how much was done (0 = idle). */
+    int doWork(long now) {
+        try {
+            return switch (phase) {
+                case CONNECTING -> connectWork(now);
+                case HANDSHAKE -> handshakeWork(now);
+                case RUNNING -> runningWork();
+                default -> qp == null ? 0 : qp.stream.flush();
+            };
+        } catch (IOException e) {
+            lost("TCP failed: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int connectWork(long now) throws IOException {
+        boolean connected;
+        try {
+            connected = channel.finishConnect();
+        } catch (IOException e) {
+            closeChannel();
+            phase = CLOSED;
+            failQp();
+            emit(new CmEvent.Unreachable(qp, remoteAddressOrNull(), e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 1;
+        }
+        if (!connected) {
+            if (now - connectDeadline >= 0) {
+                closeChannel();
+                phase = CLOSED;
+                failQp();
+                emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.TIMEOUT, "TCP connect timed out"));
+                return 1;
+            }
+            return 0;
+        }
+        DeviceConfig cfg = device.config();
+        policy = MpaPolicies.of(cfg, connectIrd, connectOrd);
+        long replyDeadline = Math.min(connectDeadline - now, cfg.mpaTimeouts().awaitReply().toNanos());
+        handshake = MpaHandshake.initiator(policy, connectPrivateData, now, java.time.Duration.ofNanos(replyDeadline));
+        phase = HANDSHAKE;
+        return 1;
+    }
+
+    private InetSocketAddress remoteAddressOrNull() {
+        try {
+            return (InetSocketAddress) channel.getRemoteAddress();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private int handshakeWork(long now) throws IOException {
+        int work = writeSetupOutput();
+        int n = channel.read(rx);
+        if (n < 0) {
+            closeChannel();
+            phase = CLOSED;
+            if (active) {
+                failQp();
+                emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.PROTOCOL,
+                        "the peer closed the connection during MPA setup"));
+            }
+            return 1;
+        }
+        if (n > 0) {
+            long used = handshake.onBytes(rxSegment, 0, n, now);
+            if (used < n) {
+                leftover = rxSegment.asSlice(used, n - used).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            }
+            rx.clear();
+            work++;
+        }
+        handshake.onTime(now);
+        switch (handshake.phase()) {
+            case AWAIT_DECISION -> {
+                if (!requestDelivered) {
+                    requestDelivered = true;
+                    emit(new CmEvent.ConnectRequest(new JwarpConnectionRequest(device, this)));
+                    work++;
+                }
+            }
+            case ESTABLISHED -> {
+                work += writeSetupOutput();
+                if (setupOutput == null && handshake.output().length == 0) {
+                    enterRunning();
+                    work++;
+                }
+            }
+            case REJECTED -> {
+                work += writeSetupOutput();
+                if (setupOutput == null) {
+                    closeChannel();
+                    phase = CLOSED;
+                    if (active) {
+                        failQp();
+                        emit(new CmEvent.Rejected(qp, handshake.peerPrivateData(), handshake.failure()));
+                    }
+                    work++;
+                }
+            }
+            case FAILED -> {
+                closeChannel();
+                phase = CLOSED;
+                if (active) {
+                    failQp();
+                    boolean timeout = handshake.failure().contains("in time");
+                    emit(new CmEvent.ConnectError(qp, timeout ? CmEvent.ConnectError.Kind.TIMEOUT
+                            : handshake.terminate().isPresent() && handshake.terminate().get() != MpaError.INVALID_REQUEST_OR_REPLY
+                            ? CmEvent.ConnectError.Kind.NEGOTIATION : CmEvent.ConnectError.Kind.PROTOCOL,
+                            handshake.failure()));
+                }
+                work++;
+            }
+            default -> {
+                // still waiting
+            }
+        }
+        return work;
+    }
+
+    /** Writes what the handshake wants sent (the Request or the Reply); 1 if anything went out. */
+    private int writeSetupOutput() throws IOException {
+        if (setupOutput == null) {
+            byte[] out = handshake.output();
+            if (out.length == 0) {
+                return 0;
+            }
+            handshake.outputWritten();
+            setupOutput = ByteBuffer.wrap(out);
+        }
+        channel.write(setupOutput);
+        if (!setupOutput.hasRemaining()) {
+            setupOutput = null;
+        }
+        return 1;
+    }
+
+    /** Engine thread, passive side: the application accepted with {@code qp}. */
+    void accept(JwarpQp acceptor, byte[] privateData, int ord, int ird) {
+        qp = acceptor;
+        acceptor.connection = this;
+        DeviceConfig cfg = device.config();
+        policy = MpaPolicies.of(cfg, ird, ord);
+        handshake.accept(privateData);
+    }
+
+    /** Engine thread, passive side: the application refused. */
+    void reject(byte[] privateData) {
+        handshake.reject(privateData);
+    }
+
+    private void enterRunning() throws IOException {
+        MpaParameters mp = handshake.parameters();
+        StreamParameters sp = StreamParameters.of(mp, emss(), device.config().rfc7306());
+        RdmapStream stream = qp.stream;
+        stream.establish(sp, 0);
+        sink.start(sp.crc(), sp.markersTx(), 0);
+        qp.connection = this;
+        qp.state(QpState.RTR);
+        if (mp.rtr().isPresent()) {
+            if (active) {
+                stream.queueRtr(mp.rtr().get());
+            } else {
+                stream.holdTransmitUntilFirstFpdu();
+            }
+        }
+        qp.connectionAttr(new QpAttr(sp.ord(), sp.ird(), mp.peerOrd(), mp.peerIrd(), mp.revision(), sp.crc(),
+                sp.markersTx(), sp.markersRx(), mp.rtr().map(Connection::rtrKind).orElse(null), localAddress(),
+                remoteAddress()));
+        phase = RUNNING;
+        if (leftover != null) {
+            stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
+            leftover = null;
+        }
+        runningWork();
+    }
+
+    private static DeviceConfig.RtrKind rtrKind(RtrType t) {
+        return switch (t) {
+            case SEND -> DeviceConfig.RtrKind.SEND;
+            case WRITE -> DeviceConfig.RtrKind.WRITE;
+            case READ -> DeviceConfig.RtrKind.READ;
+        };
+    }
+
+    /** EMSS from the MTU of the interface the connection uses (IP + TCP + timestamps headers off). */
+    private int emss() {
+        try {
+            InetSocketAddress local = (InetSocketAddress) channel.getLocalAddress();
+            NetworkInterface ni = NetworkInterface.getByInetAddress(local.getAddress());
+            int mtu = ni != null && ni.getMTU() > 0 ? ni.getMTU() : 1500;
+            int ip = local.getAddress() instanceof Inet6Address ? 40 : 20;
+            return Math.max(Mulpdu.MINIMUM + 16, mtu - ip - 20 - 12);
+        } catch (IOException e) {
+            return 1448;
+        }
+    }
+
+    private int runningWork() throws IOException {
+        RdmapStream stream = qp.stream;
+        int work = 0;
+        int n = channel.read(rx);
+        if (n > 0) {
+            stream.receive(rxSegment, 0, n);
+            rx.clear();
+            work++;
+        } else if (n < 0) {
+            stream.connectionLost();
+            end(CmEvent.Disconnected.Cause.PEER_CLOSED);
+            return 1;
+        }
+        work += stream.transmit(sink);
+        work += drainTx();
+        if (!established) {
+            checkEstablished();
+        }
+        if (stream.state() == RdmapStream.State.ERROR) {
+            work += stream.flush();
+            if (sink.position() == 0) {
+                end(stream.peerTerminate() >= 0 ? CmEvent.Disconnected.Cause.TERMINATE_RECEIVED
+                        : CmEvent.Disconnected.Cause.TERMINATE_SENT);
+            }
+        }
+        return work;
+    }
+
+    private int drainTx() throws IOException {
+        long pending = sink.position();
+        if (pending == 0) {
+            return 0;
+        }
+        tx.limit((int) pending).position(0);
+        int written = channel.write(tx);
+        tx.clear();
+        if (written > 0) {
+            sink.drained(written);
+        }
+        return written > 0 ? 1 : 0;
+    }
+
+    /** RFC 6581: the initiator is connected once its RTR is out, the responder once the RTR arrived. */
+    private void checkEstablished() {
+        RdmapStream stream = qp.stream;
+        boolean rtr = handshake.parameters().rtr().isPresent();
+        boolean ready = active ? !stream.rtrPending() : !rtr || stream.fpdusReceived() > 0;
+        if (ready && stream.state() == RdmapStream.State.RTS) {
+            established = true;
+            qp.state(QpState.RTS);
+            emit(new CmEvent.Established(qp, qp.connectionAttr().orElseThrow(), handshake.peerPrivateData()));
+        }
+    }
+
+    /** Connection setup failed: the QP goes to ERROR and anything posted is flushed. */
+    private void failQp() {
+        qp.stream.connectionLost();
+        qp.state(QpState.ERROR);
+        qp.stream.flush();
+    }
+
+    /** Local disconnect: what is framed goes out, then TCP closes and every request is flushed. */
+    void disconnect() {
+        if (phase == CLOSED) {
+            return;
+        }
+        if (phase == RUNNING) {
+            try {
+                drainTx();
+            } catch (IOException e) {
+                // the connection is going away; the flush below reports every request
+            }
+        }
+        if (qp != null) {
+            qp.stream.connectionLost();
+        }
+        end(CmEvent.Disconnected.Cause.LOCAL);
+    }
+
+    /** The QP was moved to ERROR by the application: stop at once. */
+    void abort() {
+        if (qp != null) {
+            qp.stream.connectionLost();
+        }
+        end(CmEvent.Disconnected.Cause.LOCAL);
+    }
+
+    private void lost(String why) {
+        if (qp != null) {
+            qp.stream.connectionLost();
+        }
+        end(CmEvent.Disconnected.Cause.CONNECTION_LOST);
+    }
+
+    private void end(CmEvent.Disconnected.Cause cause) {
+        if (phase == CLOSED) {
+            return;
+        }
+        boolean wasRunning = phase == RUNNING;
+        phase = CLOSED;
+        closeChannel();
+        if (qp != null) {
+            qp.state(QpState.ERROR);
+            qp.stream.flush();
+            if (wasRunning) {
+                int terminate = qp.stream.peerTerminate() >= 0 ? qp.stream.peerTerminate()
+                        : qp.stream.terminateCause() != null ? qp.stream.terminateCause().controlBits() : 0;
+                emit(new CmEvent.Disconnected(qp, cause, terminate));
+            }
+        }
+    }
+
+    boolean closed() {
+        return phase == CLOSED;
+    }
+
+    private void closeChannel() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            device.report(new IOException("closing " + channel + " failed", e));
+        }
+    }
+
+    private void emit(CmEvent event) {
+        device.deliver(handler, event);
+    }
+
+    @Override
+    public String toString() {
+        return "Connection[" + (active ? "active" : "passive") + ", phase " + phase + ", " + qp + "]";
+    }
+}

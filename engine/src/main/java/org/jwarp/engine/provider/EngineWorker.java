@@ -1,0 +1,138 @@
+package org.jwarp.engine.provider;
+
+import java.io.IOException;
+import java.nio.channels.SocketChannel;
+import java.net.StandardSocketOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.jwarp.engine.agent.Agent;
+import org.jwarp.engine.notify.Doorbell;
+
+/**
+ * One engine thread's duty cycle — the emulated offload engine of seed 001. It owns its
+ * connections (and their QPs' streams), the listeners given to it, and the moderation timers of
+ * the completion channels; other threads reach it only through its command queue and doorbell
+ * (DESIGN rule 1). {@link #doWork()} never blocks: sockets are non-blocking, and idling is the
+ * idle strategy's job.
+ */
+final class EngineWorker implements Agent {
+
+    private final JwarpDevice device;
+    private final int index;
+    private final Doorbell doorbell = new Doorbell();
+    private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final List<Connection> connections = new ArrayList<>();
+    private final List<JwarpListener> listeners = new ArrayList<>();
+    private final List<JwarpChannel> channels = new ArrayList<>();
+
+    EngineWorker(JwarpDevice device, int index) {
+        this.device = device;
+        this.index = index;
+    }
+
+    Doorbell doorbell() {
+        return doorbell;
+    }
+
+    /** Runs {@code command} on this engine thread (setup path). */
+    void execute(Runnable command) {
+        commands.add(command);
+        doorbell.ring();
+        if (device.invokerMode()) {
+            device.invoke();
+        }
+    }
+
+    @Override
+    public int doWork() {
+        int work = 0;
+        doorbell.consume();
+        for (Runnable c = commands.poll(); c != null; c = commands.poll()) {
+            c.run();
+            work++;
+        }
+        long now = System.nanoTime();
+        for (int i = 0; i < listeners.size(); i++) {
+            work += acceptFrom(listeners.get(i), now);
+        }
+        for (int i = 0; i < connections.size(); i++) {
+            work += connections.get(i).doWork(now);
+        }
+        for (int i = 0; i < channels.size(); i++) {
+            work += channels.get(i).pollTimers();
+        }
+        return work;
+    }
+
+    private int acceptFrom(JwarpListener listener, long now) {
+        if (listener.isClosed()) {
+            listeners.remove(listener);
+            return 1;
+        }
+        try {
+            SocketChannel ch = listener.acceptOne();
+            if (ch == null) {
+                return 0;
+            }
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            connections.add(Connection.accepted(device, ch, listener, now));
+            return 1;
+        } catch (IOException e) {
+            device.report(new IOException("accepting on " + listener.localAddress() + " failed", e));
+            return 1;
+        }
+    }
+
+    /** Nanoseconds until the earliest moderation timer of this thread's channels (for the idle strategy). */
+    long nanosToNextDeadline() {
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < channels.size(); i++) {
+            min = Math.min(min, channels.get(i).nanosToNextDeadline());
+        }
+        return min;
+    }
+
+    void addListener(JwarpListener l) {
+        listeners.add(l);
+    }
+
+    void addConnection(Connection c) {
+        connections.add(c);
+    }
+
+    void removeConnection(Connection c) {
+        connections.remove(c);
+    }
+
+    void addChannel(JwarpChannel c) {
+        channels.add(c);
+    }
+
+    void removeChannel(JwarpChannel c) {
+        channels.remove(c);
+    }
+
+    /** The QP is gone: drop its connection from the duty cycle. */
+    void forget(JwarpQp qp) {
+        connections.removeIf(c -> c.qp() == qp);
+    }
+
+    /** Device close: disconnects everything this thread owns. */
+    void shutdown() {
+        for (Connection c : connections) {
+            c.disconnect();
+        }
+        connections.clear();
+        for (JwarpListener l : listeners) {
+            l.close();
+        }
+        listeners.clear();
+    }
+
+    @Override
+    public String roleName() {
+        return "jwarp-engine-" + index;
+    }
+}

@@ -1,0 +1,72 @@
+package org.jwarp.engine.provider;
+
+import java.util.concurrent.TimeUnit;
+import org.jwarp.engine.idle.IdleStrategies;
+import org.jwarp.engine.idle.Parker;
+import org.jwarp.engine.notify.CompletionNotifier;
+import org.jwarp.engine.notify.CqArming;
+import org.jwarp.engine.notify.EngineCompletionChannel;
+import org.jwarp.engine.notify.NanoClock;
+import org.jwarp.verbs.CompletionChannel;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.Moderation;
+
+/**
+ * Event notification (seed 003's "event" mode; seed 001's interrupt emulation): an application
+ * thread blocks in {@link #await} until an armed CQ gets a matching completion, subject to
+ * moderation (after N completions or T µs). The waiting is {@link EngineCompletionChannel}'s; this
+ * class ties it to the device, whose engine thread polls the moderation timers.
+ */
+final class JwarpChannel implements CompletionChannel {
+
+    private final JwarpDevice device;
+    private final CompletionNotifier<CompletionQueue> notifier;
+    private final EngineCompletionChannel channel;
+
+    JwarpChannel(JwarpDevice device, Moderation moderation) {
+        this.device = device;
+        this.notifier = new CompletionNotifier<>(moderation, NanoClock.SYSTEM, device.config().limits().maxQps() * 2);
+        // in invoker mode there is no engine thread: the waiting thread runs the duty cycle itself
+        this.channel = device.invokerMode()
+                ? new EngineCompletionChannel(notifier, device.invoker(), IdleStrategies.create(device.config(), Parker.PLAIN))
+                : new EngineCompletionChannel(notifier);
+    }
+
+    CqArming<CompletionQueue> register(CompletionQueue cq) {
+        return notifier.register(cq);
+    }
+
+    void unregister(CqArming<CompletionQueue> arming) {
+        notifier.unregister(arming);
+    }
+
+    /** Engine duty cycle: fires moderated events whose period ran out. */
+    int pollTimers() {
+        return notifier.poll();
+    }
+
+    long nanosToNextDeadline() {
+        return notifier.nanosToNextDeadline();
+    }
+
+    @Override
+    public Moderation moderation() {
+        return channel.moderation();
+    }
+
+    @Override
+    public CompletionQueue await(long timeout, TimeUnit unit) throws InterruptedException {
+        return channel.await(timeout, unit);
+    }
+
+    @Override
+    public CompletionQueue tryAwait() {
+        return channel.tryAwait();
+    }
+
+    @Override
+    public void close() {
+        device.channelClosed(this);
+        channel.close();
+    }
+}

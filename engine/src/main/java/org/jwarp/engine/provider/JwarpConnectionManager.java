@@ -1,0 +1,101 @@
+package org.jwarp.engine.provider;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import org.jwarp.verbs.CmEventHandler;
+import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.ConnectionManager;
+import org.jwarp.verbs.Listener;
+import org.jwarp.verbs.PrivateData;
+import org.jwarp.verbs.QpState;
+import org.jwarp.verbs.QueuePair;
+
+/**
+ * rdma_cm-style connection management over TCP: the TCP port on the wire is the RDMA port (siw
+ * works the same way, without a port mapper). Setup mistakes (a port in use, a bad QP) throw at
+ * the call; everything after TCP is reported as events on the engine thread.
+ */
+final class JwarpConnectionManager implements ConnectionManager {
+
+    private final JwarpDevice device;
+
+    JwarpConnectionManager(JwarpDevice device) {
+        this.device = device;
+    }
+
+    @Override
+    public Listener listen(InetSocketAddress address, int backlog, CmEventHandler handler) {
+        if (handler == null) {
+            throw new IllegalArgumentException("a listener needs an event handler");
+        }
+        ServerSocketChannel server = null;
+        try {
+            server = ServerSocketChannel.open();
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(address, backlog);
+            server.configureBlocking(false);
+            JwarpListener l = new JwarpListener(device, server, handler);
+            EngineWorker w = device.listenerWorker();
+            w.execute(() -> w.addListener(l));
+            return l;
+        } catch (IOException e) {
+            if (server != null) {
+                try {
+                    server.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw new UncheckedIOException("cannot listen on " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void connect(InetSocketAddress remote, QueuePair qp, ConnectParams params, CmEventHandler handler) {
+        if (!(qp instanceof JwarpQp jqp) || qp.device() != device) {
+            throw new IllegalArgumentException("the QP does not belong to this device");
+        }
+        if (handler == null) {
+            throw new IllegalArgumentException("connect needs an event handler");
+        }
+        if (qp.state() != QpState.INIT) {
+            throw new IllegalStateException("a QP connects from INIT, not " + qp.state());
+        }
+        PrivateData.checkLength(params.privateDataLength(), device.config().mpaRevision());
+        jqp.state(QpState.RTR);
+        SocketChannel ch;
+        try {
+            ch = SocketChannel.open();
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            ch.connect(remote);
+        } catch (IOException e) {
+            jqp.state(QpState.INIT);
+            throw new UncheckedIOException("cannot connect to " + remote + ": " + e.getMessage(), e);
+        }
+        long deadline = System.nanoTime() + params.timeout().toNanos();
+        Connection c = Connection.connecting(device, ch, jqp, params.privateData(), params.ord(), params.ird(),
+                deadline, handler);
+        EngineWorker w = jqp.worker();
+        w.execute(() -> {
+            jqp.connection = c;
+            w.addConnection(c);
+        });
+    }
+
+    @Override
+    public void disconnect(QueuePair qp) {
+        if (!(qp instanceof JwarpQp jqp) || qp.device() != device) {
+            throw new IllegalArgumentException("the QP does not belong to this device");
+        }
+        jqp.worker().execute(() -> {
+            if (jqp.connection != null) {
+                jqp.connection.disconnect();
+            }
+        });
+    }
+}

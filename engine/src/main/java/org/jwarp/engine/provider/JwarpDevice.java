@@ -1,0 +1,261 @@
+package org.jwarp.engine.provider;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jwarp.engine.agent.AgentInvoker;
+import org.jwarp.engine.agent.AgentRunner;
+import org.jwarp.engine.idle.DeadlineParker;
+import org.jwarp.engine.idle.IdleStrategies;
+import org.jwarp.stack.StagTable;
+import org.jwarp.verbs.AcceptParams;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventHandler;
+import org.jwarp.verbs.CompletionChannel;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.ConnectionManager;
+import org.jwarp.verbs.Counters;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.Moderation;
+import org.jwarp.verbs.ProtectionDomain;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+
+/**
+ * A jwarp device: the STag table, the engine threads (or, in invoker mode, one duty cycle that the
+ * application's calls run), and the factories for the verbs objects.
+ */
+final class JwarpDevice implements RdmaDevice {
+
+    private final DeviceConfig config;
+    private final StagTable stags;
+    private final EngineWorker[] workers;
+    private final AgentRunner[] runners;
+    private final AgentInvoker invoker;
+    private final AtomicBoolean invoking = new AtomicBoolean();
+    private final AtomicInteger handles = new AtomicInteger();
+    private final AtomicInteger qpNumbers = new AtomicInteger(0x10);
+    private final AtomicInteger nextWorker = new AtomicInteger();
+    private final JwarpConnectionManager cm;
+    private final List<JwarpQp> qps = new ArrayList<>();
+    private volatile boolean closed;
+
+    JwarpDevice(DeviceConfig config) {
+        this.config = config;
+        this.stags = new StagTable(config.limits().maxMrs());
+        boolean invokerMode = config.threadingMode() == DeviceConfig.ThreadingMode.INVOKER;
+        int n = invokerMode ? 1 : config.engineThreads();
+        workers = new EngineWorker[n];
+        for (int i = 0; i < n; i++) {
+            workers[i] = new EngineWorker(this, i);
+        }
+        if (invokerMode) {
+            runners = new AgentRunner[0];
+            invoker = new AgentInvoker(workers[0]).start();
+        } else {
+            invoker = null;
+            runners = new AgentRunner[n];
+            for (int i = 0; i < n; i++) {
+                EngineWorker w = workers[i];
+                // the doorbell ends a park when work is posted; the deadline keeps moderation timers on time
+                AgentRunner.Builder b = AgentRunner.builder(w)
+                        .idleStrategy(IdleStrategies.create(config, new DeadlineParker(w.doorbell(), w::nanosToNextDeadline)))
+                        .daemon(true);
+                if (!config.cpuList().isEmpty()) {
+                    b.cpu(config.cpuList().get(i % config.cpuList().size()));
+                }
+                runners[i] = b.build().start();
+            }
+        }
+        cm = new JwarpConnectionManager(this);
+    }
+
+    @Override
+    public String providerName() {
+        return JwarpProvider.NAME;
+    }
+
+    @Override
+    public DeviceConfig config() {
+        return config;
+    }
+
+    StagTable stags() {
+        return stags;
+    }
+
+    boolean invokerMode() {
+        return invoker != null;
+    }
+
+    AgentInvoker invoker() {
+        return invoker;
+    }
+
+    /** The engine thread for a new QP (round robin until RSS steers connections). */
+    EngineWorker pickWorker() {
+        return workers[Math.floorMod(nextWorker.getAndIncrement(), workers.length)];
+    }
+
+    EngineWorker listenerWorker() {
+        return workers[0];
+    }
+
+    @Override
+    public ProtectionDomain allocPd() {
+        checkOpen();
+        return new JwarpPd(this, handles.incrementAndGet());
+    }
+
+    @Override
+    public CompletionChannel createCompletionChannel(Moderation moderation) {
+        checkOpen();
+        JwarpChannel ch = new JwarpChannel(this, moderation == null ? Moderation.NONE : moderation);
+        workers[0].execute(() -> workers[0].addChannel(ch));
+        return ch;
+    }
+
+    void channelClosed(JwarpChannel ch) {
+        workers[0].execute(() -> workers[0].removeChannel(ch));
+    }
+
+    @Override
+    public CompletionQueue createCq(int depth, CompletionChannel channel) {
+        checkOpen();
+        if (depth < 1 || depth > config.limits().maxCqDepth()) {
+            throw new IllegalArgumentException("CQ depth must be 1.." + config.limits().maxCqDepth() + ": " + depth);
+        }
+        if (channel != null && !(channel instanceof JwarpChannel)) {
+            throw new IllegalArgumentException("the completion channel belongs to another provider");
+        }
+        return new JwarpCq(this, handles.incrementAndGet(), depth, (JwarpChannel) channel);
+    }
+
+    @Override
+    public QueuePair createQp(ProtectionDomain pd, QpInitAttr attr) {
+        checkOpen();
+        if (!(pd instanceof JwarpPd jpd) || pd.device() != this) {
+            throw new IllegalArgumentException("the protection domain belongs to another device");
+        }
+        if (!(attr.sendCq() instanceof JwarpCq) || !(attr.recvCq() instanceof JwarpCq)) {
+            throw new IllegalArgumentException("the completion queues belong to another provider");
+        }
+        attr.checkAgainst(config.limits());
+        JwarpQp qp = new JwarpQp(this, jpd, attr, qpNumbers.incrementAndGet(), pickWorker());
+        synchronized (qps) {
+            qps.add(qp);
+        }
+        return qp;
+    }
+
+    void qpClosed(JwarpQp qp) {
+        synchronized (qps) {
+            qps.remove(qp);
+        }
+    }
+
+    @Override
+    public ConnectionManager connectionManager() {
+        return cm;
+    }
+
+    /** Engine thread of the connection: the application accepted with {@code qp}. */
+    void acceptOn(Connection c, JwarpQp qp, AcceptParams params) {
+        EngineWorker owner = listenerWorker();
+        owner.execute(() -> {
+            c.accept(qp, params.privateData(), params.ord(), params.ird());
+            if (qp.worker() != owner) {
+                // the QP's engine thread carries the connection from here on
+                owner.removeConnection(c);
+                qp.worker().execute(() -> qp.worker().addConnection(c));
+            }
+        });
+    }
+
+    void rejectOn(Connection c, byte[] privateData) {
+        listenerWorker().execute(() -> c.reject(privateData));
+    }
+
+    /** Delivers a connection event on the engine thread; a handler's exception is reported, not lost. */
+    void deliver(CmEventHandler handler, CmEvent event) {
+        try {
+            handler.onCmEvent(event);
+        } catch (RuntimeException | Error e) {
+            report(new IllegalStateException("connection event handler failed on " + event, e));
+        }
+    }
+
+    /** Setup-path failures nobody is waiting for: printed with their cause, never swallowed. */
+    void report(Throwable t) {
+        System.err.println("jwarp: " + t.getMessage());
+        t.printStackTrace(System.err);
+    }
+
+    @Override
+    public Counters counters() {
+        List<Counters> all = new ArrayList<>();
+        synchronized (qps) {
+            for (JwarpQp qp : qps) {
+                all.add(qp.counters());
+            }
+        }
+        return Counters.sum("device", all);
+    }
+
+    @Override
+    public List<Counters> engineCounters() {
+        List<Counters> out = new ArrayList<>();
+        for (EngineWorker w : workers) {
+            out.add(w.doorbell().counters(w.roleName()));
+        }
+        return out;
+    }
+
+    /** Invoker mode: one duty cycle on the calling thread (skipped if another thread is in one). */
+    @Override
+    public int invoke() {
+        if (invoker == null || !invoking.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            return invoker.invoke();
+        } finally {
+            invoking.set(false);
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the device is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // Stop the engine threads first; once stopped, their connections belong to this thread,
+        // which closes every socket — as the kernel does when a process dies — and flushes every QP.
+        RuntimeException failure = null;
+        for (AgentRunner r : runners) {
+            try {
+                r.close();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        for (EngineWorker w : workers) {
+            w.shutdown();
+        }
+        if (invoker != null) {
+            invoker.close();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

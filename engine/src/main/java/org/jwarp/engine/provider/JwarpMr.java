@@ -1,0 +1,74 @@
+package org.jwarp.engine.provider;
+
+import java.lang.foreign.MemorySegment;
+import org.jwarp.stack.StagTable;
+import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.ProtectionDomain;
+
+/** A registered region: a view of its entry in the device's STag table. */
+final class JwarpMr implements MemoryRegion {
+
+    private final JwarpPd pd;
+    private volatile StagTable.Region region;
+
+    JwarpMr(JwarpPd pd, StagTable.Region region) {
+        this.pd = pd;
+        this.region = region;
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public MemorySegment segment() {
+        return region.segment();
+    }
+
+    @Override
+    public long length() {
+        return region.length();
+    }
+
+    @Override
+    public int access() {
+        return region.access();
+    }
+
+    @Override
+    public int lkey() {
+        return region.stag();
+    }
+
+    @Override
+    public int rkey() {
+        return region.stag();
+    }
+
+    @Override
+    public long iova() {
+        return region.iova();
+    }
+
+    @Override
+    public boolean isValid() {
+        return pd.stags().lookup(region.stag()) != null;
+    }
+
+    @Override
+    public synchronized MemoryRegion reregister(MemorySegment segment, int access) {
+        region = pd.stags().reregister(region.stag(), pd.handle(), segment, JwarpPd.iova(segment), access);
+        return this;
+    }
+
+    @Override
+    public synchronized void deregister() {
+        pd.stags().deregister(region.stag());
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryRegion[stag=" + org.jwarp.verbs.Stag.toString(region.stag()) + ", " + region.length() + " bytes]";
+    }
+}

@@ -1,0 +1,253 @@
+package org.jwarp.engine.provider;
+
+import java.util.Optional;
+import org.jwarp.engine.ring.SpscSlotRing;
+import org.jwarp.stack.RdmapStream;
+import org.jwarp.stack.WorkQueue;
+import org.jwarp.verbs.CounterSet;
+import org.jwarp.verbs.Counters;
+import org.jwarp.verbs.PostStatus;
+import org.jwarp.verbs.ProtectionDomain;
+import org.jwarp.verbs.QpAttr;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QpState;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.verbs.RecvWr;
+import org.jwarp.verbs.SendWr;
+
+/**
+ * An RC queue pair. The posting thread copies each work request into a slot of the send or
+ * receive ring and rings its engine thread's doorbell — it never touches a socket (seed 001's
+ * host/offload-engine split). The engine thread that owns the QP runs its {@link RdmapStream}.
+ *
+ * <p>Created in INIT (as rdma_cm's {@code rdma_create_qp} does), so receives can be posted before
+ * the connection is made; the connection manager moves it to RTS, an error to ERROR.
+ */
+final class JwarpQp implements QueuePair {
+
+    private final JwarpDevice device;
+    private final JwarpPd pd;
+    private final QpInitAttr attr;
+    private final int qpNum;
+    private final EngineWorker worker;
+    private final SpscSlotRing<SendSlot> sq;
+    private final SpscSlotRing<RecvWr> rq;
+    private final CounterSet counters;
+    final RdmapStream stream;
+    private volatile QpState state = QpState.INIT;
+    private volatile QpAttr connectionAttr;
+    private volatile boolean closed;
+    /** Engine-thread only: the TCP connection carrying this QP's stream, once there is one. */
+    Connection connection;
+
+    JwarpQp(JwarpDevice device, JwarpPd pd, QpInitAttr attr, int qpNum, EngineWorker worker) {
+        this.device = device;
+        this.pd = pd;
+        this.attr = attr;
+        this.qpNum = qpNum;
+        this.worker = worker;
+        int maxInline = attr.maxInlineData();
+        this.sq = new SpscSlotRing<>(attr.maxSendWr(), () -> new SendSlot(attr.maxSendSge(), maxInline));
+        this.rq = new SpscSlotRing<>(attr.maxRecvWr(), () -> new RecvWr(attr.maxRecvSge()));
+        this.counters = CounterSet.standard("qp." + qpNum);
+        WorkQueue<SendWr> sendQueue = new WorkQueue<>() {
+            @Override
+            public SendWr peek() {
+                SendSlot s = sq.peek();
+                return s == null ? null : s.wr;
+            }
+
+            @Override
+            public void advance() {
+                sq.release();
+            }
+        };
+        WorkQueue<RecvWr> recvQueue = new WorkQueue<>() {
+            @Override
+            public RecvWr peek() {
+                return rq.peek();
+            }
+
+            @Override
+            public void advance() {
+                rq.release();
+            }
+        };
+        this.stream = new RdmapStream(qpNum, pd.handle(), pd.stags(), sendQueue, recvQueue,
+                ((JwarpCq) attr.sendCq()).producer(), ((JwarpCq) attr.recvCq()).producer(), attr.signalAll(),
+                Math.max(attr.maxSendSge(), attr.maxRecvSge()), counters);
+    }
+
+    @Override
+    public RdmaDevice device() {
+        return device;
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public int qpNum() {
+        return qpNum;
+    }
+
+    @Override
+    public QpInitAttr initAttr() {
+        return attr;
+    }
+
+    @Override
+    public QpState state() {
+        return state;
+    }
+
+    EngineWorker worker() {
+        return worker;
+    }
+
+    void state(QpState s) {
+        state = s;
+    }
+
+    void connectionAttr(QpAttr a) {
+        connectionAttr = a;
+    }
+
+    @Override
+    public void modify(QpState target) {
+        state.checkTransitionTo(target);
+        if (target == QpState.ERROR || target == QpState.RESET) {
+            // the engine thread stops the stream and flushes every outstanding request
+            worker.execute(() -> {
+                if (connection != null) {
+                    connection.abort();
+                } else {
+                    stream.connectionLost();
+                }
+            });
+        }
+        state = target;
+    }
+
+    @Override
+    public Optional<QpAttr> connectionAttr() {
+        return Optional.ofNullable(connectionAttr);
+    }
+
+    @Override
+    public int postSend(SendWr wr) {
+        return postSend1(wr, 0);
+    }
+
+    @Override
+    public int postSend(SendWr[] wrs, int count) {
+        for (int i = 0; i < count; i++) {
+            int rc = postSend1(wrs[i], i);
+            if (rc != PostStatus.OK) {
+                if (i > 0) {
+                    kick();
+                }
+                return rc;
+            }
+        }
+        return PostStatus.OK;
+    }
+
+    private int postSend1(SendWr wr, int index) {
+        if (closed) {
+            return PostStatus.error(PostStatus.QP_DESTROYED, index);
+        }
+        QpState s = state;
+        if (!s.acceptsSend() && s != QpState.ERROR) {
+            return PostStatus.error(PostStatus.INVALID_STATE, index);
+        }
+        int check = wr.check(attr.maxSendSge(), attr.maxInlineData(), false, device.config().rfc7306());
+        if (check != PostStatus.OK) {
+            return PostStatus.error(check, index);
+        }
+        SendSlot slot = sq.claim();
+        if (slot == null) {
+            return PostStatus.error(PostStatus.QUEUE_FULL, index);
+        }
+        slot.load(wr);
+        sq.publish();
+        kick();
+        return PostStatus.OK;
+    }
+
+    @Override
+    public int postRecv(RecvWr wr) {
+        return postRecv1(wr, 0);
+    }
+
+    @Override
+    public int postRecv(RecvWr[] wrs, int count) {
+        for (int i = 0; i < count; i++) {
+            int rc = postRecv1(wrs[i], i);
+            if (rc != PostStatus.OK) {
+                return rc;
+            }
+        }
+        return PostStatus.OK;
+    }
+
+    private int postRecv1(RecvWr wr, int index) {
+        if (closed) {
+            return PostStatus.error(PostStatus.QP_DESTROYED, index);
+        }
+        QpState s = state;
+        if (!s.acceptsRecv() && s != QpState.ERROR) {
+            return PostStatus.error(PostStatus.INVALID_STATE, index);
+        }
+        int check = wr.check(attr.maxRecvSge());
+        if (check != PostStatus.OK) {
+            return PostStatus.error(check, index);
+        }
+        RecvWr slot = rq.claim();
+        if (slot == null) {
+            return PostStatus.error(PostStatus.QUEUE_FULL, index);
+        }
+        slot.copyFrom(wr);
+        rq.publish();
+        if (s == QpState.ERROR) {
+            kick();
+        }
+        return PostStatus.OK;
+    }
+
+    /** Doorbell: new work for the engine thread (a volatile write; an unpark only if it sleeps). */
+    private void kick() {
+        worker.doorbell().ring();
+        if (device.invokerMode()) {
+            device.invoke();
+        }
+    }
+
+    @Override
+    public Counters counters() {
+        return counters;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        worker.execute(() -> {
+            if (connection != null) {
+                connection.disconnect();
+            }
+            worker.forget(this);
+        });
+        device.qpClosed(this);
+    }
+
+    @Override
+    public String toString() {
+        return "QP " + qpNum + " (" + state + ")";
+    }
+}

@@ -1,0 +1,41 @@
+package org.jwarp.engine.provider;
+
+import java.lang.foreign.MemorySegment;
+import org.jwarp.verbs.SendFlags;
+import org.jwarp.verbs.SendWr;
+
+/**
+ * One send-queue slot: a copy of the posted request and, for inline requests, the request's
+ * data. OFED's inline contract is that the application may reuse its buffer as soon as the post
+ * returns, so the data is copied here at post time (into memory the slot owns, allocated once).
+ */
+final class SendSlot {
+
+    final SendWr wr;
+    private final MemorySegment inline;
+
+    SendSlot(int maxSge, int maxInline) {
+        wr = new SendWr(maxSge);
+        inline = MemorySegment.ofArray(new byte[Math.max(maxInline, 1)]);
+    }
+
+    /** Copies {@code source} into this slot (the poster's thread; no allocation). */
+    void load(SendWr source) {
+        wr.copyFrom(source);
+        if (!source.hasFlag(SendFlags.INLINE)) {
+            return;
+        }
+        wr.clearSges();
+        long at = 0;
+        for (int i = 0; i < source.numSge(); i++) {
+            int length = source.sgeLength(i);
+            MemorySegment from = source.sgeInlineSource(i);
+            if (from == null) {
+                throw new IllegalStateException("inline request with a registered SGE passed the check");
+            }
+            MemorySegment.copy(from, source.sgeOffset(i), inline, at, length);
+            wr.addInlineSge(inline, at, length);
+            at += length;
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package org.jwarp.engine.idle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.DeviceConfig.Backoff;
+import org.jwarp.verbs.DeviceConfig.IdleStrategyKind;
+import org.junit.jupiter.api.Test;
+
+class BackoffIdleStrategyTest {
+
+    /** Records park requests instead of parking. */
+    private static final class RecordingParker implements Parker {
+        final List<Long> parks = new ArrayList<>();
+
+        @Override
+        public void park(long nanos) {
+            parks.add(nanos);
+        }
+    }
+
+    @Test
+    void spinsThenYieldsThenParksWithDoublingTimesUpToTheMaximum() {
+        RecordingParker parker = new RecordingParker();
+        BackoffIdleStrategy idle = new BackoffIdleStrategy(parker, new Backoff(3, 2, 1_000, 5_000));
+        for (int i = 0; i < 5; i++) {
+            idle.idle(0);
+        }
+        assertEquals(List.of(), parker.parks, "3 spins and 2 yields do not park");
+        for (int i = 0; i < 5; i++) {
+            idle.idle(0);
+        }
+        assertEquals(List.of(1_000L, 2_000L, 4_000L, 5_000L, 5_000L), parker.parks);
+    }
+
+    @Test
+    void workResetsTheSequence() {
+        RecordingParker parker = new RecordingParker();
+        BackoffIdleStrategy idle = new BackoffIdleStrategy(parker, new Backoff(1, 0, 100, 10_000));
+        idle.idle(0);
+        idle.idle(0);
+        idle.idle(0);
+        assertEquals(List.of(100L, 200L), parker.parks);
+        idle.idle(3);                                  // a cycle with work
+        idle.idle(0);                                  // spins again
+        idle.idle(0);
+        assertEquals(List.of(100L, 200L, 100L), parker.parks, "the park time restarts at the minimum");
+        idle.reset();
+        idle.idle(0);
+        assertEquals(3, parker.parks.size(), "reset returns to spinning");
+    }
+
+    @Test
+    void parkStrategyParksEveryIdleCycleForTheBound() {
+        RecordingParker parker = new RecordingParker();
+        ParkIdleStrategy idle = new ParkIdleStrategy(parker, 7_000);
+        idle.idle(1);
+        idle.idle(0);
+        idle.idle(0);
+        assertEquals(List.of(7_000L, 7_000L), parker.parks);
+        assertThrows(IllegalArgumentException.class, () -> new ParkIdleStrategy(parker, 0));
+        assertThrows(IllegalArgumentException.class, () -> new ParkIdleStrategy(null, 1));
+    }
+
+    @Test
+    void busySpinNeverParks() {
+        BusySpinIdleStrategy.INSTANCE.idle(0);
+        BusySpinIdleStrategy.INSTANCE.idle(1);
+        assertEquals("spin", BusySpinIdleStrategy.INSTANCE.alias());
+    }
+
+    @Test
+    void factoryFollowsTheConfiguration() {
+        RecordingParker parker = new RecordingParker();
+        Backoff backoff = new Backoff(0, 0, 10, 40);
+        assertSame(BusySpinIdleStrategy.INSTANCE, IdleStrategies.create(IdleStrategyKind.SPIN, backoff, parker));
+        IdleStrategy b = IdleStrategies.create(IdleStrategyKind.BACKOFF, backoff, parker);
+        assertTrue(b instanceof BackoffIdleStrategy);
+        b.idle(0);
+        assertEquals(List.of(10L), parker.parks, "no spins or yields configured: parks at once");
+        IdleStrategy p = IdleStrategies.create(IdleStrategyKind.PARK, backoff, parker);
+        assertEquals(40, ((ParkIdleStrategy) p).parkNanos(), "PARK is bounded by the backoff maximum");
+        DeviceConfig config = DeviceConfig.builder().availableProcessors(2).build();
+        assertEquals("backoff", IdleStrategies.create(config, parker).alias(), "the default is BACKOFF");
+        assertThrows(IllegalArgumentException.class, () -> IdleStrategies.create(null, backoff, parker));
+        assertThrows(IllegalArgumentException.class, () -> IdleStrategies.create(IdleStrategyKind.PARK, backoff, null));
+    }
+
+    @Test
+    void deadlineParkerNeverParksPastTheNextDeadline() {
+        RecordingParker parker = new RecordingParker();
+        long[] deadline = {Long.MAX_VALUE};
+        DeadlineParker bounded = new DeadlineParker(parker, () -> deadline[0]);
+        bounded.park(1_000_000);
+        deadline[0] = 30_000;
+        bounded.park(1_000_000);
+        bounded.park(10_000);
+        deadline[0] = 0;
+        bounded.park(1_000_000);                          // a deadline is due: no park at all
+        assertEquals(List.of(1_000_000L, 30_000L, 10_000L), parker.parks);
+        assertThrows(IllegalArgumentException.class, () -> new DeadlineParker(null, () -> 0));
+    }
+}

@@ -1,0 +1,62 @@
+package org.jwarp.engine.provider;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.RecvWr;
+import org.jwarp.verbs.SendFlags;
+import org.jwarp.verbs.SendWr;
+import org.jwarp.verbs.WrOpcode;
+import org.junit.jupiter.api.Test;
+
+/** Event notification ("interrupt emulation"): a blocked waiter wakes for the completions it armed for. */
+class EventModeTest {
+
+    @Test
+    void aBlockedWaiterWakesForACompletion() throws Exception {
+        try (LoopbackPair p = new LoopbackPair(LoopbackPair.dedicated(), LoopbackPair.dedicated(), new byte[0],
+                new byte[0])) {
+            p.server.qp.postRecv(new RecvWr().wrId(1));
+            p.server.cq.requestNotify(false);
+            CompletableFuture<CompletionQueue> woken = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return p.server.channel.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            p.client.qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND));
+            assertSame(p.server.cq, woken.get(30, TimeUnit.SECONDS));
+            assertEquals(1, p.server.next().wrId());
+        }
+    }
+
+    @Test
+    void solicitedOnlyWakesOnlyForSolicitedEvents() throws Exception {
+        try (LoopbackPair p = new LoopbackPair(LoopbackPair.dedicated(), LoopbackPair.dedicated(), new byte[0],
+                new byte[0])) {
+            p.server.qp.postRecv(new RecvWr().wrId(1));
+            p.server.qp.postRecv(new RecvWr().wrId(2));
+            p.server.cq.requestNotify(true);
+            p.client.qp.postSend(new SendWr().wrId(3).opcode(WrOpcode.SEND));
+            assertEquals(1, p.server.next().wrId()); // the completion is there ...
+            assertNull(p.server.channel.tryAwait(), "... but an unsolicited Send raises no event");
+            p.client.qp.postSend(new SendWr().wrId(4).opcode(WrOpcode.SEND).flags(SendFlags.SOLICITED));
+            assertSame(p.server.cq, p.server.channel.await(20, TimeUnit.SECONDS));
+            assertEquals(2, p.server.next().wrId());
+        }
+    }
+
+    @Test
+    void invokerModeCarriesTrafficWithoutEngineThreads() throws Exception {
+        try (LoopbackPair p = new LoopbackPair(LoopbackPair.invoker(), LoopbackPair.dedicated(), new byte[0],
+                new byte[0])) {
+            assertEquals(0, p.client.device.engineCounters().size() - 1, "invoker mode runs one duty cycle");
+            ConnectionManagerTest.exchange(p);
+        }
+    }
+}

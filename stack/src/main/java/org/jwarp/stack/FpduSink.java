@@ -1,0 +1,19 @@
+package org.jwarp.stack;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Where the protocol machine's transmit path puts FPDUs: one call per DDP segment, with the
+ * segment's headers and a reference to its payload in registered memory. A sink that copies
+ * ({@link BufferFpduSink}) frames everything into a buffer; a gathering sink may instead frame
+ * only the headers and hand the payload reference to the socket (no copy).
+ */
+public interface FpduSink {
+
+    /** True if the sink can take one more FPDU whose ULPDU is {@code ulpduLength} bytes. */
+    boolean hasRoom(int ulpduLength);
+
+    /** Takes one FPDU: the ULPDU is {@code header} followed by {@code payload}. */
+    void frame(MemorySegment header, long headerOffset, int headerLength,
+               MemorySegment payload, long payloadOffset, int payloadLength);
+}

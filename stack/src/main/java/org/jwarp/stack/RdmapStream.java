@@ -1,0 +1,1004 @@
+package org.jwarp.stack;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import org.jwarp.stack.StagTable.Region;
+import org.jwarp.verbs.Access;
+import org.jwarp.verbs.CounterNames;
+import org.jwarp.verbs.CounterSet;
+import org.jwarp.verbs.RecvWr;
+import org.jwarp.verbs.SendFlags;
+import org.jwarp.verbs.SendWr;
+import org.jwarp.verbs.WcOpcode;
+import org.jwarp.verbs.WcStatus;
+import org.jwarp.verbs.WorkCompletion;
+import org.jwarp.verbs.WrOpcode;
+import org.jwarp.wire.Wire;
+import org.jwarp.wire.ddp.DdpHeader;
+import org.jwarp.wire.ddp.DdpSegmenter;
+import org.jwarp.wire.fpdu.FpduDecoder;
+import org.jwarp.wire.mpa.RtrType;
+import org.jwarp.wire.rdmap.DdpError;
+import org.jwarp.wire.rdmap.ImmediateDataHeader;
+import org.jwarp.wire.rdmap.MpaError;
+import org.jwarp.wire.rdmap.RdmapError;
+import org.jwarp.wire.rdmap.RdmapOpcode;
+import org.jwarp.wire.rdmap.ReadRequestHeader;
+import org.jwarp.wire.rdmap.TerminateError;
+import org.jwarp.wire.rdmap.TerminateHeader;
+
+/**
+ * The protocol machine of one RDMAP stream — one connected RC queue pair — in full operation
+ * (RFC 5040, RFC 5041, RFC 5044 §4). Single-threaded and deterministic: it is driven by
+ * {@link #transmit} (work requests → FPDUs), {@link #receive} (stream bytes → placement and
+ * completions) and {@link #flush}; it owns no thread, socket or clock, and after
+ * {@link #establish} its data path allocates nothing and takes no lock.
+ *
+ * <p>Transmit: the send queue's requests go out in order, one message at a time (segments of two
+ * messages never interleave, reference §4.5), cut at MULPDU and at scatter/gather boundaries; a
+ * fenced request waits for outstanding Reads (RFC 5040 §5.5); Reads wait for ORD credit. Read
+ * Responses for the peer's Read Requests are generated here, with no application thread, ahead of
+ * new send-queue work. A Send or Write completes when its last FPDU is handed to the LLP (RFC
+ * 5040 §5.5: local completion means "handed to the LLP"); a Read when its response is placed.
+ *
+ * <p>Receive: every tagged segment is checked (STag, key, protection domain, access rights,
+ * bounds, wrap) before one byte is placed; untagged segments go into the posted receives in MSN
+ * order. Any violation queues the RFC's Terminate (first error wins, RFC 5040 §7.1), which is the
+ * last message sent; the stream then enters the error state and every outstanding request
+ * completes — with the mapped status if the peer's Terminate names it, else flushed.
+ */
+public final class RdmapStream {
+
+    /** Lifecycle of the stream. */
+    public enum State {
+        /** Created; connection setup not finished. */
+        IDLE,
+        /** Full operation. */
+        RTS,
+        /** A Terminate is queued; nothing else will be sent or placed. */
+        TERMINATING,
+        /** Stopped: Terminate sent or received, or the connection was lost. Work is flushed. */
+        ERROR
+    }
+
+    private static final int TX_NONE = 0;
+    private static final int TX_DATA = 1;
+    private static final int TX_IMMEDIATE = 2;
+    private static final int TX_READ_RESPONSE = 3;
+
+    private static final int RX_IDLE = 0;
+    private static final int RX_TAGGED = 1;
+    private static final int RX_RECV = 2;
+    private static final int RX_READ_RESPONSE = 3;
+    private static final int RX_CONTROL = 4;
+    private static final int RX_DISCARD = 5;
+
+    private final int qpNum;
+    private final int pd;
+    private final StagTable stags;
+    private final WorkQueue<SendWr> sendQueue;
+    private final WorkQueue<RecvWr> recvQueue;
+    private final CompletionSink sendCq;
+    private final CompletionSink recvCq;
+    private final boolean signalAll;
+    private final CounterSet counters;
+    private final int cFpdusTx;
+    private final int cBytesTx;
+    private final int cFpdusRx;
+    private final int cBytesRx;
+    private final int cTerminatesTx;
+    private final int cTerminatesRx;
+    private final int cCrcErrors;
+
+    private final FpduDecoder decoder = new FpduDecoder();
+    private final DdpSegmenter segmenter = new DdpSegmenter();
+    private final ReadRequestHeader readRequest = new ReadRequestHeader();
+    private final TerminateHeader terminateHeader = new TerminateHeader();
+    private final MemorySegment txHeader = MemorySegment.ofArray(new byte[128]);
+    private final MemorySegment terminateMessage = MemorySegment.ofArray(new byte[DdpHeader.UNTAGGED_LENGTH
+            + TerminateHeader.MAX_LENGTH]);
+    private final Region[] txRegions;
+    private final Region[] rxRegions;
+
+    private StreamParameters params;
+    private OutboundReadQueue orq;
+    private InboundReadQueue irq;
+    private State state = State.IDLE;
+
+    // transmit
+    private int txKind = TX_NONE;
+    private SendWr txWr;
+    private long txTotal;
+    private int txSge;
+    private long txSgeUsed;
+    private int sendMsn = 1;
+    private int readMsn = 1;
+    private int terminateLength;
+    private boolean terminatePending;
+    private TerminateError terminateCause;
+
+    // receive
+    private int rxKind = RX_IDLE;
+    private RdmapOpcode rxOpcode;
+    private MemorySegment rxTarget;
+    private long rxTargetOffset;
+    private boolean rxLastOfWrite;
+    private RecvWr rxRecv;
+    private long rxRecvBytes;
+    private int rxRecvSge;
+    private long rxRecvSgeStart;
+    private int expectedSendMsn = 1;
+    private int expectedReadMsn = 1;
+    private int pendingSinkStag;
+    private long pendingSinkTo;
+    private long pendingReadSize;
+    private Region pendingReadSource;
+    private long pendingReadSourceOffset;
+    private long immediateData;
+    private int invalidateStag;
+
+    // RFC 6581 peer-to-peer start
+    private RtrType rtrPending;
+    private boolean txHeldForFirstFpdu;
+    private long fpdusReceived;
+
+    // error reporting
+    private int peerTerminate = -1;
+    private long cqOverruns;
+
+    public RdmapStream(int qpNum, int pd, StagTable stags, WorkQueue<SendWr> sendQueue, WorkQueue<RecvWr> recvQueue,
+                       CompletionSink sendCq, CompletionSink recvCq, boolean signalAll, int maxSge,
+                       CounterSet counters) {
+        this.qpNum = qpNum;
+        this.pd = pd;
+        this.stags = stags;
+        this.sendQueue = sendQueue;
+        this.recvQueue = recvQueue;
+        this.sendCq = sendCq;
+        this.recvCq = recvCq;
+        this.signalAll = signalAll;
+        this.counters = counters;
+        this.txRegions = new Region[maxSge];
+        this.rxRegions = new Region[maxSge];
+        cFpdusTx = counters.require(CounterNames.FPDUS_TX);
+        cBytesTx = counters.require(CounterNames.BYTES_TX);
+        cFpdusRx = counters.require(CounterNames.FPDUS_RX);
+        cBytesRx = counters.require(CounterNames.BYTES_RX);
+        cTerminatesTx = counters.require(CounterNames.TERMINATES_TX);
+        cTerminatesRx = counters.require(CounterNames.TERMINATES_RX);
+        cCrcErrors = counters.require(CounterNames.CRC_ERRORS);
+    }
+
+    /**
+     * Enters full operation with what connection setup negotiated. {@code rxStreamPosition} is the
+     * position of the first byte {@link #receive} will see, counted from the start of full
+     * operation (for markers; 0 normally).
+     */
+    public void establish(StreamParameters p, long rxStreamPosition) {
+        if (state != State.IDLE) {
+            throw new IllegalStateException("stream already established (state " + state + ")");
+        }
+        params = p;
+        orq = new OutboundReadQueue(Math.max(1, p.ord()));
+        irq = new InboundReadQueue(Math.max(1, p.ird()));
+        decoder.start(p.crc(), p.markersRx(), p.rfc7306(), rxStreamPosition);
+        state = State.RTS;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public int qpNum() {
+        return qpNum;
+    }
+
+    public StreamParameters parameters() {
+        return params;
+    }
+
+    /** The Terminate this side queued or sent, or null. */
+    public TerminateError terminateCause() {
+        return terminateCause;
+    }
+
+    /** The Terminate Control bits (layer, type, code) the peer sent, or -1. */
+    public int peerTerminate() {
+        return peerTerminate;
+    }
+
+    /** Completions that found their completion queue full and were dropped. */
+    public long cqOverruns() {
+        return cqOverruns;
+    }
+
+    /** True once nothing more will be sent: the owner may close the connection gracefully. */
+    public boolean finished() {
+        return state == State.ERROR;
+    }
+
+    /**
+     * Initiator in peer-to-peer mode (RFC 6581 §5, §9.3): the zero-length RTR message goes out
+     * before anything else. A Send RTR uses Send MSN 1 and a Read RTR Read MSN 1 (and an ORD
+     * credit until its zero-length Response arrives); a Write RTR uses STag 1 and TO 0, as siw does.
+     */
+    public void queueRtr(RtrType type) {
+        rtrPending = type;
+    }
+
+    /**
+     * Responder: RFC 5044 §7.1.2 rule 4 (and RFC 6581's RTR) — send nothing until the first FPDU
+     * from the initiator has been received and validated.
+     */
+    public void holdTransmitUntilFirstFpdu() {
+        txHeldForFirstFpdu = true;
+    }
+
+    /** FPDUs received whole (CRC good) since full operation began. */
+    public long fpdusReceived() {
+        return fpdusReceived;
+    }
+
+    /** True while an RTR is queued and not yet handed to the LLP. */
+    public boolean rtrPending() {
+        return rtrPending != null;
+    }
+
+    /** Outstanding outbound Read Requests (for tests and counters). */
+    public int outstandingReads() {
+        return orq == null ? 0 : orq.size();
+    }
+
+    // =========================================================================================
+    // Transmit
+    // =========================================================================================
+
+    /** Hands as many FPDUs to {@code sink} as it has room for; returns how many. */
+    public int transmit(FpduSink sink) {
+        int frames = 0;
+        while (true) {
+            if (terminatePending) {
+                if (!sink.hasRoom(terminateLength)) {
+                    return frames;
+                }
+                // RFC 5040 §5.4, §6.2: the Terminate is the last message sent on the stream.
+                sink.frame(terminateMessage, 0, terminateLength, terminateMessage, 0, 0);
+                terminatePending = false;
+                counters.increment(cTerminatesTx);
+                counted(terminateLength);
+                enterError();
+                return frames + 1;
+            }
+            if (state != State.RTS || txHeldForFirstFpdu) {
+                return frames;
+            }
+            if (rtrPending != null) {
+                if (!emitRtr(sink)) {
+                    return frames;
+                }
+                frames++;
+                continue;
+            }
+            if (txKind == TX_NONE && !startMessage()) {
+                return frames;
+            }
+            if (!emitSegment(sink)) {
+                return frames;
+            }
+            frames++;
+        }
+    }
+
+    private void counted(int ulpduLength) {
+        counters.increment(cFpdusTx);
+        counters.add(cBytesTx, ulpduLength);
+    }
+
+    /** Chooses the next message: pending Read Responses first, then the send queue. */
+    private boolean startMessage() {
+        if (!irq.isEmpty()) {
+            segmenter.tagged(RdmapOpcode.RDMA_READ_RESPONSE, irq.headSinkStag(), irq.headSinkTo(), irq.headSize(),
+                    params.mulpdu());
+            txKind = TX_READ_RESPONSE;
+            txSgeUsed = 0;
+            return true;
+        }
+        SendWr wr = sendQueue.peek();
+        if (wr == null) {
+            return false;
+        }
+        {
+            WrOpcode op = wr.opcode();
+            // RFC 5040 §5.5: a fenced request waits until every earlier Read has completed.
+            if (wr.hasFlag(SendFlags.FENCE) && orq.size() > 0) {
+                return false;
+            }
+            if (op.consumesOrd() && orq.full()) {
+                return false;
+            }
+            if (op.isAtomic() || (op == WrOpcode.RDMA_WRITE_WITH_IMM && !params.rfc7306())) {
+                // RFC 7306 atomics are not carried by this provider yet, and immediate data only
+                // where the connection allows RFC 7306: refuse locally.
+                failLocally(wr, WcStatus.LOC_QP_OP_ERR);
+                return false;
+            }
+            if (!resolveSources(wr)) {
+                failLocally(wr, WcStatus.LOC_PROT_ERR);
+                return false;
+            }
+            txWr = wr;
+            txTotal = wr.totalLength();
+            txSge = 0;
+            txSgeUsed = 0;
+            switch (op) {
+                case SEND, SEND_WITH_INV -> {
+                    boolean se = wr.hasFlag(SendFlags.SOLICITED);
+                    RdmapOpcode rop = op == WrOpcode.SEND
+                            ? (se ? RdmapOpcode.SEND_WITH_SE : RdmapOpcode.SEND)
+                            : (se ? RdmapOpcode.SEND_WITH_SE_AND_INVALIDATE : RdmapOpcode.SEND_WITH_INVALIDATE);
+                    segmenter.untagged(rop, sendMsn++, op == WrOpcode.SEND_WITH_INV ? wr.invalidateRkey() : 0,
+                            txTotal, params.mulpdu());
+                }
+                case RDMA_WRITE, RDMA_WRITE_WITH_IMM ->
+                        segmenter.tagged(RdmapOpcode.RDMA_WRITE, wr.rkey(), wr.remoteAddr(), txTotal, params.mulpdu());
+                case RDMA_READ -> {
+                    // a Read Request is one FPDU; its "segmenter" state is unused
+                }
+                default -> throw new IllegalStateException("unhandled opcode " + op);
+            }
+            txKind = TX_DATA;
+            return true;
+        }
+    }
+
+    /** Looks up and checks every local scatter/gather entry of a request before anything is sent. */
+    private boolean resolveSources(SendWr wr) {
+        int n = wr.numSge();
+        if (n > txRegions.length) {
+            return false;
+        }
+        boolean inline = wr.hasFlag(SendFlags.INLINE);
+        // iWARP: an RDMA Read names exactly one sink (the Read Request carries one sink STag).
+        if (wr.opcode() == WrOpcode.RDMA_READ && n != 1) {
+            return false;
+        }
+        int access = wr.opcode() == WrOpcode.RDMA_READ ? Access.LOCAL_WRITE : 0;
+        for (int i = 0; i < n; i++) {
+            if (inline && wr.sgeInlineSource(i) != null) {
+                txRegions[i] = null;
+                continue;
+            }
+            Region r = stags.lookup(wr.sgeLkey(i));
+            if (stags.checkLocal(r, pd, access, wr.sgeOffset(i), wr.sgeLength(i)) != StagTable.OK) {
+                return false;
+            }
+            txRegions[i] = r;
+        }
+        return true;
+    }
+
+    private boolean emitSegment(FpduSink sink) {
+        return switch (txKind) {
+            case TX_DATA -> txWr.opcode() == WrOpcode.RDMA_READ ? emitReadRequest(sink) : emitData(sink);
+            case TX_IMMEDIATE -> emitImmediate(sink);
+            case TX_READ_RESPONSE -> emitReadResponse(sink);
+            default -> throw new IllegalStateException("no message in progress");
+        };
+    }
+
+    private boolean emitData(FpduSink sink) {
+        // skip empty scatter/gather entries so every segment but a zero-length message's carries data
+        while (txSge < txWr.numSge() && txSgeUsed == txWr.sgeLength(txSge)) {
+            txSge++;
+            txSgeUsed = 0;
+        }
+        long sgeLeft = txSge < txWr.numSge() ? txWr.sgeLength(txSge) - txSgeUsed : 0;
+        int length = segmenter.nextLength(sgeLeft);
+        if (!sink.hasRoom(segmenter.headerLength() + length)) {
+            return false;
+        }
+        segmenter.next(sgeLeft);
+        int h = segmenter.writeHeader(txHeader, 0);
+        MemorySegment src = MemorySegment.NULL;
+        long srcOffset = 0;
+        if (length > 0) {
+            Region r = txRegions[txSge];
+            src = r == null ? txWr.sgeInlineSource(txSge) : r.segment();
+            srcOffset = txWr.sgeOffset(txSge) + txSgeUsed;
+            txSgeUsed += length;
+        }
+        sink.frame(txHeader, 0, h, src, srcOffset, length);
+        counted(h + length);
+        if (segmenter.last()) {
+            if (txWr.opcode() == WrOpcode.RDMA_WRITE_WITH_IMM) {
+                txKind = TX_IMMEDIATE; // RFC 7306 §6: the Write, then an Immediate Data message
+            } else {
+                completeSend(txWr, WcStatus.SUCCESS, txTotal);
+            }
+        }
+        return true;
+    }
+
+    private boolean emitImmediate(FpduSink sink) {
+        int length = DdpHeader.UNTAGGED_LENGTH + ImmediateDataHeader.LENGTH;
+        if (!sink.hasRoom(length)) {
+            return false;
+        }
+        // RFC 7306 §4.2: untagged on QN 0, it takes the next Send MSN and consumes a receive.
+        RdmapOpcode op = txWr.hasFlag(SendFlags.SOLICITED) ? RdmapOpcode.IMMEDIATE_DATA_WITH_SE
+                : RdmapOpcode.IMMEDIATE_DATA;
+        int h = DdpHeader.writeUntagged(txHeader, 0, true, op, 0, RdmapOpcode.QN_SEND, sendMsn++, 0);
+        ImmediateDataHeader.write(txHeader, h, txWr.immData());
+        sink.frame(txHeader, 0, length, MemorySegment.NULL, 0, 0);
+        counted(length);
+        completeSend(txWr, WcStatus.SUCCESS, txTotal);
+        return true;
+    }
+
+    private boolean emitReadRequest(FpduSink sink) {
+        int length = DdpHeader.UNTAGGED_LENGTH + ReadRequestHeader.LENGTH;
+        if (!sink.hasRoom(length)) {
+            return false;
+        }
+        Region sinkRegion = txRegions[0];
+        long sinkTo = sinkRegion.iova() + txWr.sgeOffset(0);
+        // RFC 5040 §4.4: untagged on QN 1 with its own MSN sequence, MO 0, L set, never segmented.
+        int h = DdpHeader.writeUntagged(txHeader, 0, true, RdmapOpcode.RDMA_READ_REQUEST, 0,
+                RdmapOpcode.QN_READ_REQUEST, readMsn++, 0);
+        ReadRequestHeader.write(txHeader, h, sinkRegion.stag(), sinkTo, txTotal, txWr.rkey(), txWr.remoteAddr());
+        sink.frame(txHeader, 0, length, MemorySegment.NULL, 0, 0);
+        counted(length);
+        orq.push(txWr.wrId(), signalAll || txWr.hasFlag(SendFlags.SIGNALED), sinkRegion.stag(), sinkTo, txTotal);
+        // the request slot goes back to the poster now; the Read completes when its response is placed
+        txKind = TX_NONE;
+        txWr = null;
+        sendQueue.advance();
+        return true;
+    }
+
+    private boolean emitRtr(FpduSink sink) {
+        int length = switch (rtrPending) {
+            case WRITE -> DdpHeader.TAGGED_LENGTH;
+            case SEND -> DdpHeader.UNTAGGED_LENGTH;
+            case READ -> DdpHeader.UNTAGGED_LENGTH + ReadRequestHeader.LENGTH;
+        };
+        if (!sink.hasRoom(length) || (rtrPending == RtrType.READ && orq.full())) {
+            return false;
+        }
+        switch (rtrPending) {
+            case WRITE -> DdpHeader.writeTagged(txHeader, 0, true, RdmapOpcode.RDMA_WRITE, 1, 0);
+            case SEND -> DdpHeader.writeUntagged(txHeader, 0, true, RdmapOpcode.SEND, 0, RdmapOpcode.QN_SEND,
+                    sendMsn++, 0);
+            case READ -> {
+                int h = DdpHeader.writeUntagged(txHeader, 0, true, RdmapOpcode.RDMA_READ_REQUEST, 0,
+                        RdmapOpcode.QN_READ_REQUEST, readMsn++, 0);
+                // reference §8: sink STag 0 / TO 0, size 0, source STag 1 / TO 0, as siw sends it;
+                // the zero-length Response must echo the sink exactly.
+                ReadRequestHeader.write(txHeader, h, 0, 0, 0, 1, 0);
+                orq.push(-1, false, 0, 0, 0);
+            }
+        }
+        sink.frame(txHeader, 0, length, MemorySegment.NULL, 0, 0);
+        counted(length);
+        rtrPending = null;
+        return true;
+    }
+
+    private boolean emitReadResponse(FpduSink sink) {
+        int length = segmenter.nextLength(Long.MAX_VALUE);
+        if (!sink.hasRoom(segmenter.headerLength() + length)) {
+            return false;
+        }
+        segmenter.next();
+        int h = segmenter.writeHeader(txHeader, 0);
+        Region src = irq.headSource();
+        // RFC 5040 §4.4: a zero-length Read carries no source and its Response no payload
+        MemorySegment from = length == 0 ? MemorySegment.NULL : src.segment();
+        sink.frame(txHeader, 0, h, from, irq.headSourceOffset() + txSgeUsed, length);
+        txSgeUsed += length;
+        counted(h + length);
+        if (segmenter.last()) {
+            irq.pop();
+            txKind = TX_NONE;
+        }
+        return true;
+    }
+
+    private void completeSend(SendWr wr, WcStatus status, long bytes) {
+        if (signalAll || wr.hasFlag(SendFlags.SIGNALED) || status != WcStatus.SUCCESS) {
+            complete(sendCq, wr.wrId(), status, wr.opcode().completionOpcode(), bytes, false);
+        }
+        txKind = TX_NONE;
+        txWr = null;
+        sendQueue.advance();
+    }
+
+    /**
+     * A request that cannot be carried out: it completes with {@code status}, the stream sends a
+     * Terminate in its place (RFC 5040 §7.1: header fields zero) and everything after it flushes.
+     */
+    private void failLocally(SendWr wr, WcStatus status) {
+        complete(sendCq, wr.wrId(), status, wr.opcode().completionOpcode(), 0, false);
+        sendQueue.advance();
+        terminate(RdmapError.LOCAL_CATASTROPHIC, null, 0);
+    }
+
+    private void complete(CompletionSink cq, long wrId, WcStatus status, WcOpcode opcode, long bytes,
+                          boolean solicited) {
+        WorkCompletion wc = cq.claim();
+        if (wc == null) {
+            cqOverruns++;
+            return;
+        }
+        wc.reset().wrId(wrId).status(status).opcode(opcode).byteLen(bytes).qpNum(qpNum);
+        if (status != WcStatus.SUCCESS && status != WcStatus.WR_FLUSH_ERR && peerTerminate >= 0) {
+            wc.terminate(peerTerminate >>> 28, (peerTerminate >>> 24) & 0xF, (peerTerminate >>> 16) & 0xFF, true);
+        } else if (status != WcStatus.SUCCESS && status != WcStatus.WR_FLUSH_ERR && terminateCause != null) {
+            wc.terminate(terminateCause.layer(), terminateCause.errorType(), terminateCause.errorCode(), false);
+        }
+        cq.publish(solicited);
+    }
+
+    // =========================================================================================
+    // Receive
+    // =========================================================================================
+
+    /**
+     * Processes {@code length} stream bytes at {@code in[offset]}: every byte is consumed (partial
+     * FPDUs are kept). Bytes after a Terminate (sent or received) are discarded (DESIGN rule 5).
+     * Returns the number of FPDUs completed.
+     */
+    public int receive(MemorySegment in, long offset, long length) {
+        if (state != State.RTS || length == 0) {
+            return 0;
+        }
+        decoder.feed(in, offset, length);
+        int fpdus = 0;
+        while (state == State.RTS) {
+            int event = decoder.next();
+            switch (event) {
+                case FpduDecoder.NEED_MORE -> {
+                    return fpdus;
+                }
+                case FpduDecoder.HEADER -> onHeader();
+                case FpduDecoder.PAYLOAD -> onPayload(decoder.chunkSegment(), decoder.chunkOffset(),
+                        decoder.chunkLength(), decoder.chunkPayloadPosition());
+                case FpduDecoder.END -> {
+                    fpdus++;
+                    fpdusReceived++;
+                    txHeldForFirstFpdu = false;
+                    onEnd();
+                }
+                default -> onFramingError(decoder.error());
+            }
+        }
+        return fpdus;
+    }
+
+    /**
+     * The LLP failed or the peer closed (RFC 5044 §8, MPA error 1): nothing can be sent any more,
+     * so no Terminate; every outstanding request is flushed.
+     */
+    public void connectionLost() {
+        if (state == State.ERROR) {
+            return;
+        }
+        if (terminateCause == null) {
+            terminateCause = MpaError.TCP_CONNECTION_CLOSED;
+        }
+        terminatePending = false;
+        enterError();
+    }
+
+    private void onFramingError(TerminateError error) {
+        if (error == MpaError.CRC_ERROR) {
+            counters.increment(cCrcErrors);
+        }
+        terminate(error, null, 0);
+    }
+
+    private void onHeader() {
+        DdpHeader h = decoder.ddpHeader();
+        RdmapOpcode op = decoder.opcode();
+        int payload = decoder.payloadLength();
+        counters.increment(cFpdusRx);
+        counters.add(cBytesRx, decoder.ulpduLength());
+        rxOpcode = op;
+        switch (op) {
+            case RDMA_WRITE -> onWrite(h, payload);
+            case RDMA_READ_RESPONSE -> onReadResponse(h, payload);
+            case SEND, SEND_WITH_INVALIDATE, SEND_WITH_SE, SEND_WITH_SE_AND_INVALIDATE, IMMEDIATE_DATA,
+                 IMMEDIATE_DATA_WITH_SE -> onUntaggedToReceive(h, op, payload);
+            case RDMA_READ_REQUEST -> onReadRequest(h);
+            case TERMINATE -> rxKind = RX_CONTROL;
+            // RFC 7306 atomics are not carried yet; a peer that sends one gets "unexpected opcode"
+            default -> terminate(RdmapError.UNEXPECTED_OPCODE, h, payload);
+        }
+    }
+
+    private void onWrite(DdpHeader h, int payload) {
+        // RFC 5041 §5.2: a zero-length tagged message is not checked (it is how a Write RTR arrives)
+        if (payload == 0) {
+            rxKind = RX_DISCARD;
+            return;
+        }
+        Region r = stags.lookup(h.stag());
+        int check = stags.checkRemote(r, pd, Access.REMOTE_WRITE, h.to(), payload);
+        if (check != StagTable.OK) {
+            terminate(taggedError(check), h, payload);
+            return;
+        }
+        rxKind = RX_TAGGED;
+        rxTarget = r.segment();
+        rxTargetOffset = h.to() - r.iova();
+        rxLastOfWrite = h.last();
+    }
+
+    private void onReadResponse(DdpHeader h, int payload) {
+        // The response must match the oldest outstanding Read Request exactly (RFC 5040 §5.2,
+        // §5.5 rule 20; siw checks sink STag, TO and length too).
+        if (orq.size() == 0 || h.stag() != orq.headSinkStag()) {
+            terminate(DdpError.INVALID_STAG, h, payload);
+            return;
+        }
+        if (h.to() != orq.headNextTo() || payload > orq.headRemaining()
+                || (h.last() && payload != orq.headRemaining())) {
+            terminate(DdpError.BASE_OR_BOUNDS_VIOLATION, h, payload);
+            return;
+        }
+        rxKind = RX_READ_RESPONSE;
+        if (payload > 0) {
+            Region r = stags.lookup(h.stag());
+            int check = stags.checkRemote(r, pd, Access.LOCAL_WRITE, h.to(), payload);
+            if (check != StagTable.OK) {
+                terminate(taggedError(check), h, payload);
+                return;
+            }
+            rxTarget = r.segment();
+            rxTargetOffset = h.to() - r.iova();
+        }
+    }
+
+    private void onUntaggedToReceive(DdpHeader h, RdmapOpcode op, int payload) {
+        // RFC 5041 §7.1: the QN, the MSN window and the MO are checked before placement.
+        if (h.qn() != RdmapOpcode.QN_SEND) {
+            terminate(DdpError.INVALID_QN, h, payload);
+            return;
+        }
+        if (h.msn() != expectedSendMsn) {
+            terminate(DdpError.MSN_RANGE_NOT_VALID, h, payload);
+            return;
+        }
+        if (rxRecv == null) {
+            if (h.mo() != 0) {
+                terminate(DdpError.INVALID_MO, h, payload);
+                return;
+            }
+            // RFC 5040 §5.3: each Send consumes one posted receive; iWARP has no RNR retry, so a
+            // Send with no receive posted is an error (RFC 5041 §7.2, no buffer available).
+            RecvWr recv = recvQueue.peek();
+            if (recv == null) {
+                terminate(DdpError.NO_BUFFER_AVAILABLE, h, payload);
+                return;
+            }
+            if (!resolveSinks(recv)) {
+                rxRecv = recv;
+                terminate(DdpError.LOCAL_CATASTROPHIC, h, payload);
+                return;
+            }
+            rxRecv = recv;
+            rxRecvBytes = 0;
+            rxRecvSge = 0;
+            rxRecvSgeStart = 0;
+        } else if (Integer.toUnsignedLong(h.mo()) != rxRecvBytes) {
+            terminate(DdpError.INVALID_MO, h, payload);
+            return;
+        }
+        if (rxRecvBytes + payload > rxRecv.totalLength()) {
+            terminate(DdpError.MESSAGE_TOO_LONG, h, payload);
+            return;
+        }
+        if (op.invalidates() && h.last()) {
+            invalidateStag = h.invalidateStag();
+        }
+        if (op == RdmapOpcode.IMMEDIATE_DATA || op == RdmapOpcode.IMMEDIATE_DATA_WITH_SE) {
+            immediateData = ImmediateDataHeader.immediateData(decoder.rdmapHeaderSegment(), decoder.rdmapHeaderOffset());
+        }
+        rxKind = RX_RECV;
+    }
+
+    private boolean resolveSinks(RecvWr recv) {
+        int n = recv.numSge();
+        if (n > rxRegions.length) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            Region r = stags.lookup(recv.sgeLkey(i));
+            if (stags.checkLocal(r, pd, Access.LOCAL_WRITE, recv.sgeOffset(i), recv.sgeLength(i)) != StagTable.OK) {
+                return false;
+            }
+            rxRegions[i] = r;
+        }
+        return true;
+    }
+
+    private void onReadRequest(DdpHeader h) {
+        if (h.qn() != RdmapOpcode.QN_READ_REQUEST) {
+            terminate(DdpError.INVALID_QN, h, 0);
+            return;
+        }
+        if (h.msn() != expectedReadMsn) {
+            terminate(DdpError.MSN_RANGE_NOT_VALID, h, 0);
+            return;
+        }
+        // RFC 5040 §6.1: more Read Requests than IRD is an error (siw: 0/2/0x07).
+        if (irq.full() || params.ird() == 0) {
+            terminate(RdmapError.CATASTROPHIC_STREAM, h, 0);
+            return;
+        }
+        ReadRequestHeader rr = readRequest.wrap(decoder.rdmapHeaderSegment(), decoder.rdmapHeaderOffset());
+        pendingSinkStag = rr.sinkStag();
+        pendingSinkTo = rr.sinkTo();
+        pendingReadSize = rr.readSize();
+        pendingReadSource = null;
+        pendingReadSourceOffset = 0;
+        // RFC 5040 §5.2: a zero-length Read is answered without checking the source.
+        if (pendingReadSize > 0) {
+            Region r = stags.lookup(rr.sourceStag());
+            int check = stags.checkRemote(r, pd, Access.REMOTE_READ, rr.sourceTo(), pendingReadSize);
+            if (check != StagTable.OK) {
+                terminate(protectionError(check), h, 0);
+                return;
+            }
+            pendingReadSource = r;
+            pendingReadSourceOffset = rr.sourceTo() - r.iova();
+        }
+        rxKind = RX_CONTROL;
+    }
+
+    private void onPayload(MemorySegment src, long offset, int length, int position) {
+        switch (rxKind) {
+            case RX_TAGGED, RX_READ_RESPONSE -> {
+                long to = rxTargetOffset + position;
+                boolean lastChunk = rxKind == RX_TAGGED && rxLastOfWrite
+                        && position + length == decoder.payloadLength();
+                if (lastChunk && length > 1) {
+                    // The last byte of a Write becomes visible last: applications poll it (DESIGN).
+                    MemorySegment.copy(src, offset, rxTarget, to, length - 1);
+                    VarHandle.releaseFence();
+                    MemorySegment.copy(src, offset + length - 1, rxTarget, to + length - 1, 1);
+                } else {
+                    MemorySegment.copy(src, offset, rxTarget, to, length);
+                }
+            }
+            case RX_RECV -> scatter(src, offset, length);
+            default -> {
+                // discarded (zero-length or control messages carry no payload)
+            }
+        }
+    }
+
+    /** Copies payload into the receive's scatter/gather list, in order. */
+    private void scatter(MemorySegment src, long offset, int length) {
+        while (length > 0) {
+            long sgeLength = rxRecv.sgeLength(rxRecvSge);
+            long inSge = rxRecvBytes - rxRecvSgeStart;
+            if (inSge == sgeLength) {
+                rxRecvSgeStart += sgeLength;
+                rxRecvSge++;
+                continue;
+            }
+            int n = (int) Math.min(length, sgeLength - inSge);
+            MemorySegment.copy(src, offset, rxRegions[rxRecvSge].segment(), rxRecv.sgeOffset(rxRecvSge) + inSge, n);
+            rxRecvBytes += n;
+            offset += n;
+            length -= n;
+        }
+    }
+
+    private void onEnd() {
+        boolean last = decoder.ddpHeader().last();
+        switch (rxKind) {
+            case RX_READ_RESPONSE -> {
+                orq.headPlaced(decoder.payloadLength());
+                if (last) {
+                    if (orq.headSignaled()) {
+                        complete(sendCq, orq.headWrId(), WcStatus.SUCCESS, WcOpcode.RDMA_READ, orq.headLength(), false);
+                    }
+                    orq.pop();
+                }
+            }
+            case RX_RECV -> {
+                if (last) {
+                    deliverReceive();
+                }
+            }
+            case RX_CONTROL -> {
+                if (rxOpcode == RdmapOpcode.RDMA_READ_REQUEST) {
+                    irq.push(pendingSinkStag, pendingSinkTo, pendingReadSize, pendingReadSource,
+                            pendingReadSourceOffset);
+                    expectedReadMsn++;
+                } else if (rxOpcode == RdmapOpcode.TERMINATE) {
+                    onTerminate();
+                }
+            }
+            default -> {
+                // tagged placement needs no delivery (RFC 5040 §5.1: a Write is never delivered)
+            }
+        }
+        rxKind = RX_IDLE;
+    }
+
+    private void deliverReceive() {
+        RecvWr recv = rxRecv;
+        rxRecv = null;
+        expectedSendMsn++;
+        boolean immediate = rxOpcode == RdmapOpcode.IMMEDIATE_DATA || rxOpcode == RdmapOpcode.IMMEDIATE_DATA_WITH_SE;
+        int flags = 0;
+        if (rxOpcode.invalidates()) {
+            // RFC 5040 §5.3: the STag named by a Send with Invalidate must belong to this stream.
+            if (!stags.invalidate(invalidateStag, pd)) {
+                rxRecv = recv;
+                terminate(RdmapError.PROTECTION_STAG_CANNOT_BE_INVALIDATED, decoder.ddpHeader(), 0);
+                return;
+            }
+            flags |= WorkCompletion.WITH_INV;
+        }
+        WorkCompletion wc = recvCq.claim();
+        if (wc == null) {
+            cqOverruns++;
+        } else {
+            wc.reset().wrId(recv.wrId()).status(WcStatus.SUCCESS)
+                    .opcode(immediate ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV)
+                    .byteLen(immediate ? 0 : rxRecvBytes).qpNum(qpNum);
+            if (immediate) {
+                wc.immData(immediateData);
+                flags |= WorkCompletion.WITH_IMM;
+            }
+            if ((flags & WorkCompletion.WITH_INV) != 0) {
+                wc.invalidatedRkey(invalidateStag);
+            }
+            wc.flags(flags);
+            recvCq.publish(rxOpcode.solicitedEvent());
+        }
+        recvQueue.advance();
+    }
+
+    private void onTerminate() {
+        TerminateHeader t = terminateHeader.wrap(decoder.rdmapHeaderSegment(), decoder.rdmapHeaderOffset(),
+                decoder.rdmapHeaderLength());
+        counters.increment(cTerminatesRx);
+        peerTerminate = t.controlWord() & 0xFFFF_0000;
+        WcStatus status = TerminateStatus.of(t.layer(), t.errorType(), t.errorCode());
+        // The peer names the failed message; the request that is still open for it is the oldest
+        // outstanding Read, or the message being sent. Everything else is flushed.
+        if (orq.size() > 0) {
+            complete(sendCq, orq.headWrId(), status, WcOpcode.RDMA_READ, 0, false);
+            orq.pop();
+        } else if (txWr != null) {
+            complete(sendCq, txWr.wrId(), status, txWr.opcode().completionOpcode(), 0, false);
+            txWr = null;
+            txKind = TX_NONE;
+            sendQueue.advance();
+        }
+        // RFC 5040 §6.2.1: a Terminate is never answered with a Terminate.
+        enterError();
+    }
+
+    // =========================================================================================
+    // Errors
+    // =========================================================================================
+
+    private static TerminateError taggedError(int check) {
+        return switch (check) {
+            case StagTable.NOT_ASSOCIATED -> DdpError.STAG_NOT_ASSOCIATED;
+            case StagTable.OUT_OF_BOUNDS -> DdpError.BASE_OR_BOUNDS_VIOLATION;
+            case StagTable.TO_WRAP -> DdpError.TO_WRAP;
+            // RFC 5041 §7.2 has no access-rights code; siw reports a permission failure as invalid STag
+            default -> DdpError.INVALID_STAG;
+        };
+    }
+
+    private static TerminateError protectionError(int check) {
+        return switch (check) {
+            case StagTable.NOT_ASSOCIATED -> RdmapError.STAG_NOT_ASSOCIATED;
+            case StagTable.ACCESS_DENIED -> RdmapError.ACCESS_RIGHTS_VIOLATION;
+            case StagTable.OUT_OF_BOUNDS -> RdmapError.BASE_OR_BOUNDS_VIOLATION;
+            case StagTable.TO_WRAP -> RdmapError.TO_WRAP;
+            default -> RdmapError.INVALID_STAG;
+        };
+    }
+
+    /**
+     * Queues the Terminate for {@code error} (RFC 5040 §4.8, §7.1): the first error wins; the
+     * message's DDP header (and the Read Request header for remote protection errors on a Read)
+     * goes in as RFC 5040 Figure 10 says. Placement stops at once; the Terminate is sent by the
+     * next {@link #transmit}.
+     */
+    private void terminate(TerminateError error, DdpHeader failed, int segmentPayloadLength) {
+        if (terminateCause != null || state != State.RTS) {
+            return;
+        }
+        terminateCause = error;
+        // RFC 5040 §5.7 via reference: Terminate is untagged on QN 2, MSN 1, MO 0, L set.
+        int h = DdpHeader.writeUntagged(terminateMessage, 0, true, RdmapOpcode.TERMINATE, 0,
+                RdmapOpcode.QN_TERMINATE, 1, 0);
+        int t;
+        if (failed != null && error.includesDdpHeader()) {
+            MemorySegment rdma = null;
+            long rdmaOffset = 0;
+            if (error.includesRdmaHeader() && rxOpcode == RdmapOpcode.RDMA_READ_REQUEST) {
+                rdma = decoder.rdmapHeaderSegment();
+                rdmaOffset = decoder.rdmapHeaderOffset();
+            }
+            t = TerminateHeader.write(terminateMessage, h, error, segmentPayloadLength, failed.segment(),
+                    failed.offset(), failed.length(), rdma, rdmaOffset);
+        } else {
+            t = TerminateHeader.write(terminateMessage, h, error, -1, null, 0, 0, null, 0);
+        }
+        terminateLength = h + t;
+        terminatePending = true;
+        state = State.TERMINATING;
+        rxKind = RX_DISCARD;
+    }
+
+    /** Stops the stream and completes every outstanding request with a flush (no WR lost, none twice). */
+    private void enterError() {
+        state = State.ERROR;
+        flush();
+    }
+
+    /**
+     * In the error state, completes everything posted so far with {@link WcStatus#WR_FLUSH_ERR}
+     * (requests posted after the error included: the engine calls this from its duty cycle).
+     * Returns the number of requests flushed.
+     */
+    public int flush() {
+        if (state != State.ERROR) {
+            return 0;
+        }
+        int n = 0;
+        if (txWr != null) {
+            complete(sendCq, txWr.wrId(), WcStatus.WR_FLUSH_ERR, txWr.opcode().completionOpcode(), 0, false);
+            txWr = null;
+            txKind = TX_NONE;
+            sendQueue.advance();
+            n++;
+        }
+        while (orq != null && orq.size() > 0) {
+            complete(sendCq, orq.headWrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RDMA_READ, 0, false);
+            orq.pop();
+            n++;
+        }
+        for (SendWr wr = sendQueue.peek(); wr != null; wr = sendQueue.peek()) {
+            complete(sendCq, wr.wrId(), WcStatus.WR_FLUSH_ERR, wr.opcode().completionOpcode(), 0, false);
+            sendQueue.advance();
+            n++;
+        }
+        if (rxRecv != null) {
+            // the receive that was being filled when placement stopped
+            WcStatus st = terminateCause == DdpError.MESSAGE_TOO_LONG ? WcStatus.LOC_LEN_ERR
+                    : terminateCause == DdpError.LOCAL_CATASTROPHIC ? WcStatus.LOC_PROT_ERR : WcStatus.WR_FLUSH_ERR;
+            complete(recvCq, rxRecv.wrId(), st, WcOpcode.RECV, 0, false);
+            rxRecv = null;
+            recvQueue.advance();
+            n++;
+        }
+        for (RecvWr wr = recvQueue.peek(); wr != null; wr = recvQueue.peek()) {
+            complete(recvCq, wr.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, false);
+            recvQueue.advance();
+            n++;
+        }
+        if (irq != null) {
+            irq.clear();
+        }
+        return n;
+    }
+
+    @Override
+    public String toString() {
+        return "RdmapStream[qp " + qpNum + ", " + state + (terminateCause == null ? "" : ", " + terminateCause)
+                + (peerTerminate < 0 ? "" : ", peer terminate " + Wire.hex(MemorySegment.ofArray(
+                new byte[] {(byte) (peerTerminate >>> 24), (byte) (peerTerminate >>> 16)}), 0, 2)) + "]";
+    }
+}

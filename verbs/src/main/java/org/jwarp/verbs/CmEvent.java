@@ -1,0 +1,108 @@
+package org.jwarp.verbs;
+
+import java.net.InetSocketAddress;
+
+/**
+ * Connection-manager events ({@code rdma_cm_event} for iWARP). Delivered to the
+ * {@link CmEventHandler} given to {@code listen} or {@code connect}.
+ *
+ * <pre>
+ * active side:  connect ──► Established | Rejected | Unreachable | ConnectError ; later Disconnected
+ * passive side: ConnectRequest ──accept──► Established | ConnectError ; later Disconnected
+ *                              └─reject──► (nothing more)
+ * </pre>
+ */
+public sealed interface CmEvent {
+
+    /** The queue pair concerned ({@code null} for {@link ConnectRequest}, which has none yet). */
+    QueuePair qp();
+
+    /**
+     * Passive side: a valid MPA Request arrived on a listener. Answer with
+     * {@link ConnectionRequest#accept} or {@link ConnectionRequest#reject} (from any thread) within
+     * {@link MpaTimeouts#awaitDecision()}.
+     */
+    record ConnectRequest(ConnectionRequest request) implements CmEvent {
+        @Override
+        public QueuePair qp() {
+            return null;
+        }
+    }
+
+    /**
+     * The connection is established and the queue pair is in RTS: posts may start. Active side:
+     * after the MPA Reply (and, in peer-to-peer mode, after the RTR went out). Passive side: after
+     * the first FPDU or the RTR arrived (RFC 5044 §7.1.2 responder fencing).
+     *
+     * @param peerPrivateData the private data of the peer's MPA frame (Reply on the active side,
+     *                        Request on the passive side), without the RFC 6581 header
+     */
+    record Established(QueuePair qp, QpAttr attr, byte[] peerPrivateData) implements CmEvent {
+        public Established {
+            peerPrivateData = PrivateData.copyOf(peerPrivateData);
+        }
+
+        @Override
+        public byte[] peerPrivateData() {
+            return peerPrivateData.clone();
+        }
+    }
+
+    /**
+     * Active side: the peer answered with an MPA Reply with R=1 (RFC 5044 §7.1.2 rule 3). The queue
+     * pair is in ERROR; {@link QueuePair#modify} it to RESET and INIT to use it again.
+     *
+     * @param peerPrivateData the Reply's private data (often the reason in the peer's terms)
+     * @param reason          a description (e.g. "peer rejected", "peer refused markers")
+     */
+    record Rejected(QueuePair qp, byte[] peerPrivateData, String reason) implements CmEvent {
+        public Rejected {
+            peerPrivateData = PrivateData.copyOf(peerPrivateData);
+        }
+
+        @Override
+        public byte[] peerPrivateData() {
+            return peerPrivateData.clone();
+        }
+    }
+
+    /** Active side: the TCP connection could not be made (refused, no route, TCP timeout). */
+    record Unreachable(QueuePair qp, InetSocketAddress remote, String reason) implements CmEvent {
+    }
+
+    /** Setup failed after TCP connected. The queue pair is in ERROR. */
+    record ConnectError(QueuePair qp, Kind kind, String reason) implements CmEvent {
+        /** Why setup failed. */
+        public enum Kind {
+            /** A timeout of {@link ConnectParams#timeout()} or {@link MpaTimeouts} ran out. */
+            TIMEOUT,
+            /** The peer's MPA frame was malformed (key, revision, length) or it closed TCP during setup. */
+            PROTOCOL,
+            /** The peer's choices are incompatible with ours: CRC policy, markers, no common RTR, not enough IRD. */
+            NEGOTIATION
+        }
+    }
+
+    /**
+     * An established connection ended. The queue pair is in ERROR: outstanding work requests have
+     * been (or are being) flushed with {@link WcStatus#WR_FLUSH_ERR}.
+     *
+     * @param terminate for {@link Cause#TERMINATE_SENT} / {@link Cause#TERMINATE_RECEIVED}, the
+     *                  Terminate's error triple in the {@link WorkCompletion#vendorErr()} layout; else 0
+     */
+    record Disconnected(QueuePair qp, Cause cause, int terminate) implements CmEvent {
+        /** Why the connection ended. */
+        public enum Cause {
+            /** {@link ConnectionManager#disconnect} or a local reset. */
+            LOCAL,
+            /** The peer closed the TCP connection. */
+            PEER_CLOSED,
+            /** We sent a Terminate (RFC 5040 §5.4) after a protocol error. */
+            TERMINATE_SENT,
+            /** The peer sent us a Terminate. */
+            TERMINATE_RECEIVED,
+            /** TCP failed (reset, timeout). */
+            CONNECTION_LOST
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package org.jwarp.verbs;
+
+import java.net.InetSocketAddress;
+
+/**
+ * The connection manager ({@code rdma_cm} for iWARP): TCP connections with MPA connection setup
+ * (RFC 5044 §7.1, RFC 6581), as configured in the {@link DeviceConfig}: MPA revision, CRC and
+ * marker policy, peer-to-peer mode with its RTR, timeouts.
+ *
+ * <p>All methods are setup calls, may be called from any thread (including a
+ * {@link CmEventHandler}) and do not block on the network: results arrive as {@link CmEvent}s.
+ * The TCP port on the wire is the given port (no port mapper), as with siw.
+ */
+public interface ConnectionManager {
+
+    /**
+     * Listens on {@code address} (port 0: any free port).
+     *
+     * @param backlog TCP accept backlog (at least 1)
+     * @param handler receives a {@link CmEvent.ConnectRequest} per incoming request, and the later
+     *                events of connections accepted from it
+     * @throws java.io.UncheckedIOException if the address cannot be bound
+     */
+    Listener listen(InetSocketAddress address, int backlog, CmEventHandler handler);
+
+    /**
+     * Starts connecting {@code qp} (in {@link QpState#INIT}) to {@code remote} as MPA initiator.
+     * Events: {@link CmEvent.Established}, {@link CmEvent.Rejected}, {@link CmEvent.Unreachable} or
+     * {@link CmEvent.ConnectError}, then eventually {@link CmEvent.Disconnected}.
+     *
+     * @throws IllegalStateException    if {@code qp} is not in INIT or already bound to a connection
+     * @throws IllegalArgumentException if the private data is too long for the device's MPA
+     *                                  revision, or ORD/IRD exceed the device limits
+     */
+    void connect(InetSocketAddress remote, QueuePair qp, ConnectParams params, CmEventHandler handler);
+
+    /**
+     * Closes the connection of {@code qp} gracefully ({@code rdma_disconnect}): the queue pair goes
+     * to ERROR, outstanding work is flushed, TCP is closed; {@link CmEvent.Disconnected} with
+     * {@link CmEvent.Disconnected.Cause#LOCAL} follows. No effect if not connected.
+     */
+    void disconnect(QueuePair qp);
+}

@@ -1,0 +1,66 @@
+package org.jwarp.verbs;
+
+import java.net.InetSocketAddress;
+import java.util.Set;
+
+/**
+ * An incoming connection on a {@link Listener}: TCP is connected and a valid MPA Request has
+ * arrived (RFC 5044 §7.1.2 rule 2); the MPA Reply is not sent yet. Answer exactly once, from any
+ * thread, with {@link #accept} or {@link #reject}. If neither happens within
+ * {@link MpaTimeouts#awaitDecision()}, the provider rejects it.
+ */
+public interface ConnectionRequest {
+
+    /** The listener the request arrived on. */
+    Listener listener();
+
+    InetSocketAddress localAddress();
+
+    InetSocketAddress remoteAddress();
+
+    /** The Request's MPA revision (1 or 2); the Reply uses the same form (RFC 6581 §6). */
+    int mpaRevision();
+
+    /** The application private data of the Request (without the RFC 6581 header); a copy. */
+    byte[] privateData();
+
+    /** Whether the initiator sent C=1 (CRC will be on, whatever we answer). */
+    boolean peerRequestsCrc();
+
+    /** Whether the initiator sent M=1 (we must put markers in what we send). */
+    boolean peerRequestsMarkers();
+
+    /** The initiator's IRD from the RFC 6581 header (0x3FFF: not negotiated; revision 1: 0x3FFF). */
+    int peerIrd();
+
+    /** The initiator's ORD from the RFC 6581 header (0x3FFF: not negotiated; revision 1: 0x3FFF). */
+    int peerOrd();
+
+    /** RTR kinds the initiator offered (empty: client/server mode, A=0). */
+    Set<DeviceConfig.RtrKind> peerRtrKinds();
+
+    /**
+     * Accepts: binds {@code qp} (which must be in {@link QpState#INIT}, of this device) to the
+     * connection and sends the MPA Reply with R=0 and {@code params}' private data. The
+     * {@link CmEvent.Established} event follows once the first FPDU or the RTR has arrived.
+     *
+     * @throws IllegalStateException    if already answered or timed out, or {@code qp} is not in INIT
+     *                                  or already bound to a connection
+     * @throws IllegalArgumentException if the private data is too long for {@link #mpaRevision()}
+     */
+    void accept(QueuePair qp, AcceptParams params);
+
+    /** {@code accept(qp, AcceptParams.of(privateData))}. */
+    default void accept(QueuePair qp, byte[] privateData) {
+        accept(qp, AcceptParams.of(privateData));
+    }
+
+    /**
+     * Rejects: sends an MPA Reply with R=1 carrying {@code privateData} (e.g. a reason), then closes
+     * the TCP connection (as siw does; RFC 5044 §7.1.2 leaves closing to the ULP).
+     *
+     * @throws IllegalStateException    if already answered or timed out
+     * @throws IllegalArgumentException if the private data is too long
+     */
+    void reject(byte[] privateData);
+}

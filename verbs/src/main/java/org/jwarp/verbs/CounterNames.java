@@ -1,0 +1,37 @@
+package org.jwarp.verbs;
+
+import java.util.List;
+
+/**
+ * Stable counter names (DESIGN.md rule 9: tools such as {@code jwarp stat} read them by name).
+ * Every engine-thread, queue-pair and device {@link Counters} holds at least {@link #STANDARD};
+ * a provider may add more, named in the same dotted lower-case style.
+ */
+public final class CounterNames {
+
+    /** FPDUs written to TCP (including Terminates and the RTR). */
+    public static final String FPDUS_TX = "fpdus.tx";
+    /** Bytes written to TCP in FPDUs (MPA header, DDP/RDMAP headers, payload, pad, CRC, markers). */
+    public static final String BYTES_TX = "bytes.tx";
+    /** Complete FPDUs read from TCP. */
+    public static final String FPDUS_RX = "fpdus.rx";
+    /** Bytes of FPDUs read from TCP. */
+    public static final String BYTES_RX = "bytes.rx";
+    /** Doorbells: posts that told the engine there is new work (one per post call, not per request). */
+    public static final String DOORBELLS = "doorbells";
+    /** Wake-ups: times a parked engine thread was unparked, or a completion channel woke a waiter. */
+    public static final String WAKEUPS = "wakeups";
+    /** Terminate messages sent (RFC 5040 §5.4). */
+    public static final String TERMINATES_TX = "terminates.tx";
+    /** Terminate messages received. */
+    public static final String TERMINATES_RX = "terminates.rx";
+    /** FPDUs whose MPA CRC32c did not match (RFC 5044 §8, error 0x02). */
+    public static final String CRC_ERRORS = "crc.errors";
+
+    /** The names every {@link Counters} of a provider holds, in this order. */
+    public static final List<String> STANDARD = List.of(FPDUS_TX, BYTES_TX, FPDUS_RX, BYTES_RX, DOORBELLS, WAKEUPS,
+            TERMINATES_TX, TERMINATES_RX, CRC_ERRORS);
+
+    private CounterNames() {
+    }
+}

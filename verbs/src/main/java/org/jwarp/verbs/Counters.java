@@ -1,0 +1,106 @@
+package org.jwarp.verbs;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A read-only view of a group of 64-bit counters with stable names ({@link CounterNames}): one
+ * group per engine thread, per queue pair, and for the whole device.
+ *
+ * <p>Any thread may read at any time; each value is read with acquire semantics, so it is one the
+ * owner has published, never a torn one. A {@link #snapshot()} is not atomic across counters.
+ * Counters only increase, except that a queue pair's counters restart when it is reset.
+ */
+public interface Counters {
+
+    /** What this group counts, e.g. {@code device}, {@code engine-0}, {@code qp-17}. */
+    String scope();
+
+    /** The counter names, in a stable order. */
+    List<String> names();
+
+    /** Index of {@code name} for {@link #get(int)}, or -1 if this group has no such counter. */
+    int indexOf(String name);
+
+    /** The value of the counter at {@code index} (from {@link #indexOf}); allocation-free. */
+    long get(int index);
+
+    /**
+     * The value of the counter {@code name}.
+     *
+     * @throws IllegalArgumentException if this group has no counter of that name
+     */
+    default long get(String name) {
+        int i = indexOf(name);
+        if (i < 0) {
+            throw new IllegalArgumentException("no counter '" + name + "' in " + scope() + "; names: " + names());
+        }
+        return get(i);
+    }
+
+    /** Name to value, in {@link #names()} order. */
+    default Map<String, Long> snapshot() {
+        List<String> names = names();
+        Map<String, Long> map = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            map.put(names.get(i), get(i));
+        }
+        return map;
+    }
+
+    /**
+     * A live view summing the counters of the same name across {@code parts} (e.g. the device
+     * total over its engine threads). Its names are those of the first part, in order; a part
+     * lacking a name contributes 0.
+     *
+     * @throws IllegalArgumentException if {@code parts} is empty
+     */
+    static Counters sum(String scope, Collection<? extends Counters> parts) {
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("Counters.sum needs at least one part");
+        }
+        List<Counters> list = List.copyOf(parts);
+        List<String> names = list.getFirst().names();
+        int[][] map = new int[list.size()][names.size()];
+        for (int p = 0; p < list.size(); p++) {
+            for (int n = 0; n < names.size(); n++) {
+                map[p][n] = list.get(p).indexOf(names.get(n));
+            }
+        }
+        return new Counters() {
+            @Override
+            public String scope() {
+                return scope;
+            }
+
+            @Override
+            public List<String> names() {
+                return names;
+            }
+
+            @Override
+            public int indexOf(String name) {
+                return names.indexOf(name);
+            }
+
+            @Override
+            public long get(int index) {
+                long total = 0;
+                for (int p = 0; p < map.length; p++) {
+                    int i = map[p][index];
+                    if (i >= 0) {
+                        total += list.get(p).get(i);
+                    }
+                }
+                return total;
+            }
+
+            @Override
+            public String toString() {
+                return scope + snapshot();
+            }
+        };
+    }
+}

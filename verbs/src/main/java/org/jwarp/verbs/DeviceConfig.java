@@ -1,0 +1,362 @@
+package org.jwarp.verbs;
+
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything a device is opened with. Immutable; build it with {@link #builder()}, which fills in
+ * defaults from the number of available processors, or take {@link #defaults()}.
+ *
+ * <h2>Defaults and why</h2>
+ * <ul>
+ *   <li><b>Threading</b>: with 2 or more processors, {@link ThreadingMode#DEDICATED} with one engine
+ *       thread (the offload-engine emulation of seed 001); with 1 processor,
+ *       {@link ThreadingMode#INVOKER}, because a dedicated engine thread could only run by
+ *       preempting the application.</li>
+ *   <li><b>Idle strategy</b>: {@link IdleStrategyKind#BACKOFF} always. A default never busy-spins:
+ *       the rule is never more spinning threads than cores (on 2 cores two spinners sharing a core
+ *       cost a scheduler tick, about 4 ms, per hand-off), and the application's own polling thread
+ *       may already be a spinner. {@link IdleStrategyKind#SPIN} is an explicit choice, and
+ *       {@link Builder#build()} refuses more spinning engine threads than processors.</li>
+ *   <li><b>MPA</b>: revision 2 (RFC 6581) with peer-to-peer mode and an RTR (Write or Read, as cxgb4,
+ *       irdma and siw can answer), CRC {@link CrcPolicy#PREFERRED} (we send C=1, RFC 5044 §4.4's
+ *       "use CRC" default), markers {@link MarkerPolicy#NEVER_REQUEST} (siw rejects M=1; we still
+ *       generate markers for a peer that asks, as RFC 5044 §4.3 requires).</li>
+ *   <li><b>RFC 7306</b> immediate data and atomics enabled: they are posted only when the application
+ *       asks for them, and siw does not know them (see {@link WrOpcode}).</li>
+ * </ul>
+ *
+ * @param providerName   the {@link org.jwarp.verbs.spi.RdmaProvider#name()} to open, or {@code null}
+ *                       for the only (or first) provider on the class path
+ * @param threadingMode  who runs the engine's duty cycle
+ * @param engineThreads  engine threads in DEDICATED mode (1..256); must be 1 in INVOKER mode
+ * @param idleStrategy   what an engine thread (or an INVOKER-mode wait) does when there is no work
+ * @param backoff        parameters of {@link IdleStrategyKind#BACKOFF}
+ * @param crcPolicy      MPA CRC negotiation (RFC 5044 §4.4, §7.1.1)
+ * @param markerPolicy   MPA marker negotiation (RFC 5044 §4.2, §4.3)
+ * @param mpaRevision    1 (RFC 5044) or 2 (RFC 6581 enhanced setup, IRD/ORD negotiation, RTR)
+ * @param peerToPeer     RFC 6581 peer-to-peer mode (A bit): the initiator sends an RTR; revision 2 only
+ * @param rtrKinds       RTR messages we offer as initiator and accept as responder; non-empty with peerToPeer
+ * @param mpaTimeouts    MPA setup timers
+ * @param limits         resource limits
+ * @param rfc7306        whether RDMA_WRITE_WITH_IMM and the atomics may be posted
+ * @param cpuList        CPUs to pin engine thread {@code i} to ({@code cpuList.get(i)}); empty = no pinning
+ */
+public record DeviceConfig(String providerName, ThreadingMode threadingMode, int engineThreads,
+                           IdleStrategyKind idleStrategy, Backoff backoff, CrcPolicy crcPolicy,
+                           MarkerPolicy markerPolicy, int mpaRevision, boolean peerToPeer, Set<RtrKind> rtrKinds,
+                           MpaTimeouts mpaTimeouts, DeviceLimits limits, boolean rfc7306, List<Integer> cpuList) {
+
+    /** Who runs the engine (the soft RNIC's duty cycle). */
+    public enum ThreadingMode {
+        /**
+         * Engine threads of their own, each owning a share of the queue pairs and their sockets; the
+         * application's post calls ring a doorbell and return (DESIGN.md, seed 001).
+         */
+        DEDICATED,
+        /**
+         * No engine thread: the thread that polls a completion queue, posts, waits on a completion
+         * channel or calls {@link RdmaDevice#invoke()} runs the engine's duty cycle, as Aeron's
+         * invoker mode does. For machines with few cores. The application must call into the
+         * device regularly, or nothing progresses (no Read Responses, no CM events).
+         */
+        INVOKER
+    }
+
+    /** What an idle engine thread does between duty cycles. */
+    public enum IdleStrategyKind {
+        /** Busy-spin ({@link Thread#onSpinWait()}): lowest latency, one core per thread. */
+        SPIN,
+        /** Spin, then {@link Thread#yield()}, then park with exponentially growing times ({@link Backoff}). */
+        BACKOFF,
+        /** Park at once until a doorbell or socket readiness unparks the thread: no CPU when idle. */
+        PARK
+    }
+
+    /**
+     * MPA CRC negotiation. On the wire, CRC is on for a connection if either MPA frame has C=1
+     * (RFC 5044 §7.1.1), so a peer can always turn it on.
+     */
+    public enum CrcPolicy {
+        /** Send C=1, and refuse a peer whose frame has C=0 (initiator: abort; responder: reject). */
+        REQUIRED,
+        /** Send C=1 (so CRC is on), accept any peer: RFC 5044 §4.4's default. */
+        PREFERRED,
+        /** Send C=0; CRC is still on when the peer sets C=1. Only where something else guarantees integrity. */
+        OFF
+    }
+
+    /** MPA marker negotiation; the M bit asks the peer to put markers in what it sends us. */
+    public enum MarkerPolicy {
+        /** Send M=0. Markers are still generated towards a peer that sends M=1 (RFC 5044 §4.3). */
+        NEVER_REQUEST,
+        /** Send M=1: receive with markers. siw rejects such a connection. */
+        REQUEST
+    }
+
+    /** RFC 6581 §9.2 RTR message kinds. */
+    public enum RtrKind {
+        /** Zero-length Send (B bit): consumes a receive buffer at the responder. */
+        SEND,
+        /** Zero-length RDMA Write (C bit): siw's choice. */
+        WRITE,
+        /** Zero-length RDMA Read (D bit): cxgb4's only option; needs ORD/IRD of at least 1. */
+        READ
+    }
+
+    /**
+     * Parameters of {@link IdleStrategyKind#BACKOFF}, as in Agrona's {@code BackoffIdleStrategy}:
+     * {@code maxSpins} spins, then {@code maxYields} yields, then parks starting at
+     * {@code minParkNanos} and doubling up to {@code maxParkNanos}.
+     */
+    public record Backoff(int maxSpins, int maxYields, long minParkNanos, long maxParkNanos) {
+
+        /** 10 spins, 5 yields, parks from 1 µs to 1 ms. */
+        public static final Backoff DEFAULT = new Backoff(10, 5, 1_000, 1_000_000);
+
+        public Backoff {
+            if (maxSpins < 0 || maxYields < 0) {
+                throw new IllegalArgumentException("backoff spins and yields must be >= 0: " + maxSpins + ", " + maxYields);
+            }
+            if (minParkNanos <= 0 || maxParkNanos < minParkNanos) {
+                throw new IllegalArgumentException("backoff park times need 0 < min <= max: " + minParkNanos + ", "
+                        + maxParkNanos);
+            }
+        }
+    }
+
+    /** Most engine threads a device may have. */
+    public static final int MAX_ENGINE_THREADS = 256;
+
+    /** Validates everything that does not depend on the machine (see {@link #checkProcessors(int)}). */
+    public DeviceConfig {
+        if (providerName != null && providerName.isBlank()) {
+            throw new IllegalArgumentException("providerName must be null (any provider) or non-blank");
+        }
+        requireNonNull("threadingMode", threadingMode);
+        requireNonNull("idleStrategy", idleStrategy);
+        requireNonNull("backoff", backoff);
+        requireNonNull("crcPolicy", crcPolicy);
+        requireNonNull("markerPolicy", markerPolicy);
+        requireNonNull("mpaTimeouts", mpaTimeouts);
+        requireNonNull("limits", limits);
+        requireNonNull("rtrKinds", rtrKinds);
+        requireNonNull("cpuList", cpuList);
+        if (engineThreads < 1 || engineThreads > MAX_ENGINE_THREADS) {
+            throw new IllegalArgumentException("engineThreads must be in 1.." + MAX_ENGINE_THREADS + ": " + engineThreads);
+        }
+        if (threadingMode == ThreadingMode.INVOKER && engineThreads != 1) {
+            throw new IllegalArgumentException("INVOKER mode runs one engine duty cycle on the application's thread;"
+                    + " engineThreads must be 1, not " + engineThreads);
+        }
+        if (threadingMode == ThreadingMode.INVOKER && !cpuList.isEmpty()) {
+            throw new IllegalArgumentException("INVOKER mode starts no engine thread, so there is nothing to pin;"
+                    + " cpuList must be empty: " + cpuList);
+        }
+        if (mpaRevision != 1 && mpaRevision != 2) {
+            throw new IllegalArgumentException("mpaRevision must be 1 (RFC 5044) or 2 (RFC 6581): " + mpaRevision);
+        }
+        if (peerToPeer && mpaRevision != 2) {
+            throw new IllegalArgumentException("peer-to-peer mode and the RTR message need MPA revision 2 (RFC 6581)");
+        }
+        if (peerToPeer && rtrKinds.isEmpty()) {
+            throw new IllegalArgumentException("peer-to-peer mode needs at least one RTR kind (RFC 6581 §9.2)");
+        }
+        rtrKinds = rtrKinds.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(rtrKinds));
+        cpuList = List.copyOf(cpuList);
+        if (new HashSet<>(cpuList).size() != cpuList.size()) {
+            throw new IllegalArgumentException("cpuList repeats a CPU: " + cpuList);
+        }
+        for (int cpu : cpuList) {
+            if (cpu < 0) {
+                throw new IllegalArgumentException("cpuList holds a negative CPU id: " + cpuList);
+            }
+        }
+        if (!cpuList.isEmpty() && cpuList.size() < engineThreads) {
+            throw new IllegalArgumentException("cpuList names " + cpuList.size() + " CPUs for " + engineThreads
+                    + " engine threads; give one CPU per thread or none");
+        }
+    }
+
+    private static void requireNonNull(String name, Object v) {
+        if (v == null) {
+            throw new IllegalArgumentException(name + " must not be null");
+        }
+    }
+
+    /** Number of engine threads that busy-spin when idle: {@code engineThreads} for DEDICATED + SPIN, else 0. */
+    public int spinningThreads() {
+        return threadingMode == ThreadingMode.DEDICATED && idleStrategy == IdleStrategyKind.SPIN ? engineThreads : 0;
+    }
+
+    /**
+     * The machine-dependent rule: never more spinning engine threads than processors.
+     *
+     * @throws IllegalArgumentException if {@link #spinningThreads()} exceeds {@code availableProcessors}
+     */
+    public DeviceConfig checkProcessors(int availableProcessors) {
+        if (spinningThreads() > availableProcessors) {
+            throw new IllegalArgumentException(spinningThreads() + " busy-spinning engine threads on "
+                    + availableProcessors + " processors: spinners sharing a core cost a scheduler tick per"
+                    + " hand-off; use fewer engine threads or the BACKOFF or PARK idle strategy");
+        }
+        return this;
+    }
+
+    /** The defaults for this machine ({@code builder().build()}). */
+    public static DeviceConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.providerName = providerName;
+        b.threadingMode = threadingMode;
+        b.engineThreads = engineThreads;
+        b.idleStrategy = idleStrategy;
+        b.backoff = backoff;
+        b.crcPolicy = crcPolicy;
+        b.markerPolicy = markerPolicy;
+        b.mpaRevision = mpaRevision;
+        b.peerToPeer = peerToPeer;
+        b.rtrKinds = rtrKinds;
+        b.mpaTimeouts = mpaTimeouts;
+        b.limits = limits;
+        b.rfc7306 = rfc7306;
+        b.cpuList = cpuList;
+        return b;
+    }
+
+    /**
+     * Builder with the defaults of the class comment. Unset threading mode and engine-thread count
+     * are derived from {@link #availableProcessors(int)} (by default
+     * {@link Runtime#availableProcessors()}) when {@link #build()} runs. Not thread-safe.
+     */
+    public static final class Builder {
+        private String providerName;
+        private ThreadingMode threadingMode;
+        private int engineThreads;
+        private IdleStrategyKind idleStrategy = IdleStrategyKind.BACKOFF;
+        private Backoff backoff = Backoff.DEFAULT;
+        private CrcPolicy crcPolicy = CrcPolicy.PREFERRED;
+        private MarkerPolicy markerPolicy = MarkerPolicy.NEVER_REQUEST;
+        private int mpaRevision = 2;
+        private boolean peerToPeer = true;
+        private Set<RtrKind> rtrKinds = EnumSet.of(RtrKind.WRITE, RtrKind.READ);
+        private MpaTimeouts mpaTimeouts = MpaTimeouts.DEFAULT;
+        private DeviceLimits limits = DeviceLimits.DEFAULT;
+        private boolean rfc7306 = true;
+        private List<Integer> cpuList = List.of();
+        private int availableProcessors = -1;
+
+        private Builder() {
+        }
+
+        public Builder providerName(String providerName) {
+            this.providerName = providerName;
+            return this;
+        }
+
+        public Builder threadingMode(ThreadingMode threadingMode) {
+            this.threadingMode = threadingMode;
+            return this;
+        }
+
+        public Builder engineThreads(int engineThreads) {
+            this.engineThreads = engineThreads;
+            return this;
+        }
+
+        public Builder idleStrategy(IdleStrategyKind idleStrategy) {
+            this.idleStrategy = idleStrategy;
+            return this;
+        }
+
+        public Builder backoff(Backoff backoff) {
+            this.backoff = backoff;
+            return this;
+        }
+
+        public Builder crcPolicy(CrcPolicy crcPolicy) {
+            this.crcPolicy = crcPolicy;
+            return this;
+        }
+
+        public Builder markerPolicy(MarkerPolicy markerPolicy) {
+            this.markerPolicy = markerPolicy;
+            return this;
+        }
+
+        /** MPA revision 1 or 2; revision 1 also turns peer-to-peer mode off. */
+        public Builder mpaRevision(int mpaRevision) {
+            this.mpaRevision = mpaRevision;
+            if (mpaRevision == 1) {
+                this.peerToPeer = false;
+            }
+            return this;
+        }
+
+        public Builder peerToPeer(boolean peerToPeer) {
+            this.peerToPeer = peerToPeer;
+            return this;
+        }
+
+        public Builder rtrKinds(Set<RtrKind> rtrKinds) {
+            this.rtrKinds = rtrKinds;
+            return this;
+        }
+
+        public Builder mpaTimeouts(MpaTimeouts mpaTimeouts) {
+            this.mpaTimeouts = mpaTimeouts;
+            return this;
+        }
+
+        public Builder limits(DeviceLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        public Builder rfc7306(boolean rfc7306) {
+            this.rfc7306 = rfc7306;
+            return this;
+        }
+
+        public Builder cpuList(List<Integer> cpuList) {
+            this.cpuList = cpuList;
+            return this;
+        }
+
+        /**
+         * The processor count the defaults and the spinner rule use, instead of
+         * {@link Runtime#availableProcessors()} (tests; containers whose quota the JVM misreads).
+         */
+        public Builder availableProcessors(int availableProcessors) {
+            if (availableProcessors < 1) {
+                throw new IllegalArgumentException("availableProcessors must be >= 1: " + availableProcessors);
+            }
+            this.availableProcessors = availableProcessors;
+            return this;
+        }
+
+        /**
+         * Derives the unset defaults and validates.
+         *
+         * @throws IllegalArgumentException naming the first invalid setting
+         */
+        public DeviceConfig build() {
+            int cores = availableProcessors > 0 ? availableProcessors : Runtime.getRuntime().availableProcessors();
+            ThreadingMode mode = threadingMode != null ? threadingMode
+                    : cores >= 2 ? ThreadingMode.DEDICATED : ThreadingMode.INVOKER;
+            int threads = engineThreads != 0 ? engineThreads : 1;
+            return new DeviceConfig(providerName, mode, threads, idleStrategy, backoff, crcPolicy, markerPolicy,
+                    mpaRevision, peerToPeer, rtrKinds, mpaTimeouts, limits, rfc7306, cpuList).checkProcessors(cores);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package org.jwarp.verbs;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A registered memory region ({@code ibv_mr}): a {@link MemorySegment} the RNIC may read and, as
+ * {@link #access()} allows, write for local work requests and for peers holding its STag.
+ *
+ * <p>STag: one 32-bit STag ({@link Stag}: 24-bit index + 8-bit key) serves as both
+ * {@link #lkey()} and {@link #rkey()}, as in siw. {@link #reregister} keeps the index and moves to
+ * the next key, so a peer holding the old STag is refused. {@link #deregister()} invalidates the
+ * STag at once: later tagged messages naming it are answered with a Terminate (DDP tagged
+ * "invalid STag") and local work requests naming it complete with {@link WcStatus#LOC_PROT_ERR}.
+ * A peer's Send with Invalidate naming this rkey invalidates it as well ({@link #isValid()} turns
+ * false; re-register to use the region again).
+ *
+ * <p>Tagged offsets: a peer addresses byte {@code i} of the region with TO = {@link #iova()} + i
+ * (RFC 5040 §2.1). Local SGEs name bytes by offset from the start of the region.
+ *
+ * <p>Thread-safety: getters may be called from any thread; {@code reregister} and
+ * {@code deregister} are setup calls and must not race with posts that name the region.
+ */
+public interface MemoryRegion {
+
+    /** The protection domain the region belongs to. */
+    ProtectionDomain pd();
+
+    /** The registered memory (the current one after a re-registration). */
+    MemorySegment segment();
+
+    /** Length in bytes ({@code segment().byteSize()}). */
+    long length();
+
+    /** {@link Access} flags. */
+    int access();
+
+    /** STag for local SGEs. */
+    int lkey();
+
+    /** STag to advertise to the peer (equal to {@link #lkey()}). */
+    int rkey();
+
+    /**
+     * Tagged offset of the first byte, the address a peer uses. Providers use the segment's address
+     * for native segments (VA-based, as OFED and siw do) and 0 for heap segments.
+     */
+    long iova();
+
+    /** False after {@link #deregister()} or a remote invalidation. */
+    boolean isValid();
+
+    /**
+     * Re-registers the region ({@code ibv_rereg_mr}) over {@code segment} with {@code access}: same
+     * STag index, next key ({@link Stag#withNextKey}). Valid again afterwards. Outstanding work
+     * requests that named the old key complete with {@link WcStatus#LOC_PROT_ERR}.
+     *
+     * @return this region, with new keys
+     * @throws IllegalArgumentException as {@link ProtectionDomain#registerMemory}
+     * @throws IllegalStateException    if the region was deregistered
+     */
+    MemoryRegion reregister(MemorySegment segment, int access);
+
+    /**
+     * Deregisters the region ({@code ibv_dereg_mr}) and invalidates its STag. Idempotent.
+     */
+    void deregister();
+}

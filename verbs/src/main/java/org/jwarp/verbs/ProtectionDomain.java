@@ -1,0 +1,44 @@
+package org.jwarp.verbs;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A protection domain ({@code ibv_pd}): memory regions and queue pairs of one PD may be used
+ * together; an STag of another PD is refused (DDP tagged "STag not associated with RDMAP stream",
+ * RFC 5041 §7.2, locally {@link WcStatus#LOC_PROT_ERR}).
+ *
+ * <p>Thread-safety: every method may be called from any thread (setup path).
+ */
+public interface ProtectionDomain extends AutoCloseable {
+
+    /** The device this PD belongs to. */
+    RdmaDevice device();
+
+    /** Provider-assigned number, unique within the device (diagnostics). */
+    int handle();
+
+    /**
+     * Registers {@code segment} with {@link Access} flags and returns its region, with a fresh
+     * STag ({@link MemoryRegion#lkey()} = {@link MemoryRegion#rkey()}, index from the device's STag
+     * table, a key the provider chooses).
+     *
+     * <p>The caller keeps the segment alive (its {@link java.lang.foreign.Arena} open) until the
+     * region is deregistered; the provider keeps a reference to it but cannot stop an arena from
+     * closing, after which any access to the region is a local protection error.
+     *
+     * @throws IllegalArgumentException if the flags are invalid ({@link Access#validate}), the segment
+     *                                  is read-only while write access is asked, its size is 0 or
+     *                                  above {@link DeviceLimits#maxMrSize()}, or the provider cannot
+     *                                  use this kind of segment (it names which kinds it takes)
+     * @throws IllegalStateException    if the PD is closed or the device has {@link DeviceLimits#maxMrs()} regions
+     */
+    MemoryRegion registerMemory(MemorySegment segment, int access);
+
+    /**
+     * Deallocates the PD ({@code ibv_dealloc_pd}).
+     *
+     * @throws IllegalStateException if regions or queue pairs of this PD still exist (OFED's EBUSY)
+     */
+    @Override
+    void close();
+}

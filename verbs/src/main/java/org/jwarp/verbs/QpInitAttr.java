@@ -1,0 +1,113 @@
+package org.jwarp.verbs;
+
+/**
+ * Creation attributes of an RC queue pair ({@code ibv_qp_init_attr}). Build with
+ * {@link #builder(CompletionQueue, CompletionQueue)}; the provider checks the values against its
+ * {@link DeviceLimits} when the queue pair is created.
+ *
+ * @param sendCq        CQ for send-queue completions
+ * @param recvCq        CQ for receive-queue completions (may be the same as {@code sendCq})
+ * @param maxSendWr     send queue depth: outstanding send work requests, including unsignaled ones
+ *                      not yet covered by a later signaled completion
+ * @param maxRecvWr     receive queue depth
+ * @param maxSendSge    SGEs per send work request
+ * @param maxRecvSge    SGEs per receive work request
+ * @param maxInlineData inline payload bytes per send work request (0 = no inline)
+ * @param signalAll     every send work request completes with a work completion, as if each had
+ *                      {@link SendFlags#SIGNALED} ({@code sq_sig_all})
+ */
+public record QpInitAttr(CompletionQueue sendCq, CompletionQueue recvCq, int maxSendWr, int maxRecvWr,
+                         int maxSendSge, int maxRecvSge, int maxInlineData, boolean signalAll) {
+
+    public QpInitAttr {
+        if (sendCq == null || recvCq == null) {
+            throw new IllegalArgumentException("a queue pair needs a send CQ and a receive CQ");
+        }
+        if (maxSendWr < 1 || maxRecvWr < 1) {
+            throw new IllegalArgumentException("maxSendWr and maxRecvWr must be >= 1: " + maxSendWr + ", " + maxRecvWr);
+        }
+        if (maxSendSge < 1 || maxRecvSge < 1) {
+            throw new IllegalArgumentException("maxSendSge and maxRecvSge must be >= 1: " + maxSendSge + ", " + maxRecvSge);
+        }
+        if (maxInlineData < 0) {
+            throw new IllegalArgumentException("maxInlineData must be >= 0: " + maxInlineData);
+        }
+    }
+
+    /**
+     * Checks these attributes against a device's limits (providers call this in {@code createQp}).
+     *
+     * @throws IllegalArgumentException naming the attribute above its limit
+     */
+    public QpInitAttr checkAgainst(DeviceLimits limits) {
+        above("maxSendWr", maxSendWr, "maxQpWr", limits.maxQpWr());
+        above("maxRecvWr", maxRecvWr, "maxQpWr", limits.maxQpWr());
+        above("maxSendSge", maxSendSge, "maxSge", limits.maxSge());
+        above("maxRecvSge", maxRecvSge, "maxSge", limits.maxSge());
+        above("maxInlineData", maxInlineData, "maxInline", limits.maxInline());
+        return this;
+    }
+
+    private static void above(String name, int value, String limitName, int limit) {
+        if (value > limit) {
+            throw new IllegalArgumentException(name + " " + value + " exceeds the device's " + limitName + " " + limit);
+        }
+    }
+
+    /** Defaults: 128 send and receive WRs, 4 SGEs each, 64 inline bytes, selective signaling. */
+    public static Builder builder(CompletionQueue sendCq, CompletionQueue recvCq) {
+        return new Builder(sendCq, recvCq);
+    }
+
+    /** Builder; not thread-safe. */
+    public static final class Builder {
+        private final CompletionQueue sendCq;
+        private final CompletionQueue recvCq;
+        private int maxSendWr = 128;
+        private int maxRecvWr = 128;
+        private int maxSendSge = 4;
+        private int maxRecvSge = 4;
+        private int maxInlineData = 64;
+        private boolean signalAll;
+
+        private Builder(CompletionQueue sendCq, CompletionQueue recvCq) {
+            this.sendCq = sendCq;
+            this.recvCq = recvCq;
+        }
+
+        public Builder maxSendWr(int v) {
+            maxSendWr = v;
+            return this;
+        }
+
+        public Builder maxRecvWr(int v) {
+            maxRecvWr = v;
+            return this;
+        }
+
+        public Builder maxSendSge(int v) {
+            maxSendSge = v;
+            return this;
+        }
+
+        public Builder maxRecvSge(int v) {
+            maxRecvSge = v;
+            return this;
+        }
+
+        public Builder maxInlineData(int v) {
+            maxInlineData = v;
+            return this;
+        }
+
+        public Builder signalAll(boolean v) {
+            signalAll = v;
+            return this;
+        }
+
+        public QpInitAttr build() {
+            return new QpInitAttr(sendCq, recvCq, maxSendWr, maxRecvWr, maxSendSge, maxRecvSge, maxInlineData,
+                    signalAll);
+        }
+    }
+}

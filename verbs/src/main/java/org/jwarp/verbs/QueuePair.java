@@ -1,0 +1,100 @@
+package org.jwarp.verbs;
+
+import java.util.Optional;
+
+/**
+ * A reliable-connected queue pair ({@code ibv_qp} of type RC) over one iWARP connection (one TCP
+ * stream carrying MPA FPDUs).
+ *
+ * <h2>Life cycle</h2>
+ * Created in {@link QpState#RESET}; {@link #modify}{@code (INIT)} before {@code connect} or
+ * {@code accept}; the connection manager moves it to RTR and RTS when the connection is
+ * established; a Terminate, a lost connection or a disconnect move it to ERROR, which flushes
+ * (see {@link QpState} for the transition table).
+ *
+ * <h2>Posting</h2>
+ * {@link #postSend(SendWr[], int)} posts a list of work requests with one doorbell (seed 003's
+ * "multiple work requests per post"); the single-request form is a list of one. Posts return a
+ * {@link PostStatus} code instead of throwing, read the requests only during the call (the
+ * objects may be refilled right after), allocate nothing and take no lock: the request is copied
+ * into a ring slot and the engine is told with a doorbell (a volatile write, and an unpark only if
+ * the engine thread is parked).
+ *
+ * <p>Ordering (RFC 5040 §5.5): requests execute and complete in posting order on each queue.
+ * An RDMA Read does not order against later Sends or Writes at the peer: set
+ * {@link SendFlags#FENCE} on the later request when that matters.
+ *
+ * <h2>Thread-safety</h2>
+ * {@code postSend} from one thread at a time, {@code postRecv} from one thread at a time (it may be
+ * a different one). {@code modify}, {@code close} and the getters from any thread. In
+ * {@link DeviceConfig.ThreadingMode#INVOKER} mode a post may also run the engine's duty cycle on
+ * the posting thread (never blocking).
+ */
+public interface QueuePair extends AutoCloseable {
+
+    /** The device. */
+    RdmaDevice device();
+
+    /** The protection domain of the queue pair's memory accesses. */
+    ProtectionDomain pd();
+
+    /** The queue pair number, unique within the device ({@link WorkCompletion#qpNum()}). */
+    int qpNum();
+
+    /** The attributes the queue pair was created with. */
+    QpInitAttr initAttr();
+
+    /** The current state (a volatile read; may change right after). */
+    QpState state();
+
+    /**
+     * Moves the queue pair to {@code target} ({@code ibv_modify_qp} with {@code IBV_QP_STATE}).
+     * Applications use INIT (before connecting), ERROR (to flush) and RESET (to reuse after an
+     * error, which also disconnects and discards queued work without completions). RTR and RTS are
+     * reached through the connection manager; asking for them directly fails unless a connection is
+     * established.
+     *
+     * @throws IllegalStateException if {@link QpState#canTransitionTo} forbids it, or RTR/RTS is
+     *                               asked for without an established connection
+     */
+    void modify(QpState target);
+
+    /** What the connection negotiated; empty until it is established and after a reset. */
+    Optional<QpAttr> connectionAttr();
+
+    /**
+     * Posts {@code wrs[0..count)} to the send queue in one doorbell.
+     *
+     * @return {@link PostStatus#OK}, or an encoded rejection naming the first request not posted
+     * @throws IndexOutOfBoundsException if {@code count} exceeds {@code wrs.length} or is negative (a bug)
+     */
+    int postSend(SendWr[] wrs, int count);
+
+    /** Posts one send work request (a list of one). */
+    int postSend(SendWr wr);
+
+    /**
+     * Posts {@code wrs[0..count)} to the receive queue in one doorbell.
+     *
+     * @return {@link PostStatus#OK}, or an encoded rejection naming the first request not posted
+     * @throws IndexOutOfBoundsException if {@code count} exceeds {@code wrs.length} or is negative (a bug)
+     */
+    int postRecv(RecvWr[] wrs, int count);
+
+    /** Posts one receive work request. */
+    int postRecv(RecvWr wr);
+
+    /**
+     * This queue pair's counters ({@link CounterNames#STANDARD}; FPDUs and bytes of its stream,
+     * doorbells it rang, Terminates it sent and received, CRC errors on its stream).
+     */
+    Counters counters();
+
+    /**
+     * Destroys the queue pair ({@code ibv_destroy_qp}): disconnects abruptly if connected (the peer
+     * sees the TCP connection close), discards queued work without completions, frees its number.
+     * Idempotent.
+     */
+    @Override
+    void close();
+}

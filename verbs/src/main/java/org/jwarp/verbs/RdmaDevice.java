@@ -1,0 +1,111 @@
+package org.jwarp.verbs;
+
+import java.util.List;
+import org.jwarp.verbs.spi.RdmaProvider;
+import org.jwarp.verbs.spi.RdmaProviders;
+
+/**
+ * An open soft-iWARP device ({@code ibv_context}): the root of every other resource, and the owner
+ * of the engine threads (in {@link DeviceConfig.ThreadingMode#DEDICATED} mode).
+ *
+ * <p>Open one with {@link #open(DeviceConfig)}, which finds an implementation through the
+ * {@link RdmaProvider} service. Close it when done: closing destroys every resource still open
+ * (queue pairs are disconnected abruptly) and stops the engine threads.
+ *
+ * <p>Thread-safety: every method may be called from any thread.
+ */
+public interface RdmaDevice extends AutoCloseable {
+
+    /**
+     * Opens a device with {@code config} from the provider it names (or the only/first provider on
+     * the class path), looked up with the thread's context class loader.
+     *
+     * @throws IllegalStateException    if no (matching) provider is on the class path; the message
+     *                                  says what to add
+     * @throws IllegalArgumentException if the provider refuses a setting (the spinner rule is
+     *                                  applied by {@link DeviceConfig.Builder#build()}, with the
+     *                                  processor count it was given)
+     */
+    static RdmaDevice open(DeviceConfig config) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        return open(config, loader != null ? loader : RdmaDevice.class.getClassLoader());
+    }
+
+    /** As {@link #open(DeviceConfig)}, looking providers up in {@code loader}. */
+    static RdmaDevice open(DeviceConfig config, ClassLoader loader) {
+        if (config == null) {
+            throw new IllegalArgumentException("DeviceConfig must not be null; use DeviceConfig.defaults()");
+        }
+        RdmaProvider provider = RdmaProviders.find(config.providerName(), loader);
+        RdmaDevice device = provider.open(config);
+        if (device == null) {
+            throw new IllegalStateException("provider '" + provider.name() + "' (" + provider.getClass().getName()
+                    + ") returned no device");
+        }
+        return device;
+    }
+
+    /** {@code open(DeviceConfig.defaults())}. */
+    static RdmaDevice open() {
+        return open(DeviceConfig.defaults());
+    }
+
+    /** The name of the provider that opened this device. */
+    String providerName();
+
+    /** The configuration the device was opened with. */
+    DeviceConfig config();
+
+    /** Allocates a protection domain ({@code ibv_alloc_pd}). */
+    ProtectionDomain allocPd();
+
+    /**
+     * Creates a completion channel whose wake-ups follow {@code moderation}
+     * ({@code ibv_create_comp_channel} plus moderation, which OFED sets per CQ with
+     * {@code ibv_modify_cq}; here it is per channel, where the waiter is).
+     */
+    CompletionChannel createCompletionChannel(Moderation moderation);
+
+    /**
+     * Creates a completion queue ({@code ibv_create_cq}).
+     *
+     * @param depth   completions it holds, 1..{@link DeviceLimits#maxCqDepth()}
+     * @param channel the channel it notifies when armed, or {@code null} (busy polling only)
+     * @throws IllegalArgumentException if {@code depth} is out of range or {@code channel} belongs to
+     *                                  another device
+     */
+    CompletionQueue createCq(int depth, CompletionChannel channel);
+
+    /**
+     * Creates an RC queue pair in {@link QpState#RESET} ({@code ibv_create_qp}).
+     *
+     * @throws IllegalArgumentException if {@code attr} exceeds the device limits
+     *                                  ({@link QpInitAttr#checkAgainst}) or names CQs or a PD of another device
+     * @throws IllegalStateException    if the device has {@link DeviceLimits#maxQps()} queue pairs
+     */
+    QueuePair createQp(ProtectionDomain pd, QpInitAttr attr);
+
+    /** The device's connection manager. */
+    ConnectionManager connectionManager();
+
+    /** Device-wide counters: the sum over {@link #engineCounters()} ({@link CounterNames#STANDARD}). */
+    Counters counters();
+
+    /**
+     * One counter group per engine thread (scope {@code engine-0}, {@code engine-1}, ...); in
+     * INVOKER mode one group for the invoked duty cycle.
+     */
+    List<Counters> engineCounters();
+
+    /**
+     * INVOKER mode: runs one engine duty cycle on the calling thread (sockets, timers, CM) and
+     * returns the amount of work done (0 when idle); never blocks. Call it from one thread at a
+     * time; {@code poll}, {@code post*} and {@code await} also run it. DEDICATED mode: does nothing
+     * and returns 0, the engine threads do the work.
+     */
+    int invoke();
+
+    /** Closes the device and everything opened from it. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,163 @@
+package org.jwarp.verbs;
+
+/**
+ * A receive work request ({@code ibv_recv_wr}): a buffer, as a list of registered SGEs, for one
+ * incoming Send (any of the four Send opcodes) or RFC 7306 Immediate Data message. Mutable and
+ * reusable like {@link SendWr}; SGEs live in preallocated parallel arrays of fixed capacity.
+ *
+ * <p>Every SGE must name a region with {@link Access#LOCAL_WRITE}; the provider checks this when
+ * the buffer is used and reports {@link WcStatus#LOC_PROT_ERR} otherwise. A message longer than the
+ * buffer completes with {@link WcStatus#LOC_LEN_ERR} and the connection is terminated (DDP
+ * untagged "message too long", RFC 5041 §7.2).
+ *
+ * <p>The provider reads the request during the {@code postRecv} call only. Not thread-safe.
+ */
+public final class RecvWr {
+
+    /** Default SGE capacity of {@link #RecvWr()}. */
+    public static final int DEFAULT_MAX_SGE = 4;
+
+    private long wrId;
+    private final int[] sgeLkey;
+    private final long[] sgeOffset;
+    private final int[] sgeLength;
+    private int numSge;
+
+    /** A request with room for {@link #DEFAULT_MAX_SGE} SGEs. */
+    public RecvWr() {
+        this(DEFAULT_MAX_SGE);
+    }
+
+    /**
+     * A request with room for {@code maxSge} SGEs.
+     *
+     * @throws IllegalArgumentException if {@code maxSge} is not in 1..65535
+     */
+    public RecvWr(int maxSge) {
+        if (maxSge < 1 || maxSge > 0xFFFF) {
+            throw new IllegalArgumentException("RecvWr SGE capacity must be in 1..65535: " + maxSge);
+        }
+        sgeLkey = new int[maxSge];
+        sgeOffset = new long[maxSge];
+        sgeLength = new int[maxSge];
+    }
+
+    /** Clears wrId and the SGE list; returns {@code this}. */
+    public RecvWr reset() {
+        wrId = 0;
+        numSge = 0;
+        return this;
+    }
+
+    public RecvWr wrId(long wrId) {
+        this.wrId = wrId;
+        return this;
+    }
+
+    public RecvWr clearSges() {
+        numSge = 0;
+        return this;
+    }
+
+    /**
+     * Appends {@code length} bytes at {@code offset} from the start of {@code mr}.
+     *
+     * @throws IllegalStateException    if the capacity is exhausted
+     * @throws IllegalArgumentException if {@code offset} or {@code length} is negative
+     */
+    public RecvWr addSge(MemoryRegion mr, long offset, int length) {
+        return addSge(mr.lkey(), offset, length);
+    }
+
+    /** As {@link #addSge(MemoryRegion, long, int)}, naming the region by its lkey. */
+    public RecvWr addSge(int lkey, long offset, int length) {
+        if (numSge == sgeLkey.length) {
+            throw new IllegalStateException("RecvWr holds at most " + sgeLkey.length
+                    + " SGEs; create it with new RecvWr(maxSge)");
+        }
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("SGE offset and length must be >= 0: offset=" + offset
+                    + " length=" + length);
+        }
+        sgeLkey[numSge] = lkey;
+        sgeOffset[numSge] = offset;
+        sgeLength[numSge] = length;
+        numSge++;
+        return this;
+    }
+
+    public long wrId() {
+        return wrId;
+    }
+
+    public int maxSge() {
+        return sgeLkey.length;
+    }
+
+    public int numSge() {
+        return numSge;
+    }
+
+    public int sgeLkey(int i) {
+        checkSgeIndex(i);
+        return sgeLkey[i];
+    }
+
+    public long sgeOffset(int i) {
+        checkSgeIndex(i);
+        return sgeOffset[i];
+    }
+
+    public int sgeLength(int i) {
+        checkSgeIndex(i);
+        return sgeLength[i];
+    }
+
+    /** Sum of the SGE lengths: the largest message this buffer takes. */
+    public long totalLength() {
+        long total = 0;
+        for (int i = 0; i < numSge; i++) {
+            total += sgeLength[i];
+        }
+        return total;
+    }
+
+    /**
+     * The checks every provider makes on a posted receive, as a {@link PostStatus} reason code.
+     *
+     * @param maxSge the queue pair's {@code maxRecvSge}
+     */
+    public int check(int maxSge) {
+        return numSge > maxSge ? PostStatus.TOO_MANY_SGE : PostStatus.OK;
+    }
+
+    /** Copies every field of {@code other} into this request. */
+    public RecvWr copyFrom(RecvWr other) {
+        if (other.numSge > sgeLkey.length) {
+            throw new IllegalStateException("cannot copy " + other.numSge + " SGEs into a RecvWr of capacity "
+                    + sgeLkey.length);
+        }
+        wrId = other.wrId;
+        System.arraycopy(other.sgeLkey, 0, sgeLkey, 0, other.numSge);
+        System.arraycopy(other.sgeOffset, 0, sgeOffset, 0, other.numSge);
+        System.arraycopy(other.sgeLength, 0, sgeLength, 0, other.numSge);
+        numSge = other.numSge;
+        return this;
+    }
+
+    private void checkSgeIndex(int i) {
+        if (i < 0 || i >= numSge) {
+            throw new IndexOutOfBoundsException("SGE index " + i + " out of 0.." + (numSge - 1));
+        }
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("RecvWr{wrId=").append(wrId).append(", sges=[");
+        for (int i = 0; i < numSge; i++) {
+            sb.append(i == 0 ? "" : ", ").append(Stag.toString(sgeLkey[i])).append('+')
+                    .append(sgeOffset[i]).append('/').append(sgeLength[i]);
+        }
+        return sb.append("]}").toString();
+    }
+}

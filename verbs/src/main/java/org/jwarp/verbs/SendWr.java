@@ -1,0 +1,445 @@
+package org.jwarp.verbs;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A send work request ({@code ibv_send_wr}), mutable and reusable so that a steady stream of posts
+ * allocates nothing: create one per outstanding slot at setup, then refill it with the fluent
+ * setters (each returns {@code this}) or {@link #reset()} it.
+ *
+ * <p>The scatter/gather list has a fixed capacity chosen at construction and is stored in
+ * preallocated parallel arrays. Each entry is either a registered SGE (lkey, offset from the start
+ * of the region, length: {@link #addSge(MemoryRegion, long, int)}) or, for inline requests only, an
+ * unregistered source segment ({@link #addInlineSge}). Offsets are relative to the region, not
+ * virtual addresses: Java has no pointer arithmetic to make VA-based SGEs natural, and the STag
+ * table check (lkey valid, in this PD, range inside the region) stays the provider's.
+ *
+ * <p>Ownership: the provider reads the request during the {@code postSend} call only (it copies
+ * what it needs into its own send-queue slot, and copies inline payloads), so the object may be
+ * refilled as soon as {@code postSend} returns. Not thread-safe: fill and post it from one thread.
+ *
+ * <p>Work-request lists are posted as an array plus a count ({@link QueuePair#postSend(SendWr[], int)});
+ * there is no {@code next} pointer (DESIGN.md: no linked lists inside work requests).
+ *
+ * <p>Immediate data: RFC 7306 §4.3 carries 8 bytes of immediate data, OFED's {@code imm_data} is
+ * 32 bits. This API carries all 64 bits ({@link #immData(long)}). A 32-bit OFED value is carried
+ * zero-extended, i.e. in the last (least significant, big-endian) four bytes of the Immediate Data
+ * field, and read back with {@link WorkCompletion#immData32()}.
+ */
+public final class SendWr {
+
+    /** Default SGE capacity of {@link #SendWr()}. */
+    public static final int DEFAULT_MAX_SGE = 4;
+
+    private long wrId;
+    private WrOpcode opcode;
+    private int flags;
+
+    private final int[] sgeLkey;
+    private final long[] sgeOffset;
+    private final int[] sgeLength;
+    private final MemorySegment[] sgeInline;
+    private int numSge;
+
+    private long remoteAddr;
+    private int rkey;
+    private long immData;
+    private int invalidateRkey;
+    private long compareAdd;
+    private long swap;
+    private long compareMask;
+    private long swapOrAddMask;
+
+    /** A request with room for {@link #DEFAULT_MAX_SGE} SGEs. */
+    public SendWr() {
+        this(DEFAULT_MAX_SGE);
+    }
+
+    /**
+     * A request with room for {@code maxSge} SGEs.
+     *
+     * @throws IllegalArgumentException if {@code maxSge} is not in 1..65535
+     */
+    public SendWr(int maxSge) {
+        if (maxSge < 1 || maxSge > 0xFFFF) {
+            throw new IllegalArgumentException("SendWr SGE capacity must be in 1..65535: " + maxSge);
+        }
+        sgeLkey = new int[maxSge];
+        sgeOffset = new long[maxSge];
+        sgeLength = new int[maxSge];
+        sgeInline = new MemorySegment[maxSge];
+        reset();
+    }
+
+    /**
+     * Clears every field to its default: wrId 0, no opcode, no flags, no SGEs, remote address and
+     * keys 0, immediate 0, atomic operands 0 with full compare and swap masks and a plain (unmasked)
+     * add. Returns {@code this}.
+     */
+    public SendWr reset() {
+        wrId = 0;
+        opcode = null;
+        flags = 0;
+        clearSges();
+        remoteAddr = 0;
+        rkey = Stag.INVALID;
+        immData = 0;
+        invalidateRkey = Stag.INVALID;
+        compareAdd = 0;
+        swap = 0;
+        compareMask = -1L;
+        swapOrAddMask = -1L;
+        return this;
+    }
+
+    // ---- setters (fluent, allocation-free) --------------------------------------------------
+
+    /** The caller's identifier, returned in the completion. */
+    public SendWr wrId(long wrId) {
+        this.wrId = wrId;
+        return this;
+    }
+
+    public SendWr opcode(WrOpcode opcode) {
+        this.opcode = opcode;
+        return this;
+    }
+
+    /** Replaces the flags ({@link SendFlags} bits). */
+    public SendWr flags(int flags) {
+        this.flags = flags;
+        return this;
+    }
+
+    /** Adds {@link SendFlags} bits. */
+    public SendWr addFlags(int flags) {
+        this.flags |= flags;
+        return this;
+    }
+
+    /** Sets or clears {@link SendFlags#SIGNALED}. */
+    public SendWr signaled(boolean signaled) {
+        flags = signaled ? flags | SendFlags.SIGNALED : flags & ~SendFlags.SIGNALED;
+        return this;
+    }
+
+    /** Removes all SGEs (capacity unchanged). */
+    public SendWr clearSges() {
+        for (int i = 0; i < numSge; i++) {
+            sgeInline[i] = null;
+        }
+        numSge = 0;
+        return this;
+    }
+
+    /**
+     * Appends a registered SGE: {@code length} bytes at {@code offset} from the start of {@code mr}.
+     * The provider checks the range and rights against its STag table when the request is posted;
+     * a failure becomes a {@link WcStatus#LOC_PROT_ERR} completion.
+     *
+     * @throws IllegalStateException    if the capacity is exhausted (a sizing bug, not a data-path condition)
+     * @throws IllegalArgumentException if {@code offset} or {@code length} is negative
+     */
+    public SendWr addSge(MemoryRegion mr, long offset, int length) {
+        return addSge(mr.lkey(), offset, length);
+    }
+
+    /** As {@link #addSge(MemoryRegion, long, int)}, naming the region by its lkey. */
+    public SendWr addSge(int lkey, long offset, int length) {
+        int i = nextSgeSlot(offset, length);
+        sgeLkey[i] = lkey;
+        sgeOffset[i] = offset;
+        sgeLength[i] = length;
+        sgeInline[i] = null;
+        numSge = i + 1;
+        return this;
+    }
+
+    /**
+     * Appends an unregistered payload source, legal only with {@link SendFlags#INLINE}: the
+     * provider copies {@code length} bytes at {@code offset} of {@code source} during the post.
+     * Any readable segment will do (heap or native).
+     */
+    public SendWr addInlineSge(MemorySegment source, long offset, int length) {
+        if (source == null) {
+            throw new IllegalArgumentException("inline SGE source segment is null");
+        }
+        int i = nextSgeSlot(offset, length);
+        sgeLkey[i] = Stag.INVALID;
+        sgeOffset[i] = offset;
+        sgeLength[i] = length;
+        sgeInline[i] = source;
+        numSge = i + 1;
+        return this;
+    }
+
+    private int nextSgeSlot(long offset, int length) {
+        if (numSge == sgeLkey.length) {
+            throw new IllegalStateException("SendWr holds at most " + sgeLkey.length
+                    + " SGEs; create it with new SendWr(maxSge)");
+        }
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("SGE offset and length must be >= 0: offset=" + offset
+                    + " length=" + length);
+        }
+        return numSge;
+    }
+
+    /** Overwrites the length of SGE {@code i} (e.g. to vary the message size of a prepared request). */
+    public SendWr sgeLength(int i, int length) {
+        checkSgeIndex(i);
+        if (length < 0) {
+            throw new IllegalArgumentException("SGE length must be >= 0: " + length);
+        }
+        sgeLength[i] = length;
+        return this;
+    }
+
+    /** Target of RDMA_WRITE(_WITH_IMM), RDMA_READ and atomics: the peer's tagged offset (TO) and STag. */
+    public SendWr remote(long remoteAddr, int rkey) {
+        this.remoteAddr = remoteAddr;
+        this.rkey = rkey;
+        return this;
+    }
+
+    /** Immediate data for RDMA_WRITE_WITH_IMM (64 bits, RFC 7306 §4.3). */
+    public SendWr immData(long immData) {
+        this.immData = immData;
+        return this;
+    }
+
+    /** The peer STag that SEND_WITH_INV invalidates (RFC 5040 §5.3, RDMAP opcode 0x4/0x6). */
+    public SendWr invalidateRkey(int rkey) {
+        this.invalidateRkey = rkey;
+        return this;
+    }
+
+    /**
+     * Operands of ATOMIC_CMP_AND_SWP (RFC 7306 §4.1): if {@code (*target ^ compare) & compareMask}
+     * is 0, {@code *target = (*target & ~swapMask) | (swap & swapMask)}. The plain OFED operation
+     * has both masks all ones ({@link #compareSwap(long, long)}).
+     */
+    public SendWr compareSwap(long compare, long swap, long compareMask, long swapMask) {
+        this.compareAdd = compare;
+        this.swap = swap;
+        this.compareMask = compareMask;
+        this.swapOrAddMask = swapMask;
+        return this;
+    }
+
+    /** OFED compare-and-swap: full 64-bit compare, full 64-bit swap. */
+    public SendWr compareSwap(long compare, long swap) {
+        return compareSwap(compare, swap, -1L, -1L);
+    }
+
+    /**
+     * Operands of ATOMIC_FETCH_AND_ADD (RFC 7306 §4.1): adds {@code add} to the 64-bit target. A bit
+     * set in {@code addMask} marks the most significant bit of a field; no carry leaves that bit.
+     * {@code addMask = 0} is the plain OFED 64-bit add ({@link #fetchAdd(long)}).
+     */
+    public SendWr fetchAdd(long add, long addMask) {
+        this.compareAdd = add;
+        this.swap = 0;
+        this.compareMask = -1L;
+        this.swapOrAddMask = addMask;
+        return this;
+    }
+
+    /** OFED fetch-and-add: plain 64-bit add. */
+    public SendWr fetchAdd(long add) {
+        return fetchAdd(add, 0L);
+    }
+
+    // ---- getters -----------------------------------------------------------------------------
+
+    public long wrId() {
+        return wrId;
+    }
+
+    /** The opcode, or {@code null} if none was set (such a request is rejected as {@link PostStatus#INVALID_WR}). */
+    public WrOpcode opcode() {
+        return opcode;
+    }
+
+    public int flags() {
+        return flags;
+    }
+
+    public boolean hasFlag(int flag) {
+        return (flags & flag) != 0;
+    }
+
+    public int maxSge() {
+        return sgeLkey.length;
+    }
+
+    public int numSge() {
+        return numSge;
+    }
+
+    /** lkey of SGE {@code i}; {@link Stag#INVALID} for an inline source. */
+    public int sgeLkey(int i) {
+        checkSgeIndex(i);
+        return sgeLkey[i];
+    }
+
+    public long sgeOffset(int i) {
+        checkSgeIndex(i);
+        return sgeOffset[i];
+    }
+
+    public int sgeLength(int i) {
+        checkSgeIndex(i);
+        return sgeLength[i];
+    }
+
+    /** The unregistered source of SGE {@code i}, or {@code null} for a registered SGE. */
+    public MemorySegment sgeInlineSource(int i) {
+        checkSgeIndex(i);
+        return sgeInline[i];
+    }
+
+    /** Sum of the SGE lengths (the message length). */
+    public long totalLength() {
+        long total = 0;
+        for (int i = 0; i < numSge; i++) {
+            total += sgeLength[i];
+        }
+        return total;
+    }
+
+    public long remoteAddr() {
+        return remoteAddr;
+    }
+
+    public int rkey() {
+        return rkey;
+    }
+
+    public long immData() {
+        return immData;
+    }
+
+    public int invalidateRkey() {
+        return invalidateRkey;
+    }
+
+    /** Compare value (CMP_AND_SWP) or add value (FETCH_AND_ADD). */
+    public long compareAdd() {
+        return compareAdd;
+    }
+
+    public long swap() {
+        return swap;
+    }
+
+    /** Compare mask of CMP_AND_SWP (all ones for FETCH_AND_ADD). */
+    public long compareMask() {
+        return compareMask;
+    }
+
+    /** Swap mask (CMP_AND_SWP) or add mask (FETCH_AND_ADD). */
+    public long swapOrAddMask() {
+        return swapOrAddMask;
+    }
+
+    private void checkSgeIndex(int i) {
+        if (i < 0 || i >= numSge) {
+            throw new IndexOutOfBoundsException("SGE index " + i + " out of 0.." + (numSge - 1));
+        }
+    }
+
+    // ---- validation shared by providers -------------------------------------------------------
+
+    /**
+     * The checks every provider makes on a posted request before queueing it, as a
+     * {@link PostStatus} reason code ({@link PostStatus#OK} if none fails). Allocation-free.
+     *
+     * @param maxSge    the queue pair's {@code maxSendSge}
+     * @param maxInline the queue pair's {@code maxInlineData}
+     * @param atomics   whether the provider carries RFC 7306 atomics on this queue pair
+     * @param immediate whether the provider carries RFC 7306 immediate data on this queue pair
+     */
+    public int check(int maxSge, int maxInline, boolean atomics, boolean immediate) {
+        if (opcode == null || (flags & ~SendFlags.ALL) != 0) {
+            return PostStatus.INVALID_WR;
+        }
+        if (numSge > maxSge) {
+            return PostStatus.TOO_MANY_SGE;
+        }
+        if ((opcode.isAtomic() && !atomics) || (opcode == WrOpcode.RDMA_WRITE_WITH_IMM && !immediate)) {
+            return PostStatus.UNSUPPORTED_OPCODE;
+        }
+        boolean inline = (flags & SendFlags.INLINE) != 0;
+        if (inline) {
+            if (!opcode.allowsInline()) {
+                return PostStatus.INVALID_WR;
+            }
+            if (totalLength() > maxInline) {
+                return PostStatus.INLINE_TOO_LONG;
+            }
+        } else {
+            for (int i = 0; i < numSge; i++) {
+                if (sgeInline[i] != null) {
+                    return PostStatus.INVALID_WR;
+                }
+            }
+        }
+        if (opcode.isAtomic() && (numSge != 1 || sgeLength[0] != 8)) {
+            return PostStatus.INVALID_WR;
+        }
+        return PostStatus.OK;
+    }
+
+    /** Copies every field of {@code other} into this request (SGEs beyond this capacity are a bug). */
+    public SendWr copyFrom(SendWr other) {
+        if (other.numSge > sgeLkey.length) {
+            throw new IllegalStateException("cannot copy " + other.numSge + " SGEs into a SendWr of capacity "
+                    + sgeLkey.length);
+        }
+        clearSges();
+        wrId = other.wrId;
+        opcode = other.opcode;
+        flags = other.flags;
+        System.arraycopy(other.sgeLkey, 0, sgeLkey, 0, other.numSge);
+        System.arraycopy(other.sgeOffset, 0, sgeOffset, 0, other.numSge);
+        System.arraycopy(other.sgeLength, 0, sgeLength, 0, other.numSge);
+        System.arraycopy(other.sgeInline, 0, sgeInline, 0, other.numSge);
+        numSge = other.numSge;
+        remoteAddr = other.remoteAddr;
+        rkey = other.rkey;
+        immData = other.immData;
+        invalidateRkey = other.invalidateRkey;
+        compareAdd = other.compareAdd;
+        swap = other.swap;
+        compareMask = other.compareMask;
+        swapOrAddMask = other.swapOrAddMask;
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("SendWr{wrId=").append(wrId).append(", opcode=").append(opcode)
+                .append(", flags=").append(SendFlags.toString(flags)).append(", sges=[");
+        for (int i = 0; i < numSge; i++) {
+            sb.append(i == 0 ? "" : ", ");
+            if (sgeInline[i] != null) {
+                sb.append("inline+");
+            } else {
+                sb.append(Stag.toString(sgeLkey[i])).append('+');
+            }
+            sb.append(sgeOffset[i]).append('/').append(sgeLength[i]);
+        }
+        sb.append(']');
+        if (opcode != null && opcode.hasRemoteTarget()) {
+            sb.append(", remote=").append(Stag.toString(rkey)).append('@').append(Long.toHexString(remoteAddr));
+        }
+        if (opcode == WrOpcode.RDMA_WRITE_WITH_IMM) {
+            sb.append(", imm=0x").append(Long.toHexString(immData));
+        }
+        if (opcode == WrOpcode.SEND_WITH_INV) {
+            sb.append(", inv=").append(Stag.toString(invalidateRkey));
+        }
+        return sb.append('}').toString();
+    }
+}

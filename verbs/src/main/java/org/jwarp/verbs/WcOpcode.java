@@ -1,0 +1,53 @@
+package org.jwarp.verbs;
+
+/**
+ * The opcode a work completion reports, with the numeric values of libibverbs'
+ * {@code enum ibv_wc_opcode}. Receive-side values have bit 7 set ({@code IBV_WC_RECV = 1 << 7}).
+ */
+public enum WcOpcode {
+    /** A SEND or SEND_WITH_INV request completed. */
+    SEND(0),
+    /** An RDMA_WRITE or RDMA_WRITE_WITH_IMM request completed. */
+    RDMA_WRITE(1),
+    /** An RDMA_READ request completed: the data has been placed in the local SGEs. */
+    RDMA_READ(2),
+    /** An ATOMIC_CMP_AND_SWP request completed: the original value is in the local 8-byte SGE. */
+    COMP_SWAP(3),
+    /** An ATOMIC_FETCH_AND_ADD request completed: the original value is in the local 8-byte SGE. */
+    FETCH_ADD(4),
+    /** A receive buffer was filled by a Send (any of the four Send opcodes). */
+    RECV(1 << 7),
+    /**
+     * A receive buffer was consumed by an RFC 7306 Immediate Data message (the second half of the
+     * peer's RDMA_WRITE_WITH_IMM); {@link WorkCompletion#immData()} is valid and the byte length
+     * is 0. iWARP carries the immediate data in a message of its own after the Write (RFC 7306
+     * §6), so unlike InfiniBand the receiver is not told the Write's length.
+     */
+    RECV_RDMA_WITH_IMM((1 << 7) + 1);
+
+    private final int ibvValue;
+
+    WcOpcode(int ibvValue) {
+        this.ibvValue = ibvValue;
+    }
+
+    /** The value of the matching {@code IBV_WC_*} constant. */
+    public int ibvValue() {
+        return ibvValue;
+    }
+
+    /** True for completions of the receive queue. */
+    public boolean isRecv() {
+        return (ibvValue & (1 << 7)) != 0;
+    }
+
+    /** The opcode with the given {@code IBV_WC_*} value, or {@code null}. */
+    public static WcOpcode ofIbv(int ibvValue) {
+        for (WcOpcode op : values()) {
+            if (op.ibvValue == ibvValue) {
+                return op;
+            }
+        }
+        return null;
+    }
+}

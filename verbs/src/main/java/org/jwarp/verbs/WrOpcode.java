@@ -1,0 +1,123 @@
+package org.jwarp.verbs;
+
+/**
+ * Send work-request opcodes, with the numeric values of libibverbs' {@code enum ibv_wr_opcode} and
+ * the RDMAP messages each becomes on the wire (RFC 5040 §4.1, RFC 7306 §4.1).
+ *
+ * <table>
+ *   <caption>Opcode to RDMAP mapping</caption>
+ *   <tr><th>opcode</th><th>RDMAP message(s)</th><th>with {@link SendFlags#SOLICITED}</th></tr>
+ *   <tr><td>SEND</td><td>Send (0x3)</td><td>Send with SE (0x5)</td></tr>
+ *   <tr><td>SEND_WITH_INV</td><td>Send with Invalidate (0x4)</td><td>Send with SE and Invalidate (0x6)</td></tr>
+ *   <tr><td>RDMA_WRITE</td><td>RDMA Write (0x0)</td><td>not applicable</td></tr>
+ *   <tr><td>RDMA_WRITE_WITH_IMM</td><td>RDMA Write (0x0) then Immediate Data (0x8)</td><td>... then Immediate Data with SE (0x9)</td></tr>
+ *   <tr><td>RDMA_READ</td><td>RDMA Read Request (0x1), answered by Read Response (0x2)</td><td>not applicable</td></tr>
+ *   <tr><td>ATOMIC_CMP_AND_SWP</td><td>Atomic Request (0xA, AOpCode 0x2), answered by Atomic Response (0xB)</td><td>not applicable</td></tr>
+ *   <tr><td>ATOMIC_FETCH_AND_ADD</td><td>Atomic Request (0xA, AOpCode 0x0), answered by Atomic Response (0xB)</td><td>not applicable</td></tr>
+ * </table>
+ *
+ * <p>iWARP has no "RDMA Write with Immediate" opcode: RFC 7306 §6 expresses it as a Write followed
+ * by an Immediate Data message, which consumes one receive buffer at the peer exactly like a Send.
+ * The RFC 7306 opcodes (0x8 to 0xB) are unknown to Linux siw, which answers them with a Terminate
+ * (RDMAP remote operation, "unexpected opcode") and drops the connection: use them only with a
+ * peer known to support RFC 7306.
+ */
+public enum WrOpcode {
+    RDMA_WRITE(0),
+    RDMA_WRITE_WITH_IMM(1),
+    SEND(2),
+    RDMA_READ(4),
+    ATOMIC_CMP_AND_SWP(5),
+    ATOMIC_FETCH_AND_ADD(6),
+    SEND_WITH_INV(9);
+
+    private static final WrOpcode[] VALUES = values();
+
+    private final int ibvValue;
+
+    WrOpcode(int ibvValue) {
+        this.ibvValue = ibvValue;
+    }
+
+    /** The value of the matching {@code IBV_WR_*} constant. */
+    public int ibvValue() {
+        return ibvValue;
+    }
+
+    /** True if the request targets the peer's memory and so needs a remote address and rkey. */
+    public boolean hasRemoteTarget() {
+        return this == RDMA_WRITE || this == RDMA_WRITE_WITH_IMM || this == RDMA_READ || isAtomic();
+    }
+
+    /** True for the two RFC 7306 atomics (8-byte target, 8-byte local result buffer). */
+    public boolean isAtomic() {
+        return this == ATOMIC_CMP_AND_SWP || this == ATOMIC_FETCH_AND_ADD;
+    }
+
+    /** True if the request uses one of the peer's IRD slots (RDMA Read and atomics, RFC 5040 §5.5 / RFC 7306 §5). */
+    public boolean consumesOrd() {
+        return this == RDMA_READ || isAtomic();
+    }
+
+    /** True if the request consumes a receive buffer at the peer (the Send family and immediate data). */
+    public boolean consumesPeerRecv() {
+        return this == SEND || this == SEND_WITH_INV || this == RDMA_WRITE_WITH_IMM;
+    }
+
+    /** True if {@link SendFlags#INLINE} is allowed with this opcode (the local SGEs are a payload source). */
+    public boolean allowsInline() {
+        return this == SEND || this == SEND_WITH_INV || this == RDMA_WRITE || this == RDMA_WRITE_WITH_IMM;
+    }
+
+    /** True if {@link SendFlags#SOLICITED} has a meaning (it selects the "with SE" RDMAP opcode). */
+    public boolean allowsSolicited() {
+        return this == SEND || this == SEND_WITH_INV || this == RDMA_WRITE_WITH_IMM;
+    }
+
+    /**
+     * The RDMAP opcode (RFC 5040 §4.1, RFC 7306 §4.1) of the last message this request puts on the
+     * wire: the one the peer acts on to complete it. For RDMA_WRITE_WITH_IMM that is the Immediate
+     * Data message (0x8, or 0x9 when solicited), sent after an RDMA Write (0x0). {@code solicited}
+     * only matters where {@link #allowsSolicited()} is true.
+     */
+    public int rdmapOpcode(boolean solicited) {
+        return switch (this) {
+            case RDMA_WRITE -> 0x0;
+            case RDMA_READ -> 0x1;
+            case SEND -> solicited ? 0x5 : 0x3;
+            case SEND_WITH_INV -> solicited ? 0x6 : 0x4;
+            case RDMA_WRITE_WITH_IMM -> solicited ? 0x9 : 0x8;
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> 0xA;
+        };
+    }
+
+    /** RFC 7306 §4.1 AOpCode of an Atomic Request: 0x0 FetchAdd, 0x2 CmpSwap; -1 for other opcodes. */
+    public int atomicOpcode() {
+        return switch (this) {
+            case ATOMIC_FETCH_AND_ADD -> 0x0;
+            case ATOMIC_CMP_AND_SWP -> 0x2;
+            default -> -1;
+        };
+    }
+
+    /** The opcode a successful completion of this request reports ({@code ibv_wc_opcode}). */
+    public WcOpcode completionOpcode() {
+        return switch (this) {
+            case SEND, SEND_WITH_INV -> WcOpcode.SEND;
+            case RDMA_WRITE, RDMA_WRITE_WITH_IMM -> WcOpcode.RDMA_WRITE;
+            case RDMA_READ -> WcOpcode.RDMA_READ;
+            case ATOMIC_CMP_AND_SWP -> WcOpcode.COMP_SWAP;
+            case ATOMIC_FETCH_AND_ADD -> WcOpcode.FETCH_ADD;
+        };
+    }
+
+    /** The opcode with the given {@code IBV_WR_*} value, or {@code null} if none is supported. */
+    public static WrOpcode ofIbv(int ibvValue) {
+        for (WrOpcode op : VALUES) {
+            if (op.ibvValue == ibvValue) {
+                return op;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,29 @@
+package org.jwarp.verbs.spi;
+
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.RdmaDevice;
+
+/**
+ * A verbs implementation, found with {@link java.util.ServiceLoader}. It needs a public no-argument
+ * constructor and an entry in {@code META-INF/services/org.jwarp.verbs.spi.RdmaProvider}.
+ *
+ * <p>Instances are created by the service loader on every lookup; keep the constructor cheap and
+ * free of side effects (no threads, no sockets): work starts in {@link #open}.
+ */
+public interface RdmaProvider {
+
+    /**
+     * The provider's name, matched against {@link DeviceConfig#providerName()}: short, lower-case,
+     * stable (the jwarp engine is {@code "jwarp"}).
+     */
+    String name();
+
+    /**
+     * Opens a device. The configuration has passed its own validation (and, if it came from the
+     * builder, {@link DeviceConfig#checkProcessors(int)}); the provider starts its engine threads
+     * (DEDICATED mode) or prepares the invoked duty cycle (INVOKER mode).
+     *
+     * @throws IllegalArgumentException if the provider cannot honour a setting (naming it)
+     */
+    RdmaDevice open(DeviceConfig config);
+}

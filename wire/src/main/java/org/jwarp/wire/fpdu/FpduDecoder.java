@@ -1,0 +1,475 @@
+package org.jwarp.wire.fpdu;
+
+import java.lang.foreign.MemorySegment;
+import org.jwarp.wire.Crc32c;
+import org.jwarp.wire.Wire;
+import org.jwarp.wire.ddp.DdpHeader;
+import org.jwarp.wire.rdmap.DdpError;
+import org.jwarp.wire.rdmap.MpaError;
+import org.jwarp.wire.rdmap.RdmapControl;
+import org.jwarp.wire.rdmap.RdmapError;
+import org.jwarp.wire.rdmap.RdmapOpcode;
+import org.jwarp.wire.rdmap.TerminateError;
+import org.jwarp.wire.rdmap.TerminateHeader;
+
+/**
+ * The receive side of MPA full operation (RFC 5044 §4, §6): a resumable state machine that turns
+ * a TCP byte stream, fed in windows of any size (one byte at a time included), into FPDUs. Per
+ * FPDU it yields {@link #HEADER} (the DDP and RDMAP headers, checked), zero or more
+ * {@link #PAYLOAD} events that say where the payload bytes are in the window just fed — the payload
+ * is never copied — and {@link #END} once the CRC has been checked. Markers (RFC 5044 §4.3) are
+ * checked and stripped when the connection uses them in this direction.
+ *
+ * <p>Use: {@link #start}, then per window of received bytes {@link #feed} and call {@link #next}
+ * until it returns {@link #NEED_MORE}; by then every byte of the window has been consumed, and the
+ * window may be reused. On bad input {@link #next} returns {@link #ERROR} and {@link #error()} names
+ * the Terminate (layer, type, code) to send; the decoder then stays in error and reads nothing more
+ * (DESIGN rule 5: after a Terminate, input on that stream is discarded). It never throws on any
+ * input, never reads outside the window, and allocates nothing.
+ *
+ * <p>Order of checks, so that the outcome does not depend on how the stream was split: markers as
+ * they arrive; then, when the first four bytes of an FPDU are in, the ULPDU length against the
+ * smallest DDP header, the DDP version (RFC 5041 §4.1), the RDMAP version and opcode (RFC 5040
+ * §7.2) and the message's size; then the CRC at the end of the FPDU (RFC 5044 §4.4). Payload is
+ * handed up before the CRC is checked, as siw does when it places straight from the socket: the
+ * data sink may place it (into memory the peer was already allowed to write) but must not deliver
+ * the message or complete a work request before {@link #END}.
+ *
+ * <p>Header checks that need the STag table or the receive queue (RFC 5041 §7.1, RFC 5040 §7) are
+ * the protocol stack's, not this class's.
+ */
+public final class FpduDecoder {
+
+    /** Every byte fed has been consumed; feed more. */
+    public static final int NEED_MORE = 0;
+    /** An FPDU's headers are complete and passed the framing checks: see {@link #ddpHeader()}. */
+    public static final int HEADER = 1;
+    /** Payload bytes of the current FPDU are in the window at {@link #chunkOffset()}. */
+    public static final int PAYLOAD = 2;
+    /** The current FPDU ended and its CRC (if negotiated) is good. */
+    public static final int END = 3;
+    /** The stream is invalid; {@link #error()} says which Terminate to send. */
+    public static final int ERROR = -1;
+
+    private static final int S_HEADER = 0;
+    private static final int S_PAYLOAD = 1;
+    private static final int S_PAD = 2;
+    private static final int S_CRC = 3;
+    private static final int S_ERROR = 4;
+
+    /** The first bytes of every FPDU: ULPDU_Length, DDP control, RDMAP control. */
+    private static final int PREAMBLE = Fpdu.LENGTH_FIELD + 2;
+    private static final int MAX_HEADER = Fpdu.LENGTH_FIELD + DdpHeader.UNTAGGED_LENGTH + TerminateHeader.MAX_LENGTH;
+    private static final int MARKER_MASK = Fpdu.MARKER_INTERVAL - 1;
+
+    private final Crc32c crc = new Crc32c();
+    private final MemorySegment headerBuffer = MemorySegment.ofArray(new byte[MAX_HEADER]);
+    private final MemorySegment markerBuffer = MemorySegment.ofArray(new byte[Fpdu.MARKER_LENGTH]);
+    private final MemorySegment crcBuffer = MemorySegment.ofArray(new byte[Fpdu.CRC_LENGTH]);
+    private final DdpHeader ddpHeader = new DdpHeader().wrap(headerBuffer, Fpdu.LENGTH_FIELD);
+
+    private boolean crcEnabled;
+    private boolean markersEnabled;
+    private boolean rfc7306Enabled;
+
+    private MemorySegment in = MemorySegment.NULL;
+    private long pos;
+    private long limit;
+    /** Start of the consumed input not yet added to the CRC: the CRC is updated once per run of bytes. */
+    private long crcFrom;
+
+    private int state;
+    private long streamPosition;
+    private long fpduStart;
+    private boolean fpduStarted;
+    private int markerFill;
+    private int headerFill;
+    private int headerNeed;
+    private int crcFill;
+
+    private int ulpduLength;
+    private RdmapOpcode opcode;
+    private int headerLength;
+    private int payloadLength;
+    private int payloadPosition;
+    private int padRemaining;
+
+    private long chunkOffset;
+    private int chunkLength;
+    private int chunkPayloadPosition;
+    private TerminateError error;
+    private long fpdus;
+
+    /**
+     * Begins full operation on a new stream.
+     *
+     * @param crcEnabled     whether CRC was negotiated (RFC 5044 §7.1.2); if not, the field is skipped
+     * @param markersEnabled whether the peer inserts markers in what it sends us
+     * @param rfc7306Enabled whether the RFC 7306 opcodes (immediate data, atomics) are accepted
+     * @param streamPosition stream bytes before the first one fed, counted from where the first
+     *                       marker sits (0 at the start of full operation, RFC 5044 §4.3)
+     */
+    public FpduDecoder start(boolean crcEnabled, boolean markersEnabled, boolean rfc7306Enabled, long streamPosition) {
+        this.crcEnabled = crcEnabled;
+        this.markersEnabled = markersEnabled;
+        this.rfc7306Enabled = rfc7306Enabled;
+        this.streamPosition = streamPosition;
+        this.in = MemorySegment.NULL;
+        this.pos = 0;
+        this.limit = 0;
+        this.crcFrom = 0;
+        this.state = S_HEADER;
+        this.fpduStarted = false;
+        this.markerFill = 0;
+        this.headerFill = 0;
+        this.headerNeed = PREAMBLE;
+        this.crcFill = 0;
+        this.error = null;
+        this.fpdus = 0;
+        this.opcode = null;
+        crc.reset();
+        return this;
+    }
+
+    /**
+     * Gives the decoder the next window of stream bytes. The previous window must have been
+     * consumed ({@link #next} returned {@link #NEED_MORE} or {@link #ERROR}).
+     */
+    public void feed(MemorySegment window, long offset, long length) {
+        if (pos < limit && state != S_ERROR) {
+            throw new IllegalStateException("the previous window still has " + (limit - pos) + " bytes to decode");
+        }
+        this.in = window;
+        this.pos = offset;
+        this.limit = offset + length;
+        this.crcFrom = offset;
+    }
+
+    /** Decodes until the next event; see the class comment. */
+    public int next() {
+        while (true) {
+            if (state == S_ERROR) {
+                return ERROR;
+            }
+            if (markersEnabled && (markerFill > 0 || (streamPosition & MARKER_MASK) == 0)) {
+                if (pos == limit) {
+                    return needMore();
+                }
+                if (!consumeMarker()) {
+                    return ERROR;
+                }
+                continue;
+            }
+            switch (state) {
+                case S_HEADER -> {
+                    if (pos == limit) {
+                        return needMore();
+                    }
+                    if (consumeHeader()) {
+                        return state == S_ERROR ? ERROR : HEADER;
+                    }
+                }
+                case S_PAYLOAD -> {
+                    if (pos == limit) {
+                        return needMore();
+                    }
+                    int n = available(payloadLength - payloadPosition);
+                    chunkOffset = pos;
+                    chunkLength = n;
+                    chunkPayloadPosition = payloadPosition;
+                    advance(n);
+                    payloadPosition += n;
+                    if (payloadPosition == payloadLength) {
+                        state = padRemaining > 0 ? S_PAD : S_CRC;
+                    }
+                    return PAYLOAD;
+                }
+                case S_PAD -> {
+                    if (pos == limit) {
+                        return needMore();
+                    }
+                    int n = available(padRemaining);
+                    advance(n);
+                    padRemaining -= n;
+                    if (padRemaining == 0) {
+                        state = S_CRC;
+                    }
+                }
+                case S_CRC -> {
+                    if (crcFill == 0) {
+                        flushCrc(); // RFC 5044 §4.4: the CRC covers everything before the CRC field
+                    }
+                    if (pos == limit) {
+                        return NEED_MORE;
+                    }
+                    int n = available(Fpdu.CRC_LENGTH - crcFill);
+                    MemorySegment.copy(in, pos, crcBuffer, crcFill, n);
+                    advance(n);
+                    crcFrom = pos;
+                    crcFill += n;
+                    if (crcFill == Fpdu.CRC_LENGTH) {
+                        return endOfFpdu();
+                    }
+                }
+                default -> throw new IllegalStateException("decoder state " + state);
+            }
+        }
+    }
+
+    private int needMore() {
+        flushCrc();
+        return NEED_MORE;
+    }
+
+    /** Collects header bytes; true once the whole header is in (or an error was found). */
+    private boolean consumeHeader() {
+        if (!fpduStarted) {
+            fpduStarted = true;
+            fpduStart = streamPosition;
+        }
+        int n = available(headerNeed - headerFill);
+        MemorySegment.copy(in, pos, headerBuffer, headerFill, n);
+        advance(n);
+        headerFill += n;
+        if (headerFill < headerNeed) {
+            return false;
+        }
+        if (headerNeed == PREAMBLE) {
+            TerminateError e = checkPreamble();
+            if (e != null) {
+                fail(e);
+                return true;
+            }
+            headerNeed = Fpdu.LENGTH_FIELD + headerLength;
+            return false;
+        }
+        payloadLength = ulpduLength - headerLength;
+        payloadPosition = 0;
+        padRemaining = Fpdu.pad(ulpduLength);
+        state = payloadLength > 0 ? S_PAYLOAD : padRemaining > 0 ? S_PAD : S_CRC;
+        return true;
+    }
+
+    /**
+     * The checks that the first four bytes of an FPDU allow; sets {@link #opcode} and
+     * {@link #headerLength}. Returns the error to report, or null.
+     */
+    private TerminateError checkPreamble() {
+        ulpduLength = Wire.u16(headerBuffer, 0);
+        int ddpControl = Wire.u8(headerBuffer, Fpdu.LENGTH_FIELD);
+        int rdmapControl = Wire.u8(headerBuffer, Fpdu.LENGTH_FIELD + 1);
+        boolean tagged = (ddpControl & DdpHeader.T) != 0;
+        // A ULPDU shorter than the smallest DDP header cannot be a DDP segment at all; nothing in
+        // RFC 5041 names this, so it is reported as a catastrophic error of this stream.
+        if (ulpduLength < DdpHeader.TAGGED_LENGTH) {
+            return RdmapError.CATASTROPHIC_STREAM;
+        }
+        // RFC 5041 §4.1, §7.2: DV MUST be 01b; the error type follows the buffer model.
+        if ((ddpControl & DdpHeader.DV_MASK) != DdpHeader.VERSION) {
+            return tagged ? DdpError.TAGGED_INVALID_DDP_VERSION : DdpError.UNTAGGED_INVALID_DDP_VERSION;
+        }
+        // RFC 5040 §4.1, §7.2: RV MUST be 01b; an unknown version is a remote operation error.
+        if (RdmapControl.version(rdmapControl) != RdmapControl.RV_IETF) {
+            return RdmapError.INVALID_RDMAP_VERSION;
+        }
+        // RFC 5040 §7.2: an opcode that is unassigned, unsupported, or sent in the wrong buffer
+        // model is an unexpected opcode.
+        RdmapOpcode op = RdmapOpcode.fromCode(rdmapControl);
+        if (op == null || (op.rfc7306() && !rfc7306Enabled) || op.tagged() != tagged) {
+            return RdmapError.UNEXPECTED_OPCODE;
+        }
+        int ddpLength = tagged ? DdpHeader.TAGGED_LENGTH : DdpHeader.UNTAGGED_LENGTH;
+        int required = ddpLength + op.headerLength();
+        // RFC 5040 §4.4, §4.8, RFC 7306 §4: control messages are single segments of a set size
+        // (a Read Request is exactly 46 bytes; a Terminate holds at most both headers).
+        boolean badSize = op.fixedLength() ? ulpduLength != required
+                : ulpduLength < required
+                || (op == RdmapOpcode.TERMINATE && ulpduLength > ddpLength + TerminateHeader.MAX_LENGTH);
+        if (badSize || (op.singleSegment() && (ddpControl & DdpHeader.L) == 0)) {
+            return RdmapError.CATASTROPHIC_STREAM;
+        }
+        opcode = op;
+        headerLength = op == RdmapOpcode.TERMINATE ? ulpduLength : required;
+        return null;
+    }
+
+    /** Consumes marker bytes; false if the marker contradicts the FPDU framing. */
+    private boolean consumeMarker() {
+        int n = (int) Math.min(Fpdu.MARKER_LENGTH - markerFill, limit - pos);
+        MemorySegment.copy(in, pos, markerBuffer, markerFill, n);
+        pos += n;
+        streamPosition += n;
+        markerFill += n;
+        if (markerFill < Fpdu.MARKER_LENGTH) {
+            return true;
+        }
+        markerFill = 0;
+        long markerPosition = streamPosition - Fpdu.MARKER_LENGTH;
+        // RFC 5044 §4.3: FPDUPTR is the low 16 bits; its two low bits are treated as 0 on receive.
+        // A marker between two FPDUs belongs to the next one and points at itself (0).
+        int fpduPtr = Wire.u16(markerBuffer, 2) & 0xFFFC;
+        long expected = fpduStarted ? (markerPosition - fpduStart) & 0xFFFC : 0;
+        if (fpduPtr != expected) {
+            fail(MpaError.MARKER_ERROR);
+            return false;
+        }
+        return true;
+    }
+
+    private int endOfFpdu() {
+        crcFill = 0;
+        // RFC 5044 §4.4: if CRC was negotiated, an FPDU whose CRC does not match is invalid (MPA
+        // error 2). Without CRC the field is present but MUST NOT be checked.
+        if (crcEnabled && Crc32c.getWire(crcBuffer, 0) != crc.value()) {
+            fail(MpaError.CRC_ERROR);
+            return ERROR;
+        }
+        crc.reset();
+        state = S_HEADER;
+        headerFill = 0;
+        headerNeed = PREAMBLE;
+        fpduStarted = false;
+        fpdus++;
+        return END;
+    }
+
+    private void fail(TerminateError e) {
+        error = e;
+        state = S_ERROR;
+    }
+
+    /** Bytes that can be consumed now: bounded by the window and by the next marker. */
+    private int available(int wanted) {
+        long n = Math.min(wanted, limit - pos);
+        if (markersEnabled) {
+            n = Math.min(n, Fpdu.MARKER_INTERVAL - (streamPosition & MARKER_MASK));
+        }
+        return (int) n;
+    }
+
+    private void advance(int n) {
+        pos += n;
+        streamPosition += n;
+    }
+
+    private void flushCrc() {
+        if (crcEnabled && pos > crcFrom) {
+            crc.update(in, crcFrom, pos - crcFrom);
+        }
+        crcFrom = pos;
+    }
+
+    // ---- zero-copy receive ----------------------------------------------------------------
+
+    /**
+     * How many payload bytes of the current FPDU the caller may read from the socket straight into
+     * their destination, bypassing the window: 0 unless the window is used up and payload remains.
+     * Bounded by the next marker, which must go through the decoder.
+     */
+    public int externalPayloadLimit() {
+        if (state != S_PAYLOAD || pos < limit || markerFill > 0
+                || (markersEnabled && (streamPosition & MARKER_MASK) == 0)) {
+            return 0; // window bytes, or a marker, must go through the decoder first
+        }
+        int wanted = payloadLength - payloadPosition;
+        return markersEnabled
+                ? (int) Math.min(wanted, Fpdu.MARKER_INTERVAL - (streamPosition & MARKER_MASK))
+                : wanted;
+    }
+
+    /**
+     * Accounts for {@code length} payload bytes that the caller received outside the window, now
+     * held at {@code segment[offset ..]}: they enter the CRC and the stream position as if fed.
+     */
+    public void payloadReceivedExternally(MemorySegment segment, long offset, int length) {
+        if (length < 0 || length > externalPayloadLimit()) {
+            throw new IllegalArgumentException("external payload of " + length + " bytes exceeds "
+                    + externalPayloadLimit());
+        }
+        flushCrc();
+        if (crcEnabled) {
+            crc.update(segment, offset, length);
+        }
+        streamPosition += length;
+        payloadPosition += length;
+        if (payloadPosition == payloadLength) {
+            state = padRemaining > 0 ? S_PAD : S_CRC;
+        }
+    }
+
+    // ---- results ----------------------------------------------------------------------------
+
+    /** After {@link #HEADER}: the DDP header of the current FPDU (valid until its {@link #END}). */
+    public DdpHeader ddpHeader() {
+        return ddpHeader;
+    }
+
+    /** After {@link #HEADER}: the RDMAP opcode. */
+    public RdmapOpcode opcode() {
+        return opcode;
+    }
+
+    public int ulpduLength() {
+        return ulpduLength;
+    }
+
+    /** After {@link #HEADER}: where the RDMAP header (Read Request, Terminate, ...) is. */
+    public MemorySegment rdmapHeaderSegment() {
+        return headerBuffer;
+    }
+
+    public long rdmapHeaderOffset() {
+        return Fpdu.LENGTH_FIELD + (long) DdpHeader.headerLength(ddpHeader.control());
+    }
+
+    public int rdmapHeaderLength() {
+        return headerLength - DdpHeader.headerLength(ddpHeader.control());
+    }
+
+    /** After {@link #HEADER}: ULP payload bytes this segment carries. */
+    public int payloadLength() {
+        return payloadLength;
+    }
+
+    /** After {@link #PAYLOAD}: the window holding the chunk. */
+    public MemorySegment chunkSegment() {
+        return in;
+    }
+
+    public long chunkOffset() {
+        return chunkOffset;
+    }
+
+    public int chunkLength() {
+        return chunkLength;
+    }
+
+    /** After {@link #PAYLOAD}: the chunk's offset inside this segment's payload. */
+    public int chunkPayloadPosition() {
+        return chunkPayloadPosition;
+    }
+
+    /** After {@link #ERROR}: the Terminate to send. */
+    public TerminateError error() {
+        return error;
+    }
+
+    public boolean failed() {
+        return state == S_ERROR;
+    }
+
+    /** FPDUs decoded whole (CRC good) since {@link #start}. */
+    public long fpdus() {
+        return fpdus;
+    }
+
+    /** Stream bytes consumed since full operation began (markers included). */
+    public long streamPosition() {
+        return streamPosition;
+    }
+
+    /** True if the decoder is between FPDUs (nothing of an FPDU held back). */
+    public boolean atFpduBoundary() {
+        return state == S_HEADER && headerFill == 0 && markerFill == 0;
+    }
+}
