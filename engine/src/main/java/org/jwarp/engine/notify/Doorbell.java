@@ -35,6 +35,42 @@ import org.jwarp.verbs.Counters;
  */
 public final class Doorbell extends DoorbellHot implements Parker {
 
+    /**
+     * How the waiter blocks and how a poster wakes it. The default parks the thread; an engine
+     * thread that must also wake for socket readiness blocks in a {@code Selector} instead and is
+     * woken by {@code selector.wakeup()}.
+     */
+    public interface Sleeper {
+        /** Blocks the calling thread for at most {@code nanos}, or until {@link #wake} is called. */
+        void sleep(long nanos);
+
+        /** Ends a {@link #sleep} under way on {@code sleeper} (or the next one, if none is). */
+        void wake(Thread sleeper);
+    }
+
+    /** Plain thread parking. */
+    public static final Sleeper PARK = new Sleeper() {
+        @Override
+        public void sleep(long nanos) {
+            LockSupport.parkNanos(nanos);
+        }
+
+        @Override
+        public void wake(Thread sleeper) {
+            LockSupport.unpark(sleeper);
+        }
+    };
+
+    private final Sleeper sleeper;
+
+    public Doorbell() {
+        this(PARK);
+    }
+
+    public Doorbell(Sleeper sleeper) {
+        this.sleeper = sleeper;
+    }
+
     /** Names of {@link #counters(String)}, a subset of the engine counter names. */
     public static final List<String> COUNTER_NAMES = List.of(CounterNames.DOORBELLS, CounterNames.WAKEUPS,
             EngineCounters.IDLE_PARKS);
@@ -44,7 +80,7 @@ public final class Doorbell extends DoorbellHot implements Parker {
         RUNG.getAndAdd(this, 1L);
         if ((int) PENDING.getAndSet(this, 1) == 0 && (int) SLEEPING.getVolatile(this) != 0) {
             WAKEUPS.getAndAdd(this, 1L);
-            LockSupport.unpark(waiter);
+            sleeper.wake(waiter);
         }
     }
 
@@ -71,7 +107,7 @@ public final class Doorbell extends DoorbellHot implements Parker {
         SLEEPING.setVolatile(this, 1);
         if ((int) PENDING.getVolatile(this) == 0) {
             PARKS.setRelease(this, parks + 1);                 // single writer: the waiter
-            LockSupport.parkNanos(this, nanos);
+            sleeper.sleep(nanos);
         }
         SLEEPING.setRelease(this, 0);
     }
@@ -79,7 +115,7 @@ public final class Doorbell extends DoorbellHot implements Parker {
     /** Any thread: wakes the current waiter if it is parked, without marking work pending (e.g. on close). */
     public void wakeWaiter() {
         if ((int) SLEEPING.getVolatile(this) != 0) {
-            LockSupport.unpark(waiter);
+            sleeper.wake(waiter);
         }
     }
 

@@ -6,6 +6,8 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import org.jwarp.stack.BufferFpduSink;
 import org.jwarp.stack.MpaHandshake;
@@ -59,6 +61,8 @@ final class Connection {
     private int connectOrd;
     private int connectIrd;
     private MpaPolicy policy;
+    private SelectionKey key;
+    private int interest;
 
     private Connection(JwarpDevice device, SocketChannel channel, boolean active, CmEventHandler handler,
                        JwarpListener listener) {
@@ -95,6 +99,27 @@ final class Connection {
 
     JwarpQp qp() {
         return qp;
+    }
+
+    /** Engine thread: joins the engine's selector, so readiness wakes an idle engine. */
+    void register(Selector selector) {
+        if (phase == CLOSED) {
+            return;
+        }
+        try {
+            key = channel.register(selector, phase == CONNECTING ? SelectionKey.OP_CONNECT : SelectionKey.OP_READ);
+            interest = key.interestOps();
+        } catch (IOException e) {
+            lost("cannot watch the socket: " + e.getMessage());
+        }
+    }
+
+    /** Changes what readiness wakes the engine for, only when it changes. */
+    private void interest(int ops) {
+        if (key != null && key.isValid() && ops != interest) {
+            key.interestOps(ops);
+            interest = ops;
+        }
     }
 
     MpaHandshake handshake() {
@@ -157,6 +182,7 @@ final class Connection {
             }
             return 0;
         }
+        interest(SelectionKey.OP_READ);
         DeviceConfig cfg = device.config();
         policy = MpaPolicies.of(cfg, connectIrd, connectOrd);
         long replyDeadline = Math.min(connectDeadline - now, cfg.mpaTimeouts().awaitReply().toNanos());
@@ -359,6 +385,8 @@ final class Connection {
         if (written > 0) {
             sink.drained(written);
         }
+        // wake for writability only while bytes wait for room in the socket
+        interest(sink.position() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
         return written > 0 ? 1 : 0;
     }
 

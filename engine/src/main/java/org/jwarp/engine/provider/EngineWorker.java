@@ -17,7 +17,8 @@ final class EngineWorker implements Agent {
 
     private final JwarpDevice device;
     private final int index;
-    private final Doorbell doorbell = new Doorbell();
+    private final SelectorSleeper sleeper = new SelectorSleeper();
+    private final Doorbell doorbell = new Doorbell(sleeper);
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final List<Connection> connections = new ArrayList<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
@@ -74,6 +75,7 @@ final class EngineWorker implements Agent {
 
     void addConnection(Connection c) {
         connections.add(c);
+        c.register(sleeper.selector());
     }
 
     void removeConnection(Connection c) {
@@ -103,6 +105,7 @@ final class EngineWorker implements Agent {
             l.close();
         }
         listeners.clear();
+        sleeper.close();
     }
 
     @Override
