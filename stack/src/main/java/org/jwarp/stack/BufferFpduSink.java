@@ -12,6 +12,8 @@ public final class BufferFpduSink implements FpduSink {
 
     private final FpduEncoder encoder = new FpduEncoder();
     private final MemorySegment buffer;
+    /** Bytes [start, position) are framed and not yet drained; the buffer is compacted only when full. */
+    private long start;
     private long position;
 
     public BufferFpduSink(MemorySegment buffer) {
@@ -21,13 +23,21 @@ public final class BufferFpduSink implements FpduSink {
     /** Begins full operation (see {@link FpduEncoder#start}). */
     public BufferFpduSink start(boolean crc, boolean markers, long streamPosition) {
         encoder.start(crc, markers, streamPosition);
+        start = 0;
         position = 0;
         return this;
     }
 
     @Override
     public boolean hasRoom(int ulpduLength) {
-        return position + encoder.encodedLength(ulpduLength) <= buffer.byteSize();
+        long need = encoder.encodedLength(ulpduLength);
+        if (position + need > buffer.byteSize() && start > 0) {
+            // move what is still unsent to the front, once, rather than after every partial write
+            MemorySegment.copy(buffer, start, buffer, 0, position - start);
+            position -= start;
+            start = 0;
+        }
+        return position + need <= buffer.byteSize();
     }
 
     @Override
@@ -41,17 +51,30 @@ public final class BufferFpduSink implements FpduSink {
         return buffer;
     }
 
-    /** Bytes framed and not yet drained. */
+    /** Offset in {@link #buffer()} of the first framed byte not yet drained. */
+    public long start() {
+        return start;
+    }
+
+    /** Offset in {@link #buffer()} just past the last framed byte. */
     public long position() {
         return position;
     }
 
-    /** Drops the first {@code drained} bytes (they went to the socket), keeping the rest in order. */
+    /** Framed bytes not yet drained: [{@link #start()}, {@link #position()}). */
+    public long pending() {
+        return position - start;
+    }
+
+    /** The next {@code drained} pending bytes went to the socket. */
     public void drained(long drained) {
-        if (drained < 0 || drained > position) {
-            throw new IllegalArgumentException("drained " + drained + " of " + position);
+        if (drained < 0 || drained > pending()) {
+            throw new IllegalArgumentException("drained " + drained + " of " + pending());
         }
-        MemorySegment.copy(buffer, drained, buffer, 0, position - drained);
-        position -= drained;
+        start += drained;
+        if (start == position) {
+            start = 0;
+            position = 0;
+        }
     }
 }

@@ -241,12 +241,12 @@ class StreamErrorsTest {
                 int steps = cut;
                 for (int s = 0; s < steps; s++) {
                     p.a.stream.transmit(p.a.sink);
-                    long n = Math.min(p.a.sink.position(), 3000);
-                    p.b.stream.receive(p.a.sink.buffer(), 0, n);
+                    long n = Math.min(p.a.sink.pending(), 3000);
+                    p.b.stream.receive(p.a.sink.buffer(), p.a.sink.start(), n);
                     p.a.sink.drained(n);
                     p.b.stream.transmit(p.b.sink);
-                    p.a.stream.receive(p.b.sink.buffer(), 0, p.b.sink.position());
-                    p.b.sink.drained(p.b.sink.position());
+                    p.a.stream.receive(p.b.sink.buffer(), p.b.sink.start(), p.b.sink.pending());
+                    p.b.sink.drained(p.b.sink.pending());
                 }
                 p.a.stream.connectionLost();
                 p.b.stream.connectionLost();

@@ -111,11 +111,11 @@ final class StreamPair implements AutoCloseable {
 
     private int move(Side from, Side to) {
         int frames = from.stream.transmit(from.sink);
-        long n = from.sink.position();
+        long n = from.sink.pending();
         if (n == 0) {
             return frames;
         }
-        byte[] bytes = from.sink.buffer().asSlice(0, n).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] bytes = from.sink.buffer().asSlice(from.sink.start(), n).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         if (from == a && corruptNext) {
             bytes[bytes.length / 2] ^= 0x10;
             corruptNext = false;

@@ -56,12 +56,12 @@ final class Connection {
     private boolean requestDelivered;
     private boolean established;
     private byte[] leftover;
-    private String connectPrivate;
     private byte[] connectPrivateData;
     private int connectOrd;
     private int connectIrd;
     private MpaPolicy policy;
     private SelectionKey key;
+    private long rtrDeadline;
     private int interest;
 
     private Connection(JwarpDevice device, SocketChannel channel, boolean active, CmEventHandler handler,
@@ -110,7 +110,8 @@ final class Connection {
             key = channel.register(selector, phase == CONNECTING ? SelectionKey.OP_CONNECT : SelectionKey.OP_READ);
             interest = key.interestOps();
         } catch (IOException e) {
-            lost("cannot watch the socket: " + e.getMessage());
+            device.report(new IOException("cannot watch " + channel + " for readiness", e));
+            lost();
         }
     }
 
@@ -152,11 +153,11 @@ final class Connection {
             return switch (phase) {
                 case CONNECTING -> connectWork(now);
                 case HANDSHAKE -> handshakeWork(now);
-                case RUNNING -> runningWork();
+                case RUNNING -> runningWork(now);
                 default -> qp == null ? 0 : qp.stream.flush();
             };
         } catch (IOException e) {
-            lost("TCP failed: " + e.getMessage());
+            lost();
             return 1;
         }
     }
@@ -322,7 +323,8 @@ final class Connection {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
             leftover = null;
         }
-        runningWork();
+        rtrDeadline = System.nanoTime() + device.config().mpaTimeouts().awaitRtr().toNanos();
+        runningWork(System.nanoTime());
     }
 
     private static DeviceConfig.RtrKind rtrKind(RtrType t) {
@@ -346,7 +348,7 @@ final class Connection {
         }
     }
 
-    private int runningWork() throws IOException {
+    private int runningWork(long now) throws IOException {
         RdmapStream stream = qp.stream;
         int work = 0;
         int n = channel.read(rx);
@@ -363,10 +365,19 @@ final class Connection {
         work += drainTx();
         if (!established) {
             checkEstablished();
+            if (!established && !active && now - rtrDeadline >= 0) {
+                // RFC 5044 §7.1.2 rule 6: a peer that never sends its RTR must not hold the connection
+                phase = CLOSED;
+                closeChannel();
+                failQp();
+                emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.TIMEOUT,
+                        "no RTR arrived within " + device.config().mpaTimeouts().awaitRtr()));
+                return 1;
+            }
         }
         if (stream.state() == RdmapStream.State.ERROR) {
             work += stream.flush();
-            if (sink.position() == 0) {
+            if (sink.pending() == 0) {
                 end(stream.peerTerminate() >= 0 ? CmEvent.Disconnected.Cause.TERMINATE_RECEIVED
                         : CmEvent.Disconnected.Cause.TERMINATE_SENT);
             }
@@ -375,18 +386,17 @@ final class Connection {
     }
 
     private int drainTx() throws IOException {
-        long pending = sink.position();
-        if (pending == 0) {
+        if (sink.pending() == 0) {
             return 0;
         }
-        tx.limit((int) pending).position(0);
+        tx.limit((int) sink.position()).position((int) sink.start());
         int written = channel.write(tx);
         tx.clear();
         if (written > 0) {
             sink.drained(written);
         }
         // wake for writability only while bytes wait for room in the socket
-        interest(sink.position() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        interest(sink.pending() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
         return written > 0 ? 1 : 0;
     }
 
@@ -435,7 +445,8 @@ final class Connection {
         end(CmEvent.Disconnected.Cause.LOCAL);
     }
 
-    private void lost(String why) {
+    /** TCP failed under the stream (reset, error): no Terminate can be sent; everything is flushed. */
+    private void lost() {
         if (qp != null) {
             qp.stream.connectionLost();
         }

@@ -107,6 +107,27 @@ class ConnectionManagerTest {
     }
 
     @Test
+    void aPeerThatNeverSendsItsRtrTimesOut() throws Exception {
+        DeviceConfig cfg = base().mpaTimeouts(new MpaTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(10),
+                Duration.ofMillis(300), Duration.ofSeconds(10))).build();
+        try (LoopbackPair.End server = new LoopbackPair.End(cfg);
+             Listener l = server.device.connectionManager().listen(new InetSocketAddress(LO, 0), 4, server.events);
+             Socket raw = new Socket(LO, l.localAddress().getPort())) {
+            // a valid peer-to-peer MPA v2 Request offering a Write RTR ... and then silence
+            var policy = org.jwarp.wire.mpa.MpaPolicy.defaults().withRtr(true,
+                    java.util.EnumSet.of(org.jwarp.wire.mpa.RtrType.WRITE));
+            raw.getOutputStream().write(org.jwarp.wire.mpa.MpaNegotiation.request(policy, new byte[0]).toBytes());
+            server.events.expect(CmEvent.ConnectRequest.class, WAIT).request().accept(server.qp, new byte[0]);
+            byte[] replyKey = raw.getInputStream().readNBytes(16);
+            assertEquals("MPA ID Rep Frame", new String(replyKey));
+            CmEvent.ConnectError e = server.events.expect(CmEvent.ConnectError.class, WAIT);
+            assertSame(CmEvent.ConnectError.Kind.TIMEOUT, e.kind());
+            assertTrue(e.reason().contains("RTR"), e.reason());
+            assertSame(QpState.ERROR, server.qp.state());
+        }
+    }
+
+    @Test
     void listeningOnAPortInUseSaysSo() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, LO);
              LoopbackPair.End server = new LoopbackPair.End(base().build())) {
