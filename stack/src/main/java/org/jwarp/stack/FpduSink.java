@@ -16,4 +16,15 @@ public interface FpduSink {
     /** Takes one FPDU: the ULPDU is {@code header} followed by {@code payload}. */
     void frame(MemorySegment header, long headerOffset, int headerLength,
                MemorySegment payload, long payloadOffset, int payloadLength);
+
+    /**
+     * For a sink that keeps references to payload in registered memory until the socket has taken
+     * it: the number of bytes framed so far, a barrier the owner later releases through
+     * {@link RdmapStream#released(long)}. A Send or Write must not complete before its bytes have
+     * left the application's memory (OFED: a completion means the buffer may be reused). A sink
+     * that copies returns -1: what it framed is already out of the application's memory.
+     */
+    default long completionBarrier() {
+        return -1;
+    }
 }

@@ -142,6 +142,10 @@ public final class RdmapStream {
     private boolean txHeldForFirstFpdu;
     private long fpdusReceived;
 
+    // send completions waiting for their bytes to leave registered memory, in submission order
+    private final SendCompletions pending;
+    private FpduSink txSink;
+
     // error reporting
     private int peerTerminate = -1;
     private long cqOverruns;
@@ -160,6 +164,7 @@ public final class RdmapStream {
         this.counters = counters;
         this.txRegions = new Region[maxSge];
         this.rxRegions = new Region[maxSge];
+        this.pending = new SendCompletions(64);
         cFpdusTx = counters.require(CounterNames.FPDUS_TX);
         cBytesTx = counters.require(CounterNames.BYTES_TX);
         cFpdusRx = counters.require(CounterNames.FPDUS_RX);
@@ -255,6 +260,7 @@ public final class RdmapStream {
 
     /** Hands as many FPDUs to {@code sink} as it has room for; returns how many. */
     public int transmit(FpduSink sink) {
+        txSink = sink;
         int frames = 0;
         while (true) {
             if (terminatePending) {
@@ -506,7 +512,7 @@ public final class RdmapStream {
 
     private void completeSend(SendWr wr, WcStatus status, long bytes) {
         if (signalAll || wr.hasFlag(SendFlags.SIGNALED) || status != WcStatus.SUCCESS) {
-            complete(sendCq, wr.wrId(), status, wr.opcode().completionOpcode(), bytes, false);
+            sendCompletion(wr.wrId(), status, wr.opcode().completionOpcode(), bytes, txSink.completionBarrier());
         }
         txKind = TX_NONE;
         txWr = null;
@@ -514,11 +520,35 @@ public final class RdmapStream {
     }
 
     /**
+     * Publishes a send-queue completion, or queues it behind earlier ones: completions come in
+     * submission order (RFC 5040 §5.5), and a Send or Write whose payload the sink still
+     * references waits until {@link #released} says the socket has taken it.
+     */
+    private void sendCompletion(long wrId, WcStatus status, WcOpcode opcode, long bytes, long barrier) {
+        if (barrier < 0 && pending.isEmpty()) {
+            complete(sendCq, wrId, status, opcode, bytes, false);
+        } else {
+            pending.add(wrId, status, opcode, bytes, Math.max(barrier, 0));
+        }
+    }
+
+    /**
+     * The owner wrote the first {@code bytesWritten} framed bytes (the sink's barrier count) to the
+     * socket: the completions waiting for them are published, in order.
+     */
+    public void released(long bytesWritten) {
+        while (!pending.isEmpty() && pending.headBarrier() <= bytesWritten) {
+            complete(sendCq, pending.headWrId(), pending.headStatus(), pending.headOpcode(), pending.headBytes(), false);
+            pending.pop();
+        }
+    }
+
+    /**
      * A request that cannot be carried out: it completes with {@code status}, the stream sends a
      * Terminate in its place (RFC 5040 §7.1: header fields zero) and everything after it flushes.
      */
     private void failLocally(SendWr wr, WcStatus status) {
-        complete(sendCq, wr.wrId(), status, wr.opcode().completionOpcode(), 0, false);
+        sendCompletion(wr.wrId(), status, wr.opcode().completionOpcode(), 0, -1);
         sendQueue.advance();
         terminate(RdmapError.LOCAL_CATASTROPHIC, null, 0);
     }
@@ -803,7 +833,7 @@ public final class RdmapStream {
                 orq.headPlaced(decoder.payloadLength());
                 if (last) {
                     if (orq.headSignaled()) {
-                        complete(sendCq, orq.headWrId(), WcStatus.SUCCESS, WcOpcode.RDMA_READ, orq.headLength(), false);
+                        sendCompletion(orq.headWrId(), WcStatus.SUCCESS, WcOpcode.RDMA_READ, orq.headLength(), -1);
                     }
                     orq.pop();
                 }
@@ -873,10 +903,10 @@ public final class RdmapStream {
         // The peer names the failed message; the request that is still open for it is the oldest
         // outstanding Read, or the message being sent. Everything else is flushed.
         if (orq.size() > 0) {
-            complete(sendCq, orq.headWrId(), status, WcOpcode.RDMA_READ, 0, false);
+            sendCompletion(orq.headWrId(), status, WcOpcode.RDMA_READ, 0, -1);
             orq.pop();
         } else if (txWr != null) {
-            complete(sendCq, txWr.wrId(), status, txWr.opcode().completionOpcode(), 0, false);
+            sendCompletion(txWr.wrId(), status, txWr.opcode().completionOpcode(), 0, -1);
             txWr = null;
             txKind = TX_NONE;
             sendQueue.advance();
@@ -958,6 +988,13 @@ public final class RdmapStream {
             return 0;
         }
         int n = 0;
+        while (!pending.isEmpty()) {
+            // framed but possibly never sent: the connection is gone, so they cannot be known delivered
+            WcStatus st = pending.headStatus() == WcStatus.SUCCESS ? WcStatus.WR_FLUSH_ERR : pending.headStatus();
+            complete(sendCq, pending.headWrId(), st, pending.headOpcode(), 0, false);
+            pending.pop();
+            n++;
+        }
         if (txWr != null) {
             complete(sendCq, txWr.wrId(), WcStatus.WR_FLUSH_ERR, txWr.opcode().completionOpcode(), 0, false);
             txWr = null;

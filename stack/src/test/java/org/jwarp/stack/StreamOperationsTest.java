@@ -258,4 +258,63 @@ class StreamOperationsTest {
             assertSameBytes(src.segment(), 5, dst.segment(), 0, 10);
         }
     }
+
+    /** A sink that keeps payload references: its barrier is the ULPDU bytes framed so far. */
+    static final class HoldingSink implements FpduSink {
+        private final FpduSink inner;
+        long framed;
+
+        HoldingSink(FpduSink inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public boolean hasRoom(int ulpduLength) {
+            return inner.hasRoom(ulpduLength);
+        }
+
+        @Override
+        public void frame(MemorySegment header, long headerOffset, int headerLength, MemorySegment payload,
+                          long payloadOffset, int payloadLength) {
+            inner.frame(header, headerOffset, headerLength, payload, payloadOffset, payloadLength);
+            framed += headerLength + payloadLength;
+        }
+
+        @Override
+        public long completionBarrier() {
+            return framed;
+        }
+    }
+
+    @Test
+    void sendCompletionsWaitUntilTheirBytesLeaveAndStayInOrder() {
+        try (StreamPair p = pair(9)) {
+            Region src = p.a.register(100, Access.LOCAL_WRITE);
+            Region dst = p.b.register(100, RW);
+            Region back = p.a.register(100, Access.LOCAL_WRITE);
+            for (int i = 1; i <= 2; i++) {
+                int id = i;
+                p.a.postSend(w -> w.wrId(id).opcode(WrOpcode.RDMA_WRITE).signaled(true).addSge(src.stag(), 0, 100)
+                        .remote(dst.iova(), dst.stag()));
+            }
+            HoldingSink holding = new HoldingSink(p.a.sink);
+            p.a.stream.transmit(holding);
+            assertEquals(2 * (14 + 100), holding.framed);
+            assertTrue(p.a.sendCq.completions.isEmpty(), "nothing completes while the sink holds the payload");
+            p.a.stream.released(113);
+            assertTrue(p.a.sendCq.completions.isEmpty());
+            p.a.stream.released(114);
+            assertEquals(1, p.a.sendCq.take().wrId());
+            // a Read posted now completes when its response arrives, but not before the held Write
+            p.a.postSend(w -> w.wrId(3).opcode(WrOpcode.RDMA_READ).signaled(true).addSge(back.stag(), 0, 100)
+                    .remote(dst.iova(), dst.stag()));
+            p.pump();
+            assertEquals(0, p.a.stream.outstandingReads(), "the Read has its response");
+            assertTrue(p.a.sendCq.completions.isEmpty(), "... yet waits behind Write 2");
+            p.a.stream.released(228);
+            assertEquals(2, p.a.sendCq.take().wrId());
+            assertEquals(3, p.a.sendCq.take().wrId());
+            assertSameBytes(src.segment(), 0, back.segment(), 0, 100);
+        }
+    }
 }
