@@ -22,8 +22,11 @@ public final class Crc32c {
     public static final int CHECK_VALUE = 0xE3069283;
 
     private final CRC32C crc = new CRC32C();
-    private MemorySegment viewed;
-    private ByteBuffer view;
+    // two cached views: a codec alternates between its own buffer and the payload's region
+    private MemorySegment viewed0;
+    private ByteBuffer view0;
+    private MemorySegment viewed1;
+    private ByteBuffer view1;
 
     public Crc32c reset() {
         crc.reset();
@@ -38,9 +41,22 @@ public final class Crc32c {
             crc.update(segment.asSlice(offset, length).asByteBuffer()); // a ByteBuffer cannot span it
             return this;
         }
-        if (segment != viewed) {
-            viewed = segment;
-            view = segment.asByteBuffer();
+        ByteBuffer view;
+        if (segment == viewed0) {
+            view = view0;
+        } else if (segment == viewed1) {
+            view = view1;
+            // most recent first, so the older entry is the one replaced on a miss
+            viewed1 = viewed0;
+            view1 = view0;
+            viewed0 = segment;
+            view0 = view;
+        } else {
+            viewed1 = viewed0;
+            view1 = view0;
+            viewed0 = segment;
+            view0 = segment.asByteBuffer();
+            view = view0;
         }
         java.util.Objects.checkFromIndexSize(offset, length, segment.byteSize());
         view.clear().limit((int) (offset + length)).position((int) offset);

@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import org.jwarp.stack.BufferFpduSink;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.StreamParameters;
@@ -45,8 +44,7 @@ final class Connection {
     private final JwarpListener listener;
     private final ByteBuffer rx = ByteBuffer.allocateDirect(BUFFER);
     private final MemorySegment rxSegment = MemorySegment.ofBuffer(rx);
-    private final ByteBuffer tx = ByteBuffer.allocateDirect(BUFFER);
-    private final BufferFpduSink sink = new BufferFpduSink(MemorySegment.ofBuffer(tx));
+    private final GatherFpduSink sink = new GatherFpduSink();
 
     private int phase;
     private long connectDeadline;
@@ -389,11 +387,9 @@ final class Connection {
         if (sink.pending() == 0) {
             return 0;
         }
-        tx.limit((int) sink.position()).position((int) sink.start());
-        int written = channel.write(tx);
-        tx.clear();
+        long written = sink.drain(channel);
         if (written > 0) {
-            sink.drained(written);
+            qp.stream.released(sink.written());
         }
         // wake for writability only while bytes wait for room in the socket
         interest(sink.pending() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
