@@ -348,19 +348,23 @@ final class Connection {
 
     private int runningWork(long now) throws IOException {
         RdmapStream stream = qp.stream;
-        int work = 0;
+        // Transmit first: a freshly posted request leaves without waiting behind a read syscall
+        // (in invoker mode the posting thread runs this cycle), as a plain socket ping-pong would.
+        int work = stream.transmit(sink);
+        work += drainTx();
         int n = channel.read(rx);
         if (n > 0) {
             stream.receive(rxSegment, 0, n);
             rx.clear();
             work++;
+            // what the bytes just received call for (Read Responses, a Terminate) goes out now
+            work += stream.transmit(sink);
+            work += drainTx();
         } else if (n < 0) {
             stream.connectionLost();
             end(CmEvent.Disconnected.Cause.PEER_CLOSED);
             return 1;
         }
-        work += stream.transmit(sink);
-        work += drainTx();
         if (!established) {
             checkEstablished();
             if (!established && !active && now - rtrDeadline >= 0) {
