@@ -1,5 +1,6 @@
 # Sourced by ./jwarp, ./run-tests and .ci/run: sets JAVA_HOME to a JDK 25 or newer.
-# Order: $JAVA_HOME if it is 25+, else the newest JDK 25+ under /usr/lib/jvm.
+# Order: $JAVA_HOME if it is 25+, else the newest JDK 25+ under /usr/lib/jvm
+# (JWARP_JVM_DIR overrides that folder, e.g. for a JDK unpacked elsewhere).
 # On failure prints one line naming what to do and returns 1.
 
 jwarp_jdk_major() {
@@ -17,7 +18,7 @@ jwarp_jdk_major() {
 }
 
 jwarp_find_jdk() {
-  local need=25 major best="" best_major=0 d
+  local need=25 major best="" best_major=0 d jvms=${JWARP_JVM_DIR:-/usr/lib/jvm}
   if [ -n "${JAVA_HOME:-}" ]; then
     major=$(jwarp_jdk_major "$JAVA_HOME")
     if [ -n "$major" ] && [ "$major" -ge "$need" ]; then
@@ -25,7 +26,7 @@ jwarp_find_jdk() {
       return 0
     fi
   fi
-  for d in /usr/lib/jvm/*; do
+  for d in "$jvms"/*; do
     [ -d "$d" ] || continue
     major=$(jwarp_jdk_major "$d")
     if [ -n "$major" ] && [ "$major" -ge "$need" ] && [ "$major" -gt "$best_major" ]; then
@@ -33,7 +34,7 @@ jwarp_find_jdk() {
     fi
   done
   if [ -z "$best" ]; then
-    echo "jwarp: no JDK $need found (JAVA_HOME=${JAVA_HOME:-unset} is not $need+, and /usr/lib/jvm has none): install a JDK $need+ or set JAVA_HOME to one" >&2
+    echo "jwarp: no JDK $need found (JAVA_HOME=${JAVA_HOME:-unset} is not $need+, and $jvms has none): install a JDK $need+ or set JAVA_HOME to one" >&2
     return 1
   fi
   export JAVA_HOME=$(readlink -f "$best")
