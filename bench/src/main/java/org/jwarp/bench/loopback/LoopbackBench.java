@@ -28,6 +28,13 @@ public final class LoopbackBench {
             }
             return;
         }
+        if (args.length > 2 && args[2].equals("profile-write-lat")) {
+            try (JwarpLoopback j = new JwarpLoopback(DeviceConfig.builder()
+                    .threadingMode(DeviceConfig.ThreadingMode.INVOKER).build())) {
+                System.out.printf("jwarp invoker 8 B WRITE ping-pong: %.2f µs one-way%n", j.writeLatency(8, 400_000, 0, 1)[1]);
+            }
+            return;
+        }
         int size = 65536;
         int iterations = 20_000;
         DeviceConfig invoker = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).build();
