@@ -14,6 +14,14 @@ final class InboundReadQueue {
     private final long[] size;
     private final Region[] source;
     private final long[] sourceOffset;
+    // RFC 7306: Atomic Requests are answered in the same order, with the value found before the operation
+    private final boolean[] atomic;
+    private final int[] requestId;
+    private final int[] atomicOpcode;
+    private final long[] data;
+    private final long[] mask;
+    private final long[] compare;
+    private final long[] compareMask;
     private int head;
     private int count;
 
@@ -23,6 +31,13 @@ final class InboundReadQueue {
         size = new long[capacity];
         source = new Region[capacity];
         sourceOffset = new long[capacity];
+        atomic = new boolean[capacity];
+        requestId = new int[capacity];
+        atomicOpcode = new int[capacity];
+        data = new long[capacity];
+        mask = new long[capacity];
+        compare = new long[capacity];
+        compareMask = new long[capacity];
     }
 
     boolean full() {
@@ -44,7 +59,51 @@ final class InboundReadQueue {
         size[i] = bytes;
         source[i] = src;
         sourceOffset[i] = srcOffset;
+        atomic[i] = false;
         count++;
+    }
+
+    /** An accepted Atomic Request, carried out when its turn to be answered comes. */
+    void pushAtomic(int reqId, int aop, long d, long m, long c, long cm, Region target, long targetOffset) {
+        int i = (head + count) % sinkStag.length;
+        atomic[i] = true;
+        requestId[i] = reqId;
+        atomicOpcode[i] = aop;
+        data[i] = d;
+        mask[i] = m;
+        compare[i] = c;
+        compareMask[i] = cm;
+        source[i] = target;
+        sourceOffset[i] = targetOffset;
+        count++;
+    }
+
+    boolean headAtomic() {
+        return atomic[head];
+    }
+
+    int headRequestId() {
+        return requestId[head];
+    }
+
+    int headAtomicOpcode() {
+        return atomicOpcode[head];
+    }
+
+    long headData() {
+        return data[head];
+    }
+
+    long headMask() {
+        return mask[head];
+    }
+
+    long headCompare() {
+        return compare[head];
+    }
+
+    long headCompareMask() {
+        return compareMask[head];
     }
 
     int headSinkStag() {

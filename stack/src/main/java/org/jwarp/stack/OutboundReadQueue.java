@@ -13,6 +13,12 @@ final class OutboundReadQueue {
     private final long[] sinkTo;
     private final long[] length;
     private final long[] placed;
+    // RFC 7306: Atomic Requests share the Read Request queue, its MSNs and the ORD credits
+    private final boolean[] atomic;
+    private final int[] requestId;
+    private final StagTable.Region[] resultRegion;
+    private final long[] resultOffset;
+    private final boolean[] compareSwap;
     private int head;
     private int count;
 
@@ -23,6 +29,11 @@ final class OutboundReadQueue {
         sinkTo = new long[capacity];
         length = new long[capacity];
         placed = new long[capacity];
+        atomic = new boolean[capacity];
+        requestId = new int[capacity];
+        resultRegion = new StagTable.Region[capacity];
+        resultOffset = new long[capacity];
+        compareSwap = new boolean[capacity];
     }
 
     int capacity() {
@@ -45,7 +56,44 @@ final class OutboundReadQueue {
         sinkTo[i] = to;
         length[i] = len;
         placed[i] = 0;
+        atomic[i] = false;
+        resultRegion[i] = null;
         count++;
+    }
+
+    /** An outstanding Atomic Request: its 8-byte result goes to {@code region} at {@code offset}. */
+    void pushAtomic(long id, boolean sig, int reqId, boolean cmpSwap, StagTable.Region region, long offset) {
+        int i = (head + count) % wrId.length;
+        wrId[i] = id;
+        signaled[i] = sig;
+        atomic[i] = true;
+        requestId[i] = reqId;
+        compareSwap[i] = cmpSwap;
+        resultRegion[i] = region;
+        resultOffset[i] = offset;
+        length[i] = 8;
+        placed[i] = 0;
+        count++;
+    }
+
+    boolean headAtomic() {
+        return atomic[head];
+    }
+
+    int headRequestId() {
+        return requestId[head];
+    }
+
+    boolean headCompareSwap() {
+        return compareSwap[head];
+    }
+
+    StagTable.Region headResultRegion() {
+        return resultRegion[head];
+    }
+
+    long headResultOffset() {
+        return resultOffset[head];
     }
 
     long headWrId() {
@@ -78,6 +126,7 @@ final class OutboundReadQueue {
     }
 
     void pop() {
+        resultRegion[head] = null;
         head = (head + 1) % wrId.length;
         count--;
     }

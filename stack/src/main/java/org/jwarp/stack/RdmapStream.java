@@ -1,6 +1,7 @@
 package org.jwarp.stack;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import org.jwarp.stack.StagTable.Region;
 import org.jwarp.verbs.Access;
@@ -18,6 +19,8 @@ import org.jwarp.wire.ddp.DdpHeader;
 import org.jwarp.wire.ddp.DdpSegmenter;
 import org.jwarp.wire.fpdu.FpduDecoder;
 import org.jwarp.wire.mpa.RtrType;
+import org.jwarp.wire.rdmap.AtomicRequestHeader;
+import org.jwarp.wire.rdmap.AtomicResponseHeader;
 import org.jwarp.wire.rdmap.DdpError;
 import org.jwarp.wire.rdmap.ImmediateDataHeader;
 import org.jwarp.wire.rdmap.MpaError;
@@ -65,6 +68,9 @@ public final class RdmapStream {
     private static final int TX_DATA = 1;
     private static final int TX_IMMEDIATE = 2;
     private static final int TX_READ_RESPONSE = 3;
+    private static final int TX_ATOMIC_RESPONSE = 4;
+    /** 64-bit access to registered memory in the host's order, for the responder's atomics. */
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private static final int RX_IDLE = 0;
     private static final int RX_TAGGED = 1;
@@ -93,6 +99,7 @@ public final class RdmapStream {
     private final FpduDecoder decoder = new FpduDecoder();
     private final DdpSegmenter segmenter = new DdpSegmenter();
     private final ReadRequestHeader readRequest = new ReadRequestHeader();
+    private final AtomicRequestHeader atomicRequest = new AtomicRequestHeader();
     private final TerminateHeader terminateHeader = new TerminateHeader();
     private final MemorySegment txHeader = MemorySegment.ofArray(new byte[128]);
     private final MemorySegment terminateMessage = MemorySegment.ofArray(new byte[DdpHeader.UNTAGGED_LENGTH
@@ -113,6 +120,8 @@ public final class RdmapStream {
     private long txSgeUsed;
     private int sendMsn = 1;
     private int readMsn = 1;
+    private int atomicResponseMsn = 1;
+    private int nextRequestId = 1;
     private int terminateLength;
     private boolean terminatePending;
     private TerminateError terminateCause;
@@ -135,6 +144,14 @@ public final class RdmapStream {
     private Region pendingReadSource;
     private long pendingReadSourceOffset;
     private long immediateData;
+    private int expectedAtomicResponseMsn = 1;
+    private int pendingAtomicId;
+    private int pendingAtomicOpcode;
+    private long pendingAtomicData;
+    private long pendingAtomicMask;
+    private long pendingAtomicCompare;
+    private long pendingAtomicCompareMask;
+    private long atomicResult;
     private int invalidateStag;
 
     // RFC 6581 peer-to-peer start
@@ -302,6 +319,10 @@ public final class RdmapStream {
 
     /** Chooses the next message: pending Read Responses first, then the send queue. */
     private boolean startMessage() {
+        if (!irq.isEmpty() && irq.headAtomic()) {
+            txKind = TX_ATOMIC_RESPONSE;
+            return true;
+        }
         if (!irq.isEmpty()) {
             segmenter.tagged(RdmapOpcode.RDMA_READ_RESPONSE, irq.headSinkStag(), irq.headSinkTo(), irq.headSize(),
                     params.mulpdu());
@@ -322,9 +343,9 @@ public final class RdmapStream {
             if (op.consumesOrd() && orq.full()) {
                 return false;
             }
-            if (op.isAtomic() || (op == WrOpcode.RDMA_WRITE_WITH_IMM && !params.rfc7306())) {
-                // RFC 7306 atomics are not carried by this provider yet, and immediate data only
-                // where the connection allows RFC 7306: refuse locally.
+            if ((op.isAtomic() || op == WrOpcode.RDMA_WRITE_WITH_IMM) && !params.rfc7306()) {
+                // RFC 7306 messages only where the connection allows them (siw answers them with a
+                // Terminate): refuse locally.
                 failLocally(wr, WcStatus.LOC_QP_OP_ERR);
                 return false;
             }
@@ -347,8 +368,8 @@ public final class RdmapStream {
                 }
                 case RDMA_WRITE, RDMA_WRITE_WITH_IMM ->
                         segmenter.tagged(RdmapOpcode.RDMA_WRITE, wr.rkey(), wr.remoteAddr(), txTotal, params.mulpdu());
-                case RDMA_READ -> {
-                    // a Read Request is one FPDU; its "segmenter" state is unused
+                case RDMA_READ, ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
+                    // a Read or Atomic Request is one FPDU; its "segmenter" state is unused
                 }
                 default -> throw new IllegalStateException("unhandled opcode " + op);
             }
@@ -364,11 +385,13 @@ public final class RdmapStream {
             return false;
         }
         boolean inline = wr.hasFlag(SendFlags.INLINE);
-        // iWARP: an RDMA Read names exactly one sink (the Read Request carries one sink STag).
-        if (wr.opcode() == WrOpcode.RDMA_READ && n != 1) {
+        // iWARP: an RDMA Read names exactly one sink (the Read Request carries one sink STag); an
+        // atomic names one 8-byte buffer for the original value.
+        boolean resultInto = wr.opcode() == WrOpcode.RDMA_READ || wr.opcode().isAtomic();
+        if (resultInto && n != 1 || wr.opcode().isAtomic() && wr.sgeLength(0) != 8) {
             return false;
         }
-        int access = wr.opcode() == WrOpcode.RDMA_READ ? Access.LOCAL_WRITE : 0;
+        int access = resultInto ? Access.LOCAL_WRITE : 0;
         for (int i = 0; i < n; i++) {
             if (inline && wr.sgeInlineSource(i) != null) {
                 txRegions[i] = null;
@@ -385,7 +408,9 @@ public final class RdmapStream {
 
     private boolean emitSegment(FpduSink sink) {
         return switch (txKind) {
-            case TX_DATA -> txWr.opcode() == WrOpcode.RDMA_READ ? emitReadRequest(sink) : emitData(sink);
+            case TX_DATA -> txWr.opcode() == WrOpcode.RDMA_READ ? emitReadRequest(sink)
+                    : txWr.opcode().isAtomic() ? emitAtomicRequest(sink) : emitData(sink);
+            case TX_ATOMIC_RESPONSE -> emitAtomicResponse(sink);
             case TX_IMMEDIATE -> emitImmediate(sink);
             case TX_READ_RESPONSE -> emitReadResponse(sink);
             default -> throw new IllegalStateException("no message in progress");
@@ -459,6 +484,54 @@ public final class RdmapStream {
         txKind = TX_NONE;
         txWr = null;
         sendQueue.advance();
+        return true;
+    }
+
+    /**
+     * RFC 7306 §4.3: an Atomic Request is untagged on QN 1, in the Read Request MSN sequence and
+     * under the same ORD credit; its Request Identifier pairs it with the Atomic Response.
+     */
+    private boolean emitAtomicRequest(FpduSink sink) {
+        int length = DdpHeader.UNTAGGED_LENGTH + AtomicRequestHeader.LENGTH;
+        if (!sink.hasRoom(length)) {
+            return false;
+        }
+        boolean cas = txWr.opcode() == WrOpcode.ATOMIC_CMP_AND_SWP;
+        int id = nextRequestId++;
+        int h = DdpHeader.writeUntagged(txHeader, 0, true, RdmapOpcode.ATOMIC_REQUEST, 0,
+                RdmapOpcode.QN_READ_REQUEST, readMsn++, 0);
+        if (cas) {
+            AtomicRequestHeader.write(txHeader, h, AtomicRequestHeader.AOPCODE_COMPARE_SWAP, id, txWr.rkey(),
+                    txWr.remoteAddr(), txWr.swap(), txWr.swapOrAddMask(), txWr.compareAdd(), txWr.compareMask());
+        } else {
+            // RFC 7306 §4.3: FetchAdd carries Compare Data 0 and a Compare Mask of all ones
+            AtomicRequestHeader.write(txHeader, h, AtomicRequestHeader.AOPCODE_FETCH_ADD, id, txWr.rkey(),
+                    txWr.remoteAddr(), txWr.compareAdd(), txWr.swapOrAddMask(), 0, -1L);
+        }
+        sink.frame(txHeader, 0, length, MemorySegment.NULL, 0, 0);
+        counted(length);
+        orq.pushAtomic(txWr.wrId(), signalAll || txWr.hasFlag(SendFlags.SIGNALED), id, cas, txRegions[0],
+                txWr.sgeOffset(0));
+        txKind = TX_NONE;
+        txWr = null;
+        sendQueue.advance();
+        return true;
+    }
+
+    /** RFC 7306 §4.4: untagged on QN 3, its own MSN sequence, the value before the operation. */
+    private boolean emitAtomicResponse(FpduSink sink) {
+        int length = DdpHeader.UNTAGGED_LENGTH + AtomicResponseHeader.LENGTH;
+        if (!sink.hasRoom(length)) {
+            return false;
+        }
+        int h = DdpHeader.writeUntagged(txHeader, 0, true, RdmapOpcode.ATOMIC_RESPONSE, 0,
+                RdmapOpcode.QN_ATOMIC_RESPONSE, atomicResponseMsn++, 0);
+        // carried out now, in request order with the Read Responses before it (RFC 5040 §5.5)
+        AtomicResponseHeader.write(txHeader, h, irq.headRequestId(), performAtomic());
+        sink.frame(txHeader, 0, length, MemorySegment.NULL, 0, 0);
+        counted(length);
+        irq.pop();
+        txKind = TX_NONE;
         return true;
     }
 
@@ -641,7 +714,8 @@ public final class RdmapStream {
                  IMMEDIATE_DATA_WITH_SE -> onUntaggedToReceive(h, op, payload);
             case RDMA_READ_REQUEST -> onReadRequest(h);
             case TERMINATE -> rxKind = RX_CONTROL;
-            // RFC 7306 atomics are not carried yet; a peer that sends one gets "unexpected opcode"
+            case ATOMIC_REQUEST -> onAtomicRequest(h);
+            case ATOMIC_RESPONSE -> onAtomicResponse(h);
             default -> terminate(RdmapError.UNEXPECTED_OPCODE, h, payload);
         }
     }
@@ -786,6 +860,103 @@ public final class RdmapStream {
         rxKind = RX_CONTROL;
     }
 
+    private void onAtomicRequest(DdpHeader h) {
+        if (h.qn() != RdmapOpcode.QN_READ_REQUEST) {
+            terminate(DdpError.INVALID_QN, h, 0);
+            return;
+        }
+        if (h.msn() != expectedReadMsn) {
+            terminate(DdpError.MSN_RANGE_NOT_VALID, h, 0);
+            return;
+        }
+        // RFC 7306 §5: Atomic Requests share the IRD credits with Read Requests
+        if (irq.full() || params.ird() == 0) {
+            terminate(RdmapError.CATASTROPHIC_STREAM, h, 0);
+            return;
+        }
+        AtomicRequestHeader a = atomicRequest.wrap(decoder.rdmapHeaderSegment(), decoder.rdmapHeaderOffset());
+        int aop = a.atomicOpcode();
+        if (aop != AtomicRequestHeader.AOPCODE_FETCH_ADD && aop != AtomicRequestHeader.AOPCODE_COMPARE_SWAP) {
+            terminate(RdmapError.OPERATION_UNSPECIFIED, h, 0); // a reserved AOpCode
+            return;
+        }
+        Region r = stags.lookup(a.remoteStag());
+        int check = stags.checkRemote(r, pd, Access.REMOTE_ATOMIC, a.remoteTo(), 8);
+        if (check != StagTable.OK) {
+            terminate(protectionError(check), h, 0);
+            return;
+        }
+        // RFC 7306 §4.3, §8: an unaligned target must not be changed: catastrophic for the stream
+        if ((a.remoteTo() & 7) != 0) {
+            terminate(RdmapError.CATASTROPHIC_STREAM, h, 0);
+            return;
+        }
+        pendingAtomicId = a.requestId();
+        pendingAtomicOpcode = aop;
+        pendingAtomicData = a.addOrSwapData();
+        pendingAtomicMask = a.addOrSwapMask();
+        pendingAtomicCompare = a.compareData();
+        pendingAtomicCompareMask = a.compareMask();
+        pendingReadSource = r;
+        pendingReadSourceOffset = a.remoteTo() - r.iova();
+        rxKind = RX_CONTROL;
+    }
+
+    /**
+     * Carries out the atomic at the head of the inbound queue and returns the value found. Memory holds the 64-bit value in the host's order, as OFED atomics do; where the
+     * region is native and aligned the update is a compare-and-set, so atomics from other streams
+     * and the host's own CAS see one order.
+     */
+    private long performAtomic() {
+        MemorySegment seg = irq.headSource().segment();
+        long off = irq.headSourceOffset();
+        if (seg.isNative() && ((seg.address() + off) & 7) == 0) {
+            while (true) {
+                long original = (long) LONG.getVolatile(seg, off);
+                if (LONG.compareAndSet(seg, off, original, atomicResult(original))) {
+                    return original;
+                }
+            }
+        }
+        long original = seg.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
+        seg.set(ValueLayout.JAVA_LONG_UNALIGNED, off, atomicResult(original));
+        return original;
+    }
+
+    /**
+     * RFC 7306 §4.1: CmpSwap stores {@code (orig & ~swapMask) | (swap & swapMask)} when
+     * {@code (orig ^ compare) & compareMask} is 0; FetchAdd adds in fields whose top bits the Add
+     * Mask marks, no carry leaving a field (mask 0: a plain 64-bit add).
+     */
+    private long atomicResult(long original) {
+        long d = irq.headData();
+        long m = irq.headMask();
+        if (irq.headAtomicOpcode() == AtomicRequestHeader.AOPCODE_COMPARE_SWAP) {
+            return ((original ^ irq.headCompare()) & irq.headCompareMask()) == 0 ? (original & ~m) | (d & m) : original;
+        }
+        return ((original & ~m) + (d & ~m)) ^ ((original ^ d) & m);
+    }
+
+    private void onAtomicResponse(DdpHeader h) {
+        if (h.qn() != RdmapOpcode.QN_ATOMIC_RESPONSE) {
+            terminate(DdpError.INVALID_QN, h, 0);
+            return;
+        }
+        if (h.msn() != expectedAtomicResponseMsn) {
+            terminate(DdpError.MSN_RANGE_NOT_VALID, h, 0);
+            return;
+        }
+        MemorySegment hs = decoder.rdmapHeaderSegment();
+        long ho = decoder.rdmapHeaderOffset();
+        // RFC 7306 §4.4: the response must answer the oldest outstanding request, by identifier
+        if (orq.size() == 0 || !orq.headAtomic() || AtomicResponseHeader.requestId(hs, ho) != orq.headRequestId()) {
+            terminate(RdmapError.OPERATION_UNSPECIFIED, h, 0);
+            return;
+        }
+        atomicResult = AtomicResponseHeader.originalValue(hs, ho);
+        rxKind = RX_CONTROL;
+    }
+
     private void onPayload(MemorySegment src, long offset, int length, int position) {
         switch (rxKind) {
             case RX_TAGGED, RX_READ_RESPONSE -> {
@@ -848,6 +1019,20 @@ public final class RdmapStream {
                     irq.push(pendingSinkStag, pendingSinkTo, pendingReadSize, pendingReadSource,
                             pendingReadSourceOffset);
                     expectedReadMsn++;
+                } else if (rxOpcode == RdmapOpcode.ATOMIC_REQUEST) {
+                    irq.pushAtomic(pendingAtomicId, pendingAtomicOpcode, pendingAtomicData, pendingAtomicMask,
+                            pendingAtomicCompare, pendingAtomicCompareMask, pendingReadSource, pendingReadSourceOffset);
+                    pendingReadSource = null;
+                    expectedReadMsn++;
+                } else if (rxOpcode == RdmapOpcode.ATOMIC_RESPONSE) {
+                    expectedAtomicResponseMsn++;
+                    orq.headResultRegion().segment().set(ValueLayout.JAVA_LONG_UNALIGNED, orq.headResultOffset(),
+                            atomicResult);
+                    if (orq.headSignaled()) {
+                        sendCompletion(orq.headWrId(), WcStatus.SUCCESS,
+                                orq.headCompareSwap() ? WcOpcode.COMP_SWAP : WcOpcode.FETCH_ADD, 8, -1);
+                    }
+                    orq.pop();
                 } else if (rxOpcode == RdmapOpcode.TERMINATE) {
                     onTerminate();
                 }
@@ -903,7 +1088,7 @@ public final class RdmapStream {
         // The peer names the failed message; the request that is still open for it is the oldest
         // outstanding Read, or the message being sent. Everything else is flushed.
         if (orq.size() > 0) {
-            sendCompletion(orq.headWrId(), status, WcOpcode.RDMA_READ, 0, -1);
+            sendCompletion(orq.headWrId(), status, orqOpcode(), 0, -1);
             orq.pop();
         } else if (txWr != null) {
             sendCompletion(txWr.wrId(), status, txWr.opcode().completionOpcode(), 0, -1);
@@ -1003,7 +1188,7 @@ public final class RdmapStream {
             n++;
         }
         while (orq != null && orq.size() > 0) {
-            complete(sendCq, orq.headWrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RDMA_READ, 0, false);
+            complete(sendCq, orq.headWrId(), WcStatus.WR_FLUSH_ERR, orqOpcode(), 0, false);
             orq.pop();
             n++;
         }
@@ -1030,6 +1215,10 @@ public final class RdmapStream {
             irq.clear();
         }
         return n;
+    }
+
+    private WcOpcode orqOpcode() {
+        return !orq.headAtomic() ? WcOpcode.RDMA_READ : orq.headCompareSwap() ? WcOpcode.COMP_SWAP : WcOpcode.FETCH_ADD;
     }
 
     @Override

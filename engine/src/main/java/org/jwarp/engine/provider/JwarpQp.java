@@ -164,7 +164,7 @@ final class JwarpQp implements QueuePair {
         if (!s.acceptsSend() && s != QpState.ERROR) {
             return PostStatus.error(PostStatus.INVALID_STATE, index);
         }
-        int check = wr.check(attr.maxSendSge(), attr.maxInlineData(), false, device.config().rfc7306());
+        int check = wr.check(attr.maxSendSge(), attr.maxInlineData(), device.config().rfc7306(), device.config().rfc7306());
         if (check != PostStatus.OK) {
             return PostStatus.error(check, index);
         }

@@ -113,4 +113,23 @@ class LoopbackTest {
         assertEquals(0x1234_5678L, r.immData());
         assertSameBytes(local.segment(), 0, remote.segment(), 0, 4096);
     }
+
+    @Test
+    void atomicsOverTcp() {
+        MemoryRegion result = pair.client.register(16, Access.LOCAL_WRITE);
+        MemoryRegion target = pair.server.register(8, Access.LOCAL_WRITE | Access.REMOTE_ATOMIC);
+        target.segment().set(ValueLayout.JAVA_LONG, 0, 40);
+        pair.client.qp.postSend(new SendWr().wrId(7).opcode(WrOpcode.ATOMIC_FETCH_AND_ADD).signaled(true)
+                .addSge(result, 0, 8).remote(target.iova(), target.rkey()).fetchAdd(2));
+        pair.client.qp.postSend(new SendWr().wrId(8).opcode(WrOpcode.ATOMIC_CMP_AND_SWP).signaled(true)
+                .addSge(result, 8, 8).remote(target.iova(), target.rkey()).compareSwap(42, 1000));
+        WorkCompletion add = pair.client.next();
+        assertSame(WcStatus.SUCCESS, add.status(), add.toString());
+        assertSame(WcOpcode.FETCH_ADD, add.opcode());
+        WorkCompletion cas = pair.client.next();
+        assertSame(WcOpcode.COMP_SWAP, cas.opcode());
+        assertEquals(40, result.segment().get(ValueLayout.JAVA_LONG, 0));
+        assertEquals(42, result.segment().get(ValueLayout.JAVA_LONG, 8));
+        assertEquals(1000, target.segment().get(ValueLayout.JAVA_LONG, 0));
+    }
 }
