@@ -15,6 +15,7 @@ import org.jwarp.verbs.CmEventHandler;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.ConnectionManager;
+import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.Counters;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.Moderation;
@@ -204,11 +205,25 @@ final class JwarpDevice implements RdmaDevice {
         return Counters.sum("device", all);
     }
 
+    /**
+     * Per engine thread: its doorbell figures (doorbells, wake-ups, parks) and the sums of the
+     * standard counters of the QPs it carries (FPDUs and bytes in and out, Terminates, CRC errors).
+     */
     @Override
     public List<Counters> engineCounters() {
         List<Counters> out = new ArrayList<>();
         for (EngineWorker w : workers) {
-            out.add(w.doorbell().counters(w.roleName()));
+            List<Counters> parts = new ArrayList<>();
+            parts.add(CounterSet.standard(w.roleName())); // the names of the sum: the standard ones
+            parts.add(w.doorbell().counters(w.roleName()));
+            synchronized (qps) {
+                for (JwarpQp qp : qps) {
+                    if (qp.worker() == w) {
+                        parts.add(qp.counters());
+                    }
+                }
+            }
+            out.add(Counters.sum(w.roleName(), parts));
         }
         return out;
     }

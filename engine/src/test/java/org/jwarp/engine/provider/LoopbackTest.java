@@ -3,6 +3,7 @@ package org.jwarp.engine.provider;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -131,5 +132,21 @@ class LoopbackTest {
         assertEquals(40, result.segment().get(ValueLayout.JAVA_LONG, 0));
         assertEquals(42, result.segment().get(ValueLayout.JAVA_LONG, 8));
         assertEquals(1000, target.segment().get(ValueLayout.JAVA_LONG, 0));
+    }
+
+    @Test
+    void countersPerQpAndPerEngineThread() {
+        MemoryRegion src = pair.client.register(100, Access.LOCAL_WRITE);
+        MemoryRegion dst = pair.server.register(100, RW);
+        long before = pair.client.qp.counters().get("fpdus.tx");
+        pair.client.qp.postSend(new SendWr().wrId(9).opcode(WrOpcode.RDMA_WRITE).signaled(true).addSge(src, 0, 100)
+                .remote(dst.iova(), dst.rkey()));
+        assertSame(WcStatus.SUCCESS, pair.client.next().status());
+        assertEquals(before + 1, pair.client.qp.counters().get("fpdus.tx"));
+        var engine = pair.client.device.engineCounters().getFirst();
+        assertTrue(engine.get("fpdus.tx") >= before + 1, engine.toString());
+        assertTrue(engine.get("bytes.tx") >= 114, engine.toString());
+        assertTrue(engine.get("doorbells") >= 1, engine.toString());
+        assertEquals(0, engine.get("crc.errors"));
     }
 }
