@@ -92,7 +92,7 @@ final class JwarpLoopback implements AutoCloseable {
     Result writeBandwidth(int size, double seconds, int clientCpu, int serverCpu) throws Exception {
         MemoryRegion src = clientPd.registerMemory(arena.allocate(size, 4096), Access.LOCAL_WRITE);
         MemoryRegion dst = serverPd.registerMemory(arena.allocate(size, 4096),
-                Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+                Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
         final int signalEvery = 16;
         SendWr[] batch = new SendWr[signalEvery];
         for (int i = 0; i < signalEvery; i++) {
@@ -149,6 +149,16 @@ final class JwarpLoopback implements AutoCloseable {
         long t1 = System.nanoTime();
         long clientCpuNs = CpuTime.thread() - c0;
         long engineCpu = CpuTime.threadsNamed("jwarp-engine") - engineCpu0;
+        // A Write completes when handed to TCP, not when placed (RFC 5040 §5.5): a Read of the target
+        // returns only after every earlier Write was placed, so only then may the target go away.
+        client.postSend(new SendWr().wrId(-1).opcode(WrOpcode.RDMA_READ).signaled(true).addSge(src, 0, 1)
+                .remote(dst.iova(), dst.rkey()));
+        while (clientCq.poll(wcs, 1) == 0) {
+            Thread.onSpinWait();
+        }
+        if (wcs[0].status() != WcStatus.SUCCESS) {
+            throw new IllegalStateException("closing read failed: " + wcs[0]);
+        }
         stop.set(true);
         if (serverThread != null) {
             serverThread.join();
@@ -166,6 +176,9 @@ final class JwarpLoopback implements AutoCloseable {
      * polls likewise. Returns {min, median, p99, max} one-way latency in µs (half round trip).
      */
     double[] writeLatency(int size, int iterations, int clientCpu, int serverCpu) throws Exception {
+        if (client.state() != org.jwarp.verbs.QpState.RTS || server.state() != org.jwarp.verbs.QpState.RTS) {
+            throw new IllegalStateException("the connection is down: " + client + ", " + server);
+        }
         int n = Math.max(size, 8);
         MemoryRegion cbuf = clientPd.registerMemory(arena.allocate(n, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         MemoryRegion sbuf = serverPd.registerMemory(arena.allocate(n, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
@@ -200,7 +213,13 @@ final class JwarpLoopback implements AutoCloseable {
             if (initiator) {
                 send(qp, dev, cq, wr, out, last, i, wcs);
             }
+            long stuckAt = System.nanoTime() + 5_000_000_000L;
             while ((long) LONG.getAcquire(mine, last) != i) {
+                if (System.nanoTime() - stuckAt > 0) {
+                    throw new IllegalStateException((initiator ? "client" : "server") + " waited 5 s for " + i
+                            + ", memory holds " + (long) LONG.getAcquire(mine, last) + "; " + qp + " "
+                            + qp.counters().snapshot());
+                }
                 if (invoker) {
                     dev.invoke();
                     Thread.onSpinWait();

@@ -40,6 +40,13 @@ public final class LoopbackBench {
         DeviceConfig invoker = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).build();
         DeviceConfig dedicated = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
                 .engineThreads(1).idleStrategy(DeviceConfig.IdleStrategyKind.BACKOFF).build();
+        // one uncounted pass first: the JIT compiles both stacks' data paths
+        NioBaseline.stream(size, 1, 0, 1);
+        NioBaseline.pingPong(8, iterations / 10, 0, 1);
+        try (JwarpLoopback j = new JwarpLoopback(invoker)) {
+            j.writeBandwidth(size, 1, 0, 1);
+            j.writeLatency(8, iterations / 10, 0, 1);
+        }
         List<double[]> nioBw = new ArrayList<>();
         List<double[]> invBw = new ArrayList<>();
         List<double[]> dedBw = new ArrayList<>();
