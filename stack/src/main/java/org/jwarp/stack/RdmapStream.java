@@ -826,18 +826,30 @@ public final class RdmapStream {
         return true;
     }
 
-    private void onReadRequest(DdpHeader h) {
+    /**
+     * The checks every request on QN 1 passes before it is looked at: the queue number, the next
+     * MSN of the QN 1 sequence (RFC 5041 §7.1), and an IRD credit — RFC 5040 §6.1 for Read
+     * Requests, RFC 7306 §5 for Atomic Requests, which share both (siw: 0/2/0x07 past IRD).
+     * False if a Terminate was queued.
+     */
+    private boolean admitOnReadQueue(DdpHeader h) {
         if (h.qn() != RdmapOpcode.QN_READ_REQUEST) {
             terminate(DdpError.INVALID_QN, h, 0);
-            return;
+            return false;
         }
         if (h.msn() != expectedReadMsn) {
             terminate(DdpError.MSN_RANGE_NOT_VALID, h, 0);
-            return;
+            return false;
         }
-        // RFC 5040 §6.1: more Read Requests than IRD is an error (siw: 0/2/0x07).
         if (irq.full() || params.ird() == 0) {
             terminate(RdmapError.CATASTROPHIC_STREAM, h, 0);
+            return false;
+        }
+        return true;
+    }
+
+    private void onReadRequest(DdpHeader h) {
+        if (!admitOnReadQueue(h)) {
             return;
         }
         ReadRequestHeader rr = readRequest.wrap(decoder.rdmapHeaderSegment(), decoder.rdmapHeaderOffset());
@@ -861,17 +873,7 @@ public final class RdmapStream {
     }
 
     private void onAtomicRequest(DdpHeader h) {
-        if (h.qn() != RdmapOpcode.QN_READ_REQUEST) {
-            terminate(DdpError.INVALID_QN, h, 0);
-            return;
-        }
-        if (h.msn() != expectedReadMsn) {
-            terminate(DdpError.MSN_RANGE_NOT_VALID, h, 0);
-            return;
-        }
-        // RFC 7306 §5: Atomic Requests share the IRD credits with Read Requests
-        if (irq.full() || params.ird() == 0) {
-            terminate(RdmapError.CATASTROPHIC_STREAM, h, 0);
+        if (!admitOnReadQueue(h)) {
             return;
         }
         AtomicRequestHeader a = atomicRequest.wrap(decoder.rdmapHeaderSegment(), decoder.rdmapHeaderOffset());
