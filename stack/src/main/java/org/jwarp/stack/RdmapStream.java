@@ -17,6 +17,7 @@ import org.jwarp.verbs.WrOpcode;
 import org.jwarp.wire.Wire;
 import org.jwarp.wire.ddp.DdpHeader;
 import org.jwarp.wire.ddp.DdpSegmenter;
+import org.jwarp.wire.fpdu.Fpdu;
 import org.jwarp.wire.fpdu.FpduDecoder;
 import org.jwarp.wire.mpa.RtrType;
 import org.jwarp.wire.rdmap.AtomicRequestHeader;
@@ -95,6 +96,8 @@ public final class RdmapStream {
     private final int cTerminatesTx;
     private final int cTerminatesRx;
     private final int cCrcErrors;
+    /** {@link CounterNames#RX_DIRECT_BYTES}, or -1 if the owner's counters do not have it. */
+    private final int cRxDirectBytes;
 
     private final FpduDecoder decoder = new FpduDecoder();
     private final DdpSegmenter segmenter = new DdpSegmenter();
@@ -106,6 +109,7 @@ public final class RdmapStream {
             + TerminateHeader.MAX_LENGTH]);
     private final Region[] txRegions;
     private final Region[] rxRegions;
+    private final DirectPlacement direct;
 
     private StreamParameters params;
     private OutboundReadQueue orq;
@@ -181,6 +185,7 @@ public final class RdmapStream {
         this.counters = counters;
         this.txRegions = new Region[maxSge];
         this.rxRegions = new Region[maxSge];
+        this.direct = new DirectPlacement(maxSge);
         this.pending = new SendCompletions(64);
         cFpdusTx = counters.require(CounterNames.FPDUS_TX);
         cBytesTx = counters.require(CounterNames.BYTES_TX);
@@ -189,6 +194,7 @@ public final class RdmapStream {
         cTerminatesTx = counters.require(CounterNames.TERMINATES_TX);
         cTerminatesRx = counters.require(CounterNames.TERMINATES_RX);
         cCrcErrors = counters.require(CounterNames.CRC_ERRORS);
+        cRxDirectBytes = counters.indexOf(CounterNames.RX_DIRECT_BYTES);
     }
 
     /**
@@ -965,8 +971,9 @@ public final class RdmapStream {
                 long to = rxTargetOffset + position;
                 boolean lastChunk = rxKind == RX_TAGGED && rxLastOfWrite
                         && position + length == decoder.payloadLength();
-                if (lastChunk && length > 1) {
+                if (lastChunk) {
                     // The last byte of a Write becomes visible last: applications poll it (DESIGN).
+                    // It may arrive alone, after bytes placed straight from the socket.
                     MemorySegment.copy(src, offset, rxTarget, to, length - 1);
                     VarHandle.releaseFence();
                     MemorySegment.copy(src, offset + length - 1, rxTarget, to + length - 1, 1);
@@ -996,6 +1003,113 @@ public final class RdmapStream {
             rxRecvBytes += n;
             offset += n;
             length -= n;
+        }
+    }
+
+    // =========================================================================================
+    // Zero-copy receive
+    // =========================================================================================
+
+    /**
+     * Where the rest of the current segment's payload may be placed by the owner reading it from
+     * the LLP straight into the target (zero-copy receive), or an empty placement
+     * ({@link DirectPlacement#length()} 0). Non-empty only when every byte fed to {@link #receive}
+     * has been decoded and the stream is inside the payload of a segment that passed its
+     * placement checks — for a tagged segment STag, key, protection domain, access rights and
+     * bounds (RFC 5041 §7.1, RFC 5040 §7), for an untagged one the queue number, MSN, MO, a posted
+     * receive and its length — so that no byte lands anywhere a check would have refused. The
+     * payload may still fail its CRC: as with any placement before the FPDU is validated
+     * (RFC 5044 §4.4, §8), nothing completes before {@link #receive} has seen the CRC, and a bad
+     * one terminates the stream.
+     *
+     * <p>The last byte of a Write is held back (counted in {@link DirectPlacement#trailer()}): it
+     * is stored by {@link #receive} after a release fence, so that a poller of the last byte sees
+     * the whole message (DESIGN). Markers bound a placement to the next marker.
+     */
+    public DirectPlacement directPlacement() {
+        direct.clear();
+        if (state != State.RTS) {
+            return direct;
+        }
+        long remaining = decoder.externalPayloadLimit();
+        if (remaining == 0) {
+            return direct;
+        }
+        int position = decoder.payloadPosition();
+        boolean toPayloadEnd = remaining == decoder.payloadRemaining();
+        switch (rxKind) {
+            case RX_TAGGED, RX_READ_RESPONSE -> {
+                long n = rxKind == RX_TAGGED && rxLastOfWrite && toPayloadEnd ? remaining - 1 : remaining;
+                if (n > 0) {
+                    direct.add(rxTarget, rxTargetOffset + position, n);
+                }
+            }
+            case RX_RECV -> {
+                int sge = rxRecvSge;
+                long inSge = rxRecvBytes - rxRecvSgeStart;
+                long left = remaining;
+                while (left > 0) {
+                    long sgeLength = rxRecv.sgeLength(sge);
+                    if (inSge == sgeLength) {
+                        sge++;
+                        inSge = 0;
+                        continue;
+                    }
+                    long n = Math.min(left, sgeLength - inSge);
+                    direct.add(rxRegions[sge].segment(), rxRecv.sgeOffset(sge) + inSge, n);
+                    inSge += n;
+                    left -= n;
+                }
+            }
+            default -> {
+                return direct; // discarded or control: nothing to place
+            }
+        }
+        if (direct.length() > 0) {
+            direct.trailer((int) (decoder.payloadRemaining() - direct.length())
+                    + Fpdu.pad(decoder.ulpduLength()) + Fpdu.CRC_LENGTH);
+        }
+        return direct;
+    }
+
+    /**
+     * The owner read {@code length} bytes of the last {@link #directPlacement()} from the LLP into
+     * its pieces, in order: they enter the CRC and the stream as if {@link #receive} had seen them.
+     *
+     * @throws IllegalArgumentException if more than the placement offered
+     */
+    public void placedDirectly(long length) {
+        if (length < 0 || length > direct.length()) {
+            throw new IllegalArgumentException("placed " + length + " bytes; the placement offered " + direct.length());
+        }
+        long left = length;
+        for (int i = 0; i < direct.pieces() && left > 0; i++) {
+            int n = (int) Math.min(left, direct.length(i));
+            decoder.payloadReceivedExternally(direct.segment(i), direct.offset(i), n);
+            if (rxKind == RX_RECV) {
+                advanceRecv(n);
+            }
+            left -= n;
+        }
+        if (cRxDirectBytes >= 0) {
+            counters.add(cRxDirectBytes, length);
+        }
+        direct.clear();
+    }
+
+    /** Moves the receive's scatter/gather position past {@code n} bytes placed directly. */
+    private void advanceRecv(long n) {
+        while (n > 0) {
+            long sgeLength = rxRecv.sgeLength(rxRecvSge);
+            long inSge = rxRecvBytes - rxRecvSgeStart;
+            if (inSge == sgeLength) {
+                rxRecvSgeStart += sgeLength;
+                rxRecvSge++;
+                continue;
+            }
+            long k = Math.min(n, sgeLength - inSge);
+            rxRecvBytes += k;
+            n -= k;
         }
     }
 

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
+import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.RecvWr;
 import org.jwarp.verbs.SendWr;
@@ -21,6 +24,14 @@ import org.jwarp.verbs.SendWr;
 final class StreamPair implements AutoCloseable {
 
     static final int PD = 7;
+    /** The standard counters and the zero-copy one the stream counts when it is there. */
+    static final List<String> COUNTERS = counterNames();
+
+    private static List<String> counterNames() {
+        List<String> names = new ArrayList<>(CounterNames.STANDARD);
+        names.add(CounterNames.RX_DIRECT_BYTES);
+        return List.copyOf(names);
+    }
 
     /** One endpoint. */
     static final class Side {
@@ -29,7 +40,7 @@ final class StreamPair implements AutoCloseable {
         final ArrayWorkQueue<RecvWr> rq = new ArrayWorkQueue<>(64, () -> new RecvWr(8));
         final ListCompletionSink sendCq = new ListCompletionSink(1024);
         final ListCompletionSink recvCq = new ListCompletionSink(1024);
-        final CounterSet counters = CounterSet.standard("qp");
+        final CounterSet counters = new CounterSet("qp", COUNTERS);
         final RdmapStream stream;
         final BufferFpduSink sink;
         final ByteArrayOutputStream sent = new ByteArrayOutputStream();
@@ -63,6 +74,10 @@ final class StreamPair implements AutoCloseable {
         byte[] sentBytes() {
             return sent.toByteArray();
         }
+
+        long directBytes() {
+            return counters.get(counters.require(CounterNames.RX_DIRECT_BYTES));
+        }
     }
 
     final Arena arena = Arena.ofShared();
@@ -70,6 +85,7 @@ final class StreamPair implements AutoCloseable {
     final Side b;
     private final RandomGenerator random;
     private boolean corruptNext;
+    private long directFrom = -1;
 
     StreamPair(StreamParameters pa, StreamParameters pb, RandomGenerator random) {
         this(pa, pb, random, false);
@@ -89,9 +105,31 @@ final class StreamPair implements AutoCloseable {
         return new StreamParameters(true, false, false, 1442, 8, 8, true);
     }
 
+    /**
+     * From now on the receiving side places payload the way a zero-copy owner does: whenever its
+     * stream offers a {@link DirectPlacement} of at least {@code minLength} bytes, a random part
+     * of the incoming bytes is copied straight into the offered pieces (as a scattering socket
+     * read would) and reported with {@link RdmapStream#placedDirectly}; the rest is fed through
+     * {@link RdmapStream#receive} in random windows.
+     */
+    StreamPair directReceive(long minLength) {
+        directFrom = minLength;
+        return this;
+    }
+
     /** The next byte A sends is flipped in flight (a bit error TCP's checksum missed). */
     void corruptNextByteFromA() {
         corruptNext = true;
+    }
+
+    /** Frames what {@code from} has to send and returns the bytes, without delivering them. */
+    byte[] takeFramed(Side from) {
+        from.stream.transmit(from.sink);
+        long n = from.sink.pending();
+        byte[] bytes = from.sink.buffer().asSlice(from.sink.start(), n).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        from.sent.writeBytes(bytes);
+        from.sink.drained(n);
+        return bytes;
     }
 
     /** Moves bytes until both sides are quiet; returns the number of FPDUs transmitted. */
@@ -122,10 +160,29 @@ final class StreamPair implements AutoCloseable {
         }
         from.sent.writeBytes(bytes);
         from.sink.drained(n);
+        MemorySegment wire = MemorySegment.ofArray(bytes);
         int off = 0;
         while (off < bytes.length) {
-            int w = Math.min(bytes.length - off, 1 + random.nextInt(random.nextBoolean() ? 64 : 70_000));
-            to.stream.receive(MemorySegment.ofArray(bytes), off, w);
+            DirectPlacement d = to.stream.directPlacement();
+            if (directFrom >= 0 && d.length() > 0 && d.length() >= directFrom && random.nextInt(8) != 0) {
+                long placed = Math.min(d.length(), bytes.length - off);
+                if (random.nextBoolean()) {
+                    placed = 1 + random.nextLong(placed); // a socket read returns what has arrived so far
+                }
+                long left = placed;
+                for (int i = 0; i < d.pieces() && left > 0; i++) {
+                    long k = Math.min(left, d.length(i));
+                    MemorySegment.copy(wire, off + placed - left, d.segment(i), d.offset(i), k);
+                    left -= k;
+                }
+                to.stream.placedDirectly(placed);
+                off += (int) placed;
+                continue;
+            }
+            // a zero-copy owner reads small windows between large payloads (its staging lookahead)
+            int big = directFrom >= 0 ? 2048 : 70_000;
+            int w = Math.min(bytes.length - off, 1 + random.nextInt(random.nextBoolean() ? 64 : big));
+            to.stream.receive(wire, off, w);
             off += w;
         }
         assertTrue(frames > 0 || n > 0);

@@ -28,6 +28,12 @@ public final class CounterNames {
     /** FPDUs whose MPA CRC32c did not match (RFC 5044 §8, error 0x02). */
     public static final String CRC_ERRORS = "crc.errors";
 
+    /**
+     * Payload bytes placed straight from TCP into registered memory, without a staging copy
+     * (zero-copy receive). Not standard: a provider that places directly adds it.
+     */
+    public static final String RX_DIRECT_BYTES = "rx.direct.bytes";
+
     /** The names every {@link Counters} of a provider holds, in this order. */
     public static final List<String> STANDARD = List.of(FPDUS_TX, BYTES_TX, FPDUS_RX, BYTES_RX, DOORBELLS, WAKEUPS,
             TERMINATES_TX, TERMINATES_RX, CRC_ERRORS);

@@ -431,6 +431,16 @@ public final class FpduDecoder {
         return payloadLength;
     }
 
+    /** Payload bytes of the current segment consumed so far (fed or received externally). */
+    public int payloadPosition() {
+        return payloadPosition;
+    }
+
+    /** Payload bytes of the current segment still to come (0 outside a payload). */
+    public int payloadRemaining() {
+        return state == S_PAYLOAD ? payloadLength - payloadPosition : 0;
+    }
+
     /** After {@link #PAYLOAD}: the window holding the chunk. */
     public MemorySegment chunkSegment() {
         return in;
