@@ -23,6 +23,7 @@ public final class DirectPlacement {
     private int pieces;
     private long length;
     private int trailer;
+    private int segmentPayload;
 
     DirectPlacement(int maxPieces) {
         segments = new MemorySegment[Math.max(1, maxPieces)];
@@ -37,6 +38,7 @@ public final class DirectPlacement {
         pieces = 0;
         length = 0;
         trailer = 0;
+        segmentPayload = 0;
     }
 
     void add(MemorySegment segment, long offset, long n) {
@@ -49,6 +51,10 @@ public final class DirectPlacement {
 
     void trailer(int bytes) {
         trailer = bytes;
+    }
+
+    void segmentPayload(int bytes) {
+        segmentPayload = bytes;
     }
 
     /** Bytes that may be placed directly now: 0 if none (then every byte goes through the stream). */
@@ -81,6 +87,11 @@ public final class DirectPlacement {
      */
     public int trailer() {
         return trailer;
+    }
+
+    /** The whole payload of the segment (the part already received included). */
+    public int segmentPayload() {
+        return segmentPayload;
     }
 
     @Override

@@ -73,6 +73,9 @@ public final class RdmapStream {
     /** 64-bit access to registered memory in the host's order, for the responder's atomics. */
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
+    /** Messages {@link #recentSegmentPayload()} looks back over. */
+    public static final int RECENT_MESSAGES = 8;
+
     private static final int RX_IDLE = 0;
     private static final int RX_TAGGED = 1;
     private static final int RX_RECV = 2;
@@ -157,6 +160,10 @@ public final class RdmapStream {
     private long pendingAtomicCompareMask;
     private long atomicResult;
     private int invalidateStag;
+    /** Per message, the largest segment payload, for the last {@link #RECENT_MESSAGES} messages. */
+    private final int[] rxRecentMessages = new int[RECENT_MESSAGES];
+    private int rxRecentIndex;
+    private boolean rxPreviousLast = true;
 
     // RFC 6581 peer-to-peer start
     private RtrType rtrPending;
@@ -712,6 +719,13 @@ public final class RdmapStream {
         int payload = decoder.payloadLength();
         counters.increment(cFpdusRx);
         counters.add(cBytesRx, decoder.ulpduLength());
+        if (rxPreviousLast) {
+            rxRecentIndex = (rxRecentIndex + 1) & (RECENT_MESSAGES - 1);
+            rxRecentMessages[rxRecentIndex] = payload;
+        } else if (payload > rxRecentMessages[rxRecentIndex]) {
+            rxRecentMessages[rxRecentIndex] = payload;
+        }
+        rxPreviousLast = h.last();
         rxOpcode = op;
         switch (op) {
             case RDMA_WRITE -> onWrite(h, payload);
@@ -1066,6 +1080,7 @@ public final class RdmapStream {
             }
         }
         if (direct.length() > 0) {
+            direct.segmentPayload(decoder.payloadLength());
             direct.trailer((int) (decoder.payloadRemaining() - direct.length())
                     + Fpdu.pad(decoder.ulpduLength()) + Fpdu.CRC_LENGTH);
         }
@@ -1095,6 +1110,25 @@ public final class RdmapStream {
             counters.add(cRxDirectBytes, length);
         }
         direct.clear();
+    }
+
+    /**
+     * The largest segment payload among the last {@link #RECENT_MESSAGES} messages received (the
+     * one in progress included): a hint for an owner choosing how much to read ahead — a peer
+     * that sent large messages is likely to send more, small control messages in between (a Read
+     * Request, an Immediate Data message) notwithstanding.
+     */
+    public int recentSegmentPayload() {
+        int max = 0;
+        for (int m : rxRecentMessages) {
+            max = Math.max(max, m);
+        }
+        return max;
+    }
+
+    /** True while the payload of a segment is only partly received. */
+    public boolean insidePayload() {
+        return decoder.payloadRemaining() > 0;
     }
 
     /** Moves the receive's scatter/gather position past {@code n} bytes placed directly. */

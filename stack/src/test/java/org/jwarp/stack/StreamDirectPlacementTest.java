@@ -132,6 +132,9 @@ class StreamDirectPlacementTest {
             assertEquals(100, d.offset(2));
             assertEquals(998, d.length(2));
             assertEquals(Fpdu.pad(18 + 5001) + Fpdu.CRC_LENGTH, d.trailer());
+            assertEquals(5001, d.segmentPayload());
+            assertEquals(5001, p.b.stream.recentSegmentPayload());
+            assertTrue(p.b.stream.insidePayload());
             assertThrows(IllegalArgumentException.class, () -> p.b.stream.placedDirectly(5000));
         }
     }
@@ -160,6 +163,25 @@ class StreamDirectPlacementTest {
             assertEquals(1, p.b.stream.fpdusReceived());
             StreamOperationsTest.assertSameBytes(src.segment(), 0, dst.segment(), 0, 1000);
             assertEquals(999, p.b.directBytes());
+        }
+    }
+
+    @Test
+    void recentSegmentPayloadLooksBackOverTheLastMessages() {
+        try (StreamPair p = new StreamPair(StreamPair.defaults(), StreamPair.defaults(), Seeds.random(5))) {
+            Region src = p.a.register(10_000, Access.LOCAL_WRITE);
+            Region dst = p.b.register(10_000, RW);
+            assertEquals(0, p.b.stream.recentSegmentPayload());
+            // 5000 bytes at MULPDU 1442: segments of 1428 and a 716-byte tail
+            p.a.postSend(w -> w.opcode(WrOpcode.RDMA_WRITE).addSge(src.stag(), 0, 5000).remote(dst.iova(), dst.stag()));
+            p.pump();
+            assertEquals(1428, p.b.stream.recentSegmentPayload());
+            assertTrue(!p.b.stream.insidePayload());
+            for (int i = 1; i <= RdmapStream.RECENT_MESSAGES; i++) {
+                p.a.postSend(w -> w.opcode(WrOpcode.RDMA_WRITE).addSge(src.stag(), 0, 8).remote(dst.iova(), dst.stag()));
+                p.pump();
+                assertEquals(i < RdmapStream.RECENT_MESSAGES ? 1428 : 8, p.b.stream.recentSegmentPayload(), "after " + i);
+            }
         }
     }
 

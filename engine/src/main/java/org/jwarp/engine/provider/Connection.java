@@ -35,15 +35,15 @@ final class Connection {
     private static final int HANDSHAKE = 1;
     private static final int RUNNING = 2;
     private static final int CLOSED = 3;
-    private static final int BUFFER = 256 * 1024;
 
     private final JwarpDevice device;
     private final SocketChannel channel;
     private final boolean active;
     private final CmEventHandler handler;
     private final JwarpListener listener;
-    private final ByteBuffer rx = ByteBuffer.allocateDirect(BUFFER);
-    private final MemorySegment rxSegment = MemorySegment.ofBuffer(rx);
+    private final SocketReceiver receiver = new SocketReceiver();
+    private final ByteBuffer rx = receiver.staging();
+    private final MemorySegment rxSegment = receiver.stagingSegment();
     private final GatherFpduSink sink = new GatherFpduSink();
 
     private int phase;
@@ -304,6 +304,7 @@ final class Connection {
         RdmapStream stream = qp.stream;
         stream.establish(sp, 0);
         sink.start(sp.crc(), sp.markersTx(), 0);
+        receiver.start(qp.maxSge(), sp.markersRx(), device.rxDirectFrom());
         qp.connection = this;
         qp.state(QpState.RTR);
         if (mp.rtr().isPresent()) {
@@ -352,10 +353,8 @@ final class Connection {
         // (in invoker mode the posting thread runs this cycle), as a plain socket ping-pong would.
         int work = stream.transmit(sink);
         work += drainTx();
-        int n = channel.read(rx);
+        long n = receiver.read(channel, stream);
         if (n > 0) {
-            stream.receive(rxSegment, 0, n);
-            rx.clear();
             work++;
             // what the bytes just received call for (Read Responses, a Terminate) goes out now
             work += stream.transmit(sink);

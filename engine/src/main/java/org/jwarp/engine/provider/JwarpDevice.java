@@ -41,6 +41,7 @@ final class JwarpDevice implements RdmaDevice {
     private final AtomicInteger nextWorker = new AtomicInteger();
     private final JwarpConnectionManager cm;
     private final List<JwarpQp> qps = new ArrayList<>();
+    private final long rxDirectFrom = SocketReceiver.configuredDirectFrom();
     private volatile boolean closed;
 
     JwarpDevice(DeviceConfig config) {
@@ -81,6 +82,11 @@ final class JwarpDevice implements RdmaDevice {
     @Override
     public DeviceConfig config() {
         return config;
+    }
+
+    /** Payload bytes from which a segment is read straight into its target ({@link SocketReceiver}). */
+    long rxDirectFrom() {
+        return rxDirectFrom;
     }
 
     StagTable stags() {
@@ -214,7 +220,7 @@ final class JwarpDevice implements RdmaDevice {
         List<Counters> out = new ArrayList<>();
         for (EngineWorker w : workers) {
             List<Counters> parts = new ArrayList<>();
-            parts.add(CounterSet.standard(w.roleName())); // the names of the sum: the standard ones
+            parts.add(new CounterSet(w.roleName(), JwarpQp.COUNTER_NAMES)); // the names of the sum
             parts.add(w.doorbell().counters(w.roleName()));
             synchronized (qps) {
                 for (JwarpQp qp : qps) {

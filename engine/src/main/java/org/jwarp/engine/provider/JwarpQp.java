@@ -1,9 +1,12 @@
 package org.jwarp.engine.provider;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.jwarp.engine.ring.SpscSlotRing;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.WorkQueue;
+import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.Counters;
 import org.jwarp.verbs.PostStatus;
@@ -25,6 +28,15 @@ import org.jwarp.verbs.SendWr;
  * the connection is made; the connection manager moves it to RTS, an error to ERROR.
  */
 final class JwarpQp implements QueuePair {
+
+    /** A QP's counters: the standard ones and the bytes its stream placed straight from the socket. */
+    static final List<String> COUNTER_NAMES = counterNames();
+
+    private static List<String> counterNames() {
+        List<String> names = new ArrayList<>(CounterNames.STANDARD);
+        names.add(CounterNames.RX_DIRECT_BYTES);
+        return List.copyOf(names);
+    }
 
     private final JwarpDevice device;
     private final JwarpPd pd;
@@ -50,7 +62,7 @@ final class JwarpQp implements QueuePair {
         int maxInline = attr.maxInlineData();
         this.sq = new SpscSlotRing<>(attr.maxSendWr(), () -> new SendSlot(attr.maxSendSge(), maxInline));
         this.rq = new SpscSlotRing<>(attr.maxRecvWr(), () -> new RecvWr(attr.maxRecvSge()));
-        this.counters = CounterSet.standard("qp." + qpNum);
+        this.counters = new CounterSet("qp." + qpNum, COUNTER_NAMES);
         WorkQueue<SendWr> sendQueue = new WorkQueue<>() {
             @Override
             public SendWr peek() {
@@ -77,6 +89,11 @@ final class JwarpQp implements QueuePair {
         this.stream = new RdmapStream(qpNum, pd.handle(), pd.stags(), sendQueue, recvQueue,
                 ((JwarpCq) attr.sendCq()).producer(), ((JwarpCq) attr.recvCq()).producer(), attr.signalAll(),
                 Math.max(attr.maxSendSge(), attr.maxRecvSge()), counters);
+    }
+
+    /** Scatter/gather entries a request of this QP may have (either queue). */
+    int maxSge() {
+        return Math.max(attr.maxSendSge(), attr.maxRecvSge());
     }
 
     @Override

@@ -1,0 +1,161 @@
+package org.jwarp.engine.provider;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.IdentityHashMap;
+import org.jwarp.stack.DirectPlacement;
+import org.jwarp.stack.RdmapStream;
+
+/**
+ * The receive side's socket reads in full operation — the NIC's receive DMA. Small FPDUs are
+ * batched through a staging buffer: one read system call takes many of them, and the stream copies
+ * their payload into place. Once the stream is inside the payload of a segment that passed its
+ * placement checks and has at least {@link #DIRECT_FROM} bytes still to come, the rest of that
+ * payload is read straight from the socket into the target — the region at the STag and tagged
+ * offset, or the posted receive's buffers, scattered across its entries — and the stream is told
+ * ({@link RdmapStream#placedDirectly}), so that it computes the CRC over the placed bytes in
+ * order: header, payload, pad.
+ *
+ * <p>The same scattering read ends in the staging buffer, limited to the FPDU's trailer (a
+ * Write's held-back last byte, the pad, the CRC) plus {@link #LOOKAHEAD} bytes: the next FPDU's
+ * header comes in the same system call, so that a stream of large segments costs one read per
+ * segment and copies only those lookahead bytes. While the peer's messages are large
+ * ({@link RdmapStream#recentSegmentPayload()}), a read between segments is limited to the
+ * lookahead as well, so that the next payload is not swallowed by staging; a message of small
+ * segments lifts the limit, and small frames are batched again.
+ *
+ * <p>Which segments: those whose payload is at least {@link #DIRECT_FROM} bytes. A direct read
+ * costs a system call per segment; the staging path costs a copy but shares one system call
+ * among every FPDU a read takes. Below the threshold the copy is the cheaper of the two on this
+ * machine's loopback (the measurement is in the issue note). Streams with markers (RFC 5044 §4.3) stay on the staging path: a marker every 512
+ * bytes would cut each direct read short. Regions that are not native memory (heap arrays) or
+ * larger than a ByteBuffer can address are filled through the staging buffer as well.
+ *
+ * <p>Owned by the connection's engine thread. A region's views are made once per connection and
+ * reused; the steady state allocates nothing here (the JDK's scattering read allocates a small
+ * releaser per call for buffers of a closeable arena).
+ */
+final class SocketReceiver {
+
+    /** Payload bytes from which a segment's rest is read straight into its target. */
+    static final int DIRECT_FROM = 16 * 1024;
+    /** Bytes read into staging after a directly placed payload: the next FPDU's headers. */
+    static final int LOOKAHEAD = 256;
+    /** System property overriding {@link #DIRECT_FROM} (bytes; "off" or a negative value disables). */
+    static final String DIRECT_FROM_PROPERTY = "jwarp.rx.directFrom";
+    private static final int STAGING = 256 * 1024;
+    private static final int MAX_CACHED_REGIONS = 64;
+
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING);
+    private final MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
+    private final IdentityHashMap<MemorySegment, ByteBuffer[]> views = new IdentityHashMap<>();
+    private ByteBuffer[] iov = new ByteBuffer[0];
+    private long directFrom = Long.MAX_VALUE;
+
+    /** The staging buffer, also used for the MPA handshake before full operation. */
+    ByteBuffer staging() {
+        return staging;
+    }
+
+    MemorySegment stagingSegment() {
+        return stagingSegment;
+    }
+
+    /**
+     * Enters full operation. {@code maxPieces}: scatter/gather entries a receive may have;
+     * {@code directFrom}: the threshold ({@link Long#MAX_VALUE}: never direct).
+     */
+    void start(int maxPieces, boolean markersRx, long directFrom) {
+        this.iov = new ByteBuffer[maxPieces + 1];
+        this.directFrom = markersRx ? Long.MAX_VALUE : Math.max(1, directFrom);
+    }
+
+    /** The threshold a device uses: {@link #DIRECT_FROM} unless the system property says otherwise. */
+    static long configuredDirectFrom() {
+        String v = System.getProperty(DIRECT_FROM_PROPERTY);
+        if (v == null || v.isBlank()) {
+            return DIRECT_FROM;
+        }
+        if (v.equalsIgnoreCase("off")) {
+            return Long.MAX_VALUE;
+        }
+        try {
+            long n = Long.parseLong(v.trim());
+            return n < 0 ? Long.MAX_VALUE : n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(DIRECT_FROM_PROPERTY + " must be a byte count or 'off': " + v, e);
+        }
+    }
+
+    /**
+     * One read from {@code channel} for {@code stream}: straight into the current segment's target
+     * if that is worth it, else into staging; what arrives is handed to the stream. Returns the
+     * bytes read, or -1 at end of stream.
+     */
+    long read(SocketChannel channel, RdmapStream stream) throws IOException {
+        if (directFrom != Long.MAX_VALUE) {
+            DirectPlacement p = stream.directPlacement();
+            if (p.length() > 0 && p.segmentPayload() >= directFrom && p.pieces() < iov.length && prepare(p)) {
+                staging.clear().limit((int) Math.min(STAGING, (long) p.trailer() + LOOKAHEAD));
+                iov[p.pieces()] = staging;
+                long n = channel.read(iov, 0, p.pieces() + 1);
+                if (n > 0) {
+                    long placed = Math.min(n, p.length());
+                    stream.placedDirectly(placed);
+                    if (n > placed) {
+                        stream.receive(stagingSegment, 0, n - placed);
+                    }
+                }
+                return n;
+            }
+        }
+        staging.clear();
+        if (stream.recentSegmentPayload() >= directFrom && !stream.insidePayload()) {
+            // between the segments of large messages: take the next header, not the next payload
+            staging.limit(LOOKAHEAD);
+        }
+        int n = channel.read(staging);
+        if (n > 0) {
+            stream.receive(stagingSegment, 0, n);
+        }
+        return n;
+    }
+
+    /** Points one view per piece at its target; false if a piece cannot be read into directly. */
+    private boolean prepare(DirectPlacement p) {
+        for (int i = 0; i < p.pieces(); i++) {
+            ByteBuffer[] v = viewsOf(p.segment(i));
+            if (v == null) {
+                return false;
+            }
+            ByteBuffer b = v[i];
+            b.clear().limit((int) (p.offset(i) + p.length(i))).position((int) p.offset(i));
+            iov[i] = b;
+        }
+        return true;
+    }
+
+    /** The views of a region for this connection, made on first use (null: not readable into). */
+    private ByteBuffer[] viewsOf(MemorySegment region) {
+        ByteBuffer[] v = views.get(region);
+        if (v != null) {
+            return v;
+        }
+        if (!region.isNative() || region.byteSize() > Integer.MAX_VALUE) {
+            return null;
+        }
+        if (views.size() >= MAX_CACHED_REGIONS) {
+            views.clear(); // regions come and go; a bounded cache keeps no dead one alive for long
+        }
+        // one view per piece: a receive may name the same region in several entries
+        v = new ByteBuffer[iov.length - 1];
+        ByteBuffer base = region.asByteBuffer();
+        for (int i = 0; i < v.length; i++) {
+            v[i] = base.duplicate();
+        }
+        views.put(region, v);
+        return v;
+    }
+}
