@@ -4,8 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.io.IOException;
+import java.nio.file.Path;
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.agent.AgentRunner;
+import org.jwarp.engine.counters.CounterFile;
+import org.jwarp.engine.counters.CounterFileReader;
+import org.jwarp.engine.counters.CounterFileWriter;
+import org.jwarp.engine.counters.CounterPublisher;
+import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.stack.StagTable;
@@ -30,6 +37,9 @@ import org.jwarp.verbs.RdmaDevice;
  */
 final class JwarpDevice implements RdmaDevice {
 
+    /** Devices opened in this process: each publishes its counters under its own index. */
+    private static final AtomicInteger DEVICES = new AtomicInteger();
+
     private final DeviceConfig config;
     private final StagTable stags;
     private final EngineWorker[] workers;
@@ -42,6 +52,8 @@ final class JwarpDevice implements RdmaDevice {
     private final JwarpConnectionManager cm;
     private final List<JwarpQp> qps = new ArrayList<>();
     private final long rxDirectFrom = SocketReceiver.configuredDirectFrom();
+    private final int index = DEVICES.getAndIncrement();
+    private final CounterPublisher.Registration publication;
     private volatile boolean closed;
 
     JwarpDevice(DeviceConfig config) {
@@ -72,6 +84,56 @@ final class JwarpDevice implements RdmaDevice {
             }
         }
         cm = new JwarpConnectionManager(this);
+        publication = publishCounters();
+    }
+
+    /**
+     * DESIGN rule 9: the counters go to a file other processes read ({@code jwarp stat}). A device
+     * that cannot create it still works; it says so in one line.
+     */
+    private CounterPublisher.Registration publishCounters() {
+        Path dir = CounterFile.directory();
+        if (dir == null) {
+            return null;
+        }
+        String label = JwarpProvider.NAME + " " + config.threadingMode().name().toLowerCase(java.util.Locale.ROOT)
+                + (invokerMode() ? "" : " x" + workers.length);
+        try {
+            CounterFileWriter w = CounterFileWriter.create(dir, ProcessHandle.current().pid(),
+                    CounterFileReader.processStartMillis(), index, label, CounterFile.periodMillis());
+            return CounterPublisher.get().register(w, this::counterGroups, label);
+        } catch (IOException e) {
+            System.err.println("jwarp: device " + index + " does not publish its counters (" + e
+                    + "); set -D" + CounterFile.DIRECTORY_PROPERTY + "=DIR to choose a writable directory");
+            return null;
+        }
+    }
+
+    /** Index of this device among those the process opened (its counters file says it too). */
+    int index() {
+        return index;
+    }
+
+    /** The counters file, or null if the device does not publish one. */
+    Path counterFile() {
+        return publication == null ? null : publication.writer().path();
+    }
+
+    /**
+     * Every counter group, in the stable order {@code jwarp stat} shows: the device total, each
+     * engine thread, each queue pair (by QP number). Setup path (allocates).
+     */
+    List<Counters> counterGroups() {
+        List<Counters> engines = engineCounters();
+        List<Counters> all = new ArrayList<>();
+        all.add(Counters.sum(CounterScopes.DEVICE, engines));
+        all.addAll(engines);
+        synchronized (qps) {
+            for (JwarpQp qp : qps) {
+                all.add(qp.counters());
+            }
+        }
+        return all;
     }
 
     @Override
@@ -200,15 +262,10 @@ final class JwarpDevice implements RdmaDevice {
         t.printStackTrace(System.err);
     }
 
+    /** The sum over {@link #engineCounters()}: the QPs open now and every doorbell. */
     @Override
     public Counters counters() {
-        List<Counters> all = new ArrayList<>();
-        synchronized (qps) {
-            for (JwarpQp qp : qps) {
-                all.add(qp.counters());
-            }
-        }
-        return Counters.sum("device", all);
+        return Counters.sum(CounterScopes.DEVICE, engineCounters());
     }
 
     /**
@@ -218,10 +275,12 @@ final class JwarpDevice implements RdmaDevice {
     @Override
     public List<Counters> engineCounters() {
         List<Counters> out = new ArrayList<>();
-        for (EngineWorker w : workers) {
+        for (int i = 0; i < workers.length; i++) {
+            EngineWorker w = workers[i];
+            String scope = CounterScopes.engine(i);
             List<Counters> parts = new ArrayList<>();
-            parts.add(new CounterSet(w.roleName(), JwarpQp.COUNTER_NAMES)); // the names of the sum
-            parts.add(w.doorbell().counters(w.roleName()));
+            parts.add(new CounterSet(scope, JwarpQp.COUNTER_NAMES)); // the names of the sum
+            parts.add(w.doorbell().counters(scope));
             synchronized (qps) {
                 for (JwarpQp qp : qps) {
                     if (qp.worker() == w) {
@@ -229,7 +288,7 @@ final class JwarpDevice implements RdmaDevice {
                     }
                 }
             }
-            out.add(Counters.sum(w.roleName(), parts));
+            out.add(Counters.sum(scope, parts));
         }
         return out;
     }
@@ -274,6 +333,13 @@ final class JwarpDevice implements RdmaDevice {
         }
         if (invoker != null) {
             invoker.close();
+        }
+        if (publication != null) {
+            try {
+                publication.close(); // the file goes with the device
+            } catch (IOException e) {
+                report(new IOException("removing the counters file " + publication.writer().path() + " failed", e));
+            }
         }
         if (failure != null) {
             throw failure;

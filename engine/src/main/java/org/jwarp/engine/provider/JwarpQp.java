@@ -3,6 +3,7 @@ package org.jwarp.engine.provider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.ring.SpscSlotRing;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.WorkQueue;
@@ -62,7 +63,7 @@ final class JwarpQp implements QueuePair {
         int maxInline = attr.maxInlineData();
         this.sq = new SpscSlotRing<>(attr.maxSendWr(), () -> new SendSlot(attr.maxSendSge(), maxInline));
         this.rq = new SpscSlotRing<>(attr.maxRecvWr(), () -> new RecvWr(attr.maxRecvSge()));
-        this.counters = new CounterSet("qp." + qpNum, COUNTER_NAMES);
+        this.counters = new CounterSet(CounterScopes.qp(qpNum), COUNTER_NAMES);
         WorkQueue<SendWr> sendQueue = new WorkQueue<>() {
             @Override
             public SendWr peek() {

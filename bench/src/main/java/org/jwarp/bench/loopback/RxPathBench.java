@@ -1,0 +1,212 @@
+package org.jwarp.bench.loopback;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jwarp.engine.affinity.ThreadAffinity;
+import org.jwarp.stack.MpaHandshake;
+import org.jwarp.verbs.Access;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventQueue;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.CounterNames;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.Listener;
+import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.ProtectionDomain;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.wire.ddp.DdpHeader;
+import org.jwarp.wire.fpdu.FpduEncoder;
+import org.jwarp.wire.mpa.MpaPolicy;
+import org.jwarp.wire.rdmap.RdmapOpcode;
+
+/**
+ * The receive path alone, by segment size: a plain blocking socket (CPU 0) replays 1 MiB RDMA
+ * WRITE messages, framed once into FPDUs of a chosen payload size with CRC, into a jwarp device
+ * in invoker mode whose polling thread runs on CPU 1. The sender only copies bytes into the
+ * kernel, so the figure is what the receiving side sustains: staging every segment
+ * ({@code jwarp.rx.directFrom=off}) against reading every segment's payload straight into the
+ * region ({@code =1}), alternating within each repeat. This is how the zero-copy threshold was
+ * chosen; the segment size is set here by framing, with no MTU change.
+ *
+ * <pre>java -cp bench/target/jwarp-jmh.jar org.jwarp.bench.loopback.RxPathBench [repeats] [seconds] [segment sizes...]</pre>
+ */
+public final class RxPathBench {
+
+    private static final String PROPERTY = "jwarp.rx.directFrom";
+    private static final int MESSAGE = 1 << 20;
+
+    private RxPathBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 2;
+        List<Integer> sizes = new ArrayList<>();
+        for (int i = 2; i < args.length; i++) {
+            sizes.add(Integer.parseInt(args[i]));
+        }
+        if (sizes.isEmpty()) {
+            sizes = List.of(4096, 8192, 16384, 32768, 65000);
+        }
+        run("1", 65000, 1);
+        run("off", 65000, 1);
+        double[][] on = new double[sizes.size()][repeats];
+        double[][] off = new double[sizes.size()][repeats];
+        for (int r = 0; r < repeats; r++) {
+            for (int s = 0; s < sizes.size(); s++) {
+                int size = sizes.get(s);
+                if ((r + s) % 2 == 0) {
+                    on[s][r] = run("1", size, seconds);
+                    off[s][r] = run("off", size, seconds);
+                } else {
+                    off[s][r] = run("off", size, seconds);
+                    on[s][r] = run("1", size, seconds);
+                }
+                System.out.printf("run %d, segments of %6d B: staging %.2f Gb/s, direct %.2f Gb/s (%.2f)%n", r + 1,
+                        size, off[s][r], on[s][r], on[s][r] / off[s][r]);
+            }
+        }
+        System.out.println();
+        System.out.printf("%-14s %14s %14s %16s %14s%n", "segment", "staging Gb/s", "direct Gb/s", "direct/staging",
+                "ratio range");
+        for (int s = 0; s < sizes.size(); s++) {
+            double[] ratios = new double[repeats];
+            double lo = Double.MAX_VALUE;
+            double hi = 0;
+            for (int r = 0; r < repeats; r++) {
+                ratios[r] = on[s][r] / off[s][r];
+                lo = Math.min(lo, ratios[r]);
+                hi = Math.max(hi, ratios[r]);
+            }
+            System.out.printf("%-14d %14.2f %14.2f %16.2f %8.2f-%.2f%n", sizes.get(s), Stats.median(off[s]),
+                    Stats.median(on[s]), Stats.median(ratios), lo, hi);
+        }
+    }
+
+    /** One run: payload Gb/s the device placed. */
+    static double run(String directFrom, int segment, double seconds) throws Exception {
+        System.setProperty(PROPERTY, directFrom);
+        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).build();
+        try (RdmaDevice dev = RdmaDevice.open(config); Arena arena = Arena.ofShared()) {
+            System.clearProperty(PROPERTY);
+            ProtectionDomain pd = dev.allocPd();
+            CompletionQueue cq = dev.createCq(16, null);
+            QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build());
+            MemoryRegion dst = pd.registerMemory(arena.allocate(MESSAGE, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            CmEventQueue events = new CmEventQueue();
+            Listener listener = dev.connectionManager().listen(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1, events);
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread server = Thread.ofPlatform().name("bench-rx").start(() -> {
+                try {
+                    ThreadAffinity.pinCurrentThread(1);
+                    while (!stop.get()) {
+                        CmEvent e = events.poll();
+                        if (e instanceof CmEvent.ConnectRequest req) {
+                            req.request().accept(qp, new byte[0]);
+                        }
+                        if (dev.invoke() == 0) {
+                            Thread.onSpinWait();
+                        }
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            ThreadAffinity.pinCurrentThread(0);
+            long payload = 0;
+            long t0;
+            long t1;
+            try (SocketChannel ch = SocketChannel.open(listener.localAddress())) {
+                ch.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+                MpaPolicy policy = MpaPolicy.defaults().withCrc(MpaPolicy.CrcPolicy.REQUIRED)
+                        .withRtr(false, java.util.EnumSet.of(org.jwarp.wire.mpa.RtrType.WRITE));
+                MpaHandshake hs = MpaHandshake.initiator(policy, new byte[0], System.nanoTime(), Duration.ofSeconds(10));
+                ch.write(ByteBuffer.wrap(hs.output()));
+                hs.outputWritten();
+                ByteBuffer in = ByteBuffer.allocateDirect(4096);
+                MemorySegment inSegment = MemorySegment.ofBuffer(in);
+                while (hs.phase() != MpaHandshake.Phase.ESTABLISHED) {
+                    if (hs.phase() == MpaHandshake.Phase.FAILED || hs.phase() == MpaHandshake.Phase.REJECTED) {
+                        throw new IllegalStateException("MPA setup failed: " + hs.failure());
+                    }
+                    in.clear();
+                    int n = ch.read(in);
+                    if (n < 0) {
+                        throw new IllegalStateException("the device closed the connection during MPA setup");
+                    }
+                    hs.onBytes(inSegment, 0, n, System.nanoTime());
+                }
+                ByteBuffer wire = frame(segment, dst.rkey(), dst.iova(), hs.parameters().crc(), arena);
+                long fpdus0 = qp.counters().get(CounterNames.FPDUS_RX);
+                long end = System.nanoTime() + (long) (seconds * 1e9);
+                t0 = System.nanoTime();
+                while (System.nanoTime() < end) {
+                    wire.clear();
+                    while (wire.hasRemaining()) {
+                        ch.write(wire);
+                    }
+                    payload += MESSAGE;
+                }
+                // done when the device has decoded every FPDU sent
+                long target = fpdus0 + payload / MESSAGE * segmentsOf(segment);
+                while (qp.counters().get(CounterNames.FPDUS_RX) < target && failure.get() == null) {
+                    Thread.onSpinWait();
+                }
+                t1 = System.nanoTime();
+            }
+            stop.set(true);
+            server.join();
+            if (failure.get() != null) {
+                throw new IllegalStateException(failure.get());
+            }
+            if (qp.counters().get(CounterNames.CRC_ERRORS) != 0) {
+                throw new IllegalStateException("CRC errors: " + qp.counters());
+            }
+            listener.close();
+            qp.close();
+            return payload * 8e9 / (t1 - t0) / 1e9;
+        } finally {
+            System.clearProperty(PROPERTY);
+        }
+    }
+
+    private static long segmentsOf(int segment) {
+        return (MESSAGE + segment - 1) / segment;
+    }
+
+    /** One 1 MiB RDMA WRITE to (stag, to) in FPDUs of {@code segment} payload bytes. */
+    private static ByteBuffer frame(int segment, int stag, long to, boolean crc, Arena arena) {
+        MemorySegment data = arena.allocate(MESSAGE);
+        for (long i = 0; i < MESSAGE; i++) {
+            data.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) (i * 7));
+        }
+        FpduEncoder enc = new FpduEncoder().start(crc, false, 0);
+        MemorySegment header = MemorySegment.ofArray(new byte[DdpHeader.TAGGED_LENGTH]);
+        long total = 0;
+        for (long off = 0; off < MESSAGE; off += segment) {
+            total += enc.encodedLength(DdpHeader.TAGGED_LENGTH + (int) Math.min(segment, MESSAGE - off));
+        }
+        ByteBuffer out = ByteBuffer.allocateDirect((int) total);
+        MemorySegment o = MemorySegment.ofBuffer(out);
+        long at = 0;
+        for (long off = 0; off < MESSAGE; off += segment) {
+            int n = (int) Math.min(segment, MESSAGE - off);
+            DdpHeader.writeTagged(header, 0, off + n == MESSAGE, RdmapOpcode.RDMA_WRITE, stag, to + off);
+            at += enc.encode(o, at, header, 0, DdpHeader.TAGGED_LENGTH, data, off, n);
+        }
+        return out;
+    }
+}

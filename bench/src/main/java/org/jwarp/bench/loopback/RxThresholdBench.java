@@ -1,0 +1,78 @@
+package org.jwarp.bench.loopback;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jwarp.verbs.DeviceConfig;
+
+/**
+ * How the zero-copy receive threshold was chosen: RDMA WRITE streaming bandwidth per message size
+ * with every large-enough segment read straight into the target ({@code jwarp.rx.directFrom=1})
+ * against every segment going through the staging buffer ({@code off}), the two alternating
+ * within each repeat; invoker mode, client on CPU 0, server on CPU 1. A ratio above 1 means
+ * direct placement pays at that size.
+ *
+ * <pre>java -cp bench/target/jwarp-jmh.jar org.jwarp.bench.loopback.RxThresholdBench [repeats] [seconds] [sizes...]</pre>
+ */
+public final class RxThresholdBench {
+
+    private static final String PROPERTY = "jwarp.rx.directFrom";
+
+    private RxThresholdBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 2;
+        List<Integer> sizes = new ArrayList<>();
+        for (int i = 2; i < args.length; i++) {
+            sizes.add(Integer.parseInt(args[i]));
+        }
+        if (sizes.isEmpty()) {
+            sizes = List.of(2048, 4096, 8192, 16384, 32768, 65536);
+        }
+        DeviceConfig invoker = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).build();
+        double[][] on = new double[sizes.size()][repeats];
+        double[][] off = new double[sizes.size()][repeats];
+        run(invoker, "1", 65536, 1); // warm-up: the JIT compiles both paths
+        run(invoker, "off", 65536, 1);
+        for (int r = 0; r < repeats; r++) {
+            for (int s = 0; s < sizes.size(); s++) {
+                boolean directFirst = (r + s) % 2 == 0;
+                int size = sizes.get(s);
+                if (directFirst) {
+                    on[s][r] = run(invoker, "1", size, seconds);
+                    off[s][r] = run(invoker, "off", size, seconds);
+                } else {
+                    off[s][r] = run(invoker, "off", size, seconds);
+                    on[s][r] = run(invoker, "1", size, seconds);
+                }
+                System.out.printf("run %d, %6d B: staging %.2f Gb/s, direct %.2f Gb/s (%.2f)%n", r + 1, size,
+                        off[s][r], on[s][r], on[s][r] / off[s][r]);
+            }
+        }
+        System.out.println();
+        System.out.printf("%-10s %14s %14s %16s %14s%n", "size", "staging Gb/s", "direct Gb/s", "direct/staging",
+                "ratio range");
+        for (int s = 0; s < sizes.size(); s++) {
+            double[] ratios = new double[repeats];
+            double lo = Double.MAX_VALUE;
+            double hi = 0;
+            for (int r = 0; r < repeats; r++) {
+                ratios[r] = on[s][r] / off[s][r];
+                lo = Math.min(lo, ratios[r]);
+                hi = Math.max(hi, ratios[r]);
+            }
+            System.out.printf("%-10d %14.2f %14.2f %16.2f %8.2f-%.2f%n", sizes.get(s), Stats.median(off[s]),
+                    Stats.median(on[s]), Stats.median(ratios), lo, hi);
+        }
+    }
+
+    private static double run(DeviceConfig config, String directFrom, int size, double seconds) throws Exception {
+        System.setProperty(PROPERTY, directFrom);
+        try (JwarpLoopback j = new JwarpLoopback(config)) {
+            return j.writeBandwidth(size, seconds, 0, 1).gbps();
+        } finally {
+            System.clearProperty(PROPERTY);
+        }
+    }
+}

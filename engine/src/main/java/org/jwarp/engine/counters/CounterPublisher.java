@@ -1,0 +1,118 @@
+package org.jwarp.engine.counters;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.jwarp.verbs.Counters;
+
+/**
+ * Copies the counters of this process's devices into their {@link CounterFile}s at a low rate,
+ * on one daemon thread per process ({@code jwarp-stat}), so that other processes can read them.
+ *
+ * <p>Why a copier rather than counters that live in the file: the data path keeps writing its
+ * own single-writer counters ({@link org.jwarp.verbs.CounterSet}: a plain add and a release store
+ * to a long on the owner's cache line), untouched; queue pairs come and go without a slot
+ * allocator in shared memory; and the cost — a few microseconds every
+ * {@link CounterFile#DEFAULT_PERIOD_MILLIS} ms, off the data path — is paid by a thread that
+ * sleeps in between (it never spins, so it does not count against the spinning-thread budget).
+ * A reader sees values at most one period old.
+ */
+public final class CounterPublisher {
+
+    private static CounterPublisher instance;
+
+    private final CopyOnWriteArrayList<Registration> registrations = new CopyOnWriteArrayList<>();
+    private final long periodNanos;
+    private final Thread thread;
+
+    private CounterPublisher(long periodMillis) {
+        this.periodNanos = TimeUnit.MILLISECONDS.toNanos(periodMillis);
+        this.thread = Thread.ofPlatform().name("jwarp-stat").daemon().unstarted(this::run);
+    }
+
+    /** The process's publisher, started on first use with the period {@link CounterFile#periodMillis()}. */
+    public static synchronized CounterPublisher get() {
+        if (instance == null) {
+            CounterPublisher p = new CounterPublisher(CounterFile.periodMillis());
+            p.thread.start();
+            // a process that exits without closing its devices takes its files along
+            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("jwarp-stat-cleanup").unstarted(p::closeAll));
+            instance = p;
+        }
+        return instance;
+    }
+
+    /** One device's publication; closing it stops the publication and deletes the file. */
+    public final class Registration implements AutoCloseable {
+        private final CounterFileWriter writer;
+        private final Supplier<? extends List<? extends Counters>> groups;
+        private final String label;
+
+        private Registration(CounterFileWriter writer, Supplier<? extends List<? extends Counters>> groups, String label) {
+            this.writer = writer;
+            this.groups = groups;
+            this.label = label;
+        }
+
+        public CounterFileWriter writer() {
+            return writer;
+        }
+
+        void publish() {
+            writer.publish(groups.get());
+        }
+
+        @Override
+        public void close() throws IOException {
+            registrations.remove(this);
+            writer.close(); // waits for a publication under way
+        }
+    }
+
+    /**
+     * Publishes {@code groups} into {@code writer} now and then every period, until the returned
+     * registration is closed.
+     */
+    public Registration register(CounterFileWriter writer, Supplier<? extends List<? extends Counters>> groups,
+                                 String label) {
+        Registration r = new Registration(writer, groups, label);
+        r.publish();
+        registrations.add(r);
+        LockSupport.unpark(thread);
+        return r;
+    }
+
+    private void closeAll() {
+        for (Registration r : registrations) {
+            try {
+                r.close();
+            } catch (IOException e) {
+                System.err.println("jwarp: could not remove " + r.writer.path() + ": " + e);
+            }
+        }
+    }
+
+    private void run() {
+        while (true) {
+            if (registrations.isEmpty()) {
+                LockSupport.park(this);
+                continue;
+            }
+            for (Registration r : registrations) {
+                try {
+                    r.publish();
+                } catch (RuntimeException e) {
+                    // not on the data path, and never silent: say which device stopped publishing
+                    registrations.remove(r);
+                    System.err.println("jwarp: counters of " + r.label + " are no longer published to "
+                            + r.writer.path() + ": " + e);
+                    e.printStackTrace(System.err);
+                }
+            }
+            LockSupport.parkNanos(this, periodNanos);
+        }
+    }
+}
