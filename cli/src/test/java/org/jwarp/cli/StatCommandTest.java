@@ -1,0 +1,129 @@
+package org.jwarp.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.jwarp.engine.counters.CounterFile;
+import org.jwarp.engine.counters.CounterFileReader.Group;
+import org.jwarp.engine.counters.CounterFileReader.Snapshot;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code jwarp stat}: what it prints for a device publishing in this JVM, and its one-line errors. */
+class StatCommandTest {
+
+    static final long PID = ProcessHandle.current().pid();
+
+    @TempDir
+    Path dir;
+
+    RdmaDevice openPublishing() {
+        System.setProperty(CounterFile.DIRECTORY_PROPERTY, dir.toString());
+        try {
+            return RdmaDevice.open(DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).build());
+        } finally {
+            System.clearProperty(CounterFile.DIRECTORY_PROPERTY);
+        }
+    }
+
+    @Test
+    void listsTheProcessWithItsDeviceEngineAndQueuePairCounters() {
+        try (RdmaDevice dev = openPublishing()) {
+            CompletionQueue cq = dev.createCq(4, null);
+            QueuePair qp = dev.createQp(dev.allocPd(), QpInitAttr.builder(cq, cq).build());
+            String qpScope = "qp-" + qp.qpNum();
+            JwarpCommandTest.Run r = awaitOutput(qpScope, "stat", "--dir", dir.toString());
+            assertEquals(0, r.exit(), r.err());
+            List<String> lines = r.out().lines().toList();
+            assertTrue(lines.getFirst().matches("pid " + PID + "  device \\d+  jwarp invoker  up .*  published .* ago"),
+                    lines.getFirst());
+            assertTrue(lines.get(1).matches("  scope\\s+fpdus\\.tx\\s+bytes\\.tx\\s+fpdus\\.rx\\s+bytes\\.rx\\s+doorbells"
+                    + "\\s+wakeups\\s+terminates\\.tx\\s+terminates\\.rx\\s+crc\\.errors\\s+rx\\.direct\\.bytes"), lines.get(1));
+            assertTrue(lines.get(2).matches("  device\\s+0\\s+0\\s+0\\s+0\\s+\\d+\\s+\\d+\\s+0\\s+0\\s+0\\s+0"), lines.get(2));
+            assertTrue(lines.get(3).startsWith("  engine-0 "), lines.get(3));
+            assertTrue(lines.get(4).matches("  " + qpScope + "(\\s+0){10}"), lines.get(4));
+            qp.close();
+        }
+        JwarpCommandTest.Run gone = JwarpCommandTest.run("stat", "--dir", dir.toString());
+        assertEquals(1, gone.exit());
+        assertEquals("jwarp stat: no jwarp processes (no counters files in " + dir + ")", gone.err().strip());
+    }
+
+    @Test
+    void jsonForOnePidAndRepeatedPrints() {
+        try (RdmaDevice dev = openPublishing()) {
+            JwarpCommandTest.Run r = JwarpCommandTest.run("stat", String.valueOf(PID), "--json", "--dir", dir.toString(),
+                    "--watch", "0.05", "--count", "2");
+            assertEquals(0, r.exit(), r.err());
+            List<String> lines = r.out().lines().toList();
+            assertEquals(2, lines.size(), r.out());
+            for (String l : lines) {
+                assertTrue(l.startsWith("{\"time\":"), l);
+                assertTrue(l.contains("\"processes\":[{\"pid\":" + PID + ",\"startMillis\":"), l);
+                assertTrue(l.contains("\"label\":\"jwarp invoker\""), l);
+                assertTrue(l.contains("\"groups\":{\"device\":{\"fpdus.tx\":0,\"bytes.tx\":0,"), l);
+                assertTrue(l.endsWith("}}]}]}"), l);
+            }
+        }
+    }
+
+    @Test
+    void badInputIsOneLine() {
+        JwarpCommandTest.Run none = JwarpCommandTest.run("stat", "999999999", "--dir", dir.toString());
+        assertEquals(1, none.exit());
+        assertEquals("jwarp stat: no jwarp process with pid 999999999", none.err().strip());
+        try (RdmaDevice dev = openPublishing()) {
+            JwarpCommandTest.Run other = JwarpCommandTest.run("stat", "999999999", "--dir", dir.toString());
+            assertEquals(1, other.exit());
+            assertEquals("jwarp stat: no jwarp process with pid 999999999 (jwarp processes: " + PID + ")",
+                    other.err().strip());
+        }
+        for (String[] args : new String[][] {{"stat", "--watch", "0"}, {"stat", "--watch", "x"}, {"stat", "--count", "3"},
+                {"stat", "--watch", "1", "--count", "0"}, {"stat", "notapid"}}) {
+            JwarpCommandTest.Run r = JwarpCommandTest.run(args);
+            assertEquals(2, r.exit(), String.join(" ", args) + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertTrue(r.err().startsWith("jwarp: "), r.err());
+            assertFalse(r.err().contains("Exception"), r.err());
+        }
+    }
+
+    @Test
+    void theTableAndJsonOfAKnownSnapshot() {
+        Snapshot s = new Snapshot(Path.of("x"), 42, 1_000, 1, "jwarp \"dedicated\" x1", 7, 61_000 + 1_000 - 200, 200,
+                false, List.of(new Group("device", List.of("fpdus.tx", "bytes.rx"), new long[] {12, 123_456_789}),
+                new Group("qp-17", List.of("fpdus.tx"), new long[] {3})));
+        assertEquals(String.join(System.lineSeparator(),
+                "pid 42  device 1  jwarp \"dedicated\" x1  up 1m01s  published 0.2s ago",
+                "  scope   fpdus.tx   bytes.rx",
+                "  device        12  123456789",
+                "  qp-17          3          -",
+                ""), StatCommand.table(List.of(s), 62_000));
+        assertEquals("{\"time\":5,\"processes\":[{\"pid\":42,\"startMillis\":1000,\"devices\":[{\"device\":1,"
+                + "\"label\":\"jwarp \\\"dedicated\\\" x1\",\"publishCount\":7,\"publishedAtMillis\":61800,"
+                + "\"truncated\":false,\"groups\":{\"device\":{\"fpdus.tx\":12,\"bytes.rx\":123456789},"
+                + "\"qp-17\":{\"fpdus.tx\":3}}}]}]}", StatCommand.json(List.of(s), 5));
+        assertEquals("3d04h", StatCommand.duration((3 * 24 + 4) * 3_600_000L + 5));
+        assertEquals("2h05m", StatCommand.duration(2 * 3_600_000L + 5 * 60_000L));
+    }
+
+    /** Runs {@code args} until the output shows {@code text} (the first publication may not list a new QP yet). */
+    JwarpCommandTest.Run awaitOutput(String text, String... args) {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (true) {
+            JwarpCommandTest.Run r = JwarpCommandTest.run(args);
+            if (r.out().contains(text) || System.nanoTime() - deadline > 0) {
+                return r;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+        }
+    }
+}
