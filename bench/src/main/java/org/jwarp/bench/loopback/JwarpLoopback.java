@@ -44,7 +44,12 @@ final class JwarpLoopback implements AutoCloseable {
     final CompletionQueue serverCq;
     final ProtectionDomain clientPd;
     final ProtectionDomain serverPd;
-    final Arena arena = Arena.ofShared();
+    /**
+     * One arena per side, as two processes would have: socket calls on a region acquire its
+     * arena's session with an atomic, and a shared one would bounce that line between the CPUs.
+     */
+    final Arena clientArena = Arena.ofShared();
+    final Arena serverArena = Arena.ofShared();
     private final Listener listener;
 
     JwarpLoopback(DeviceConfig config) throws InterruptedException {
@@ -90,8 +95,8 @@ final class JwarpLoopback implements AutoCloseable {
      * server device's duty cycle (one spinning thread per side, like the NIO baseline).
      */
     Result writeBandwidth(int size, double seconds, int clientCpu, int serverCpu) throws Exception {
-        MemoryRegion src = clientPd.registerMemory(arena.allocate(size, 4096), Access.LOCAL_WRITE);
-        MemoryRegion dst = serverPd.registerMemory(arena.allocate(size, 4096),
+        MemoryRegion src = clientPd.registerMemory(clientArena.allocate(size, 4096), Access.LOCAL_WRITE);
+        MemoryRegion dst = serverPd.registerMemory(serverArena.allocate(size, 4096),
                 Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
         final int signalEvery = 16;
         SendWr[] batch = new SendWr[signalEvery];
@@ -180,8 +185,8 @@ final class JwarpLoopback implements AutoCloseable {
             throw new IllegalStateException("the connection is down: " + client + ", " + server);
         }
         int n = Math.max(size, 8);
-        MemoryRegion cbuf = clientPd.registerMemory(arena.allocate(n, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-        MemoryRegion sbuf = serverPd.registerMemory(arena.allocate(n, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        MemoryRegion cbuf = clientPd.registerMemory(clientArena.allocate(n, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        MemoryRegion sbuf = serverPd.registerMemory(serverArena.allocate(n, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         int total = iterations + iterations / 10;
         boolean invoker = clientDev.config().threadingMode() == DeviceConfig.ThreadingMode.INVOKER;
         Thread echo = Thread.ofPlatform().name("bench-server").start(() -> {
@@ -270,6 +275,7 @@ final class JwarpLoopback implements AutoCloseable {
         server.close();
         clientDev.close();
         serverDev.close();
-        arena.close();
+        clientArena.close();
+        serverArena.close();
     }
 }
