@@ -1,11 +1,12 @@
 package org.jwarp.engine.provider;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.counters.CounterFile;
@@ -96,7 +97,7 @@ final class JwarpDevice implements RdmaDevice {
         if (dir == null) {
             return null;
         }
-        String label = JwarpProvider.NAME + " " + config.threadingMode().name().toLowerCase(java.util.Locale.ROOT)
+        String label = JwarpProvider.NAME + " " + config.threadingMode().name().toLowerCase(Locale.ROOT)
                 + (invokerMode() ? "" : " x" + workers.length);
         try {
             CounterFileWriter w = CounterFileWriter.create(dir, ProcessHandle.current().pid(),
