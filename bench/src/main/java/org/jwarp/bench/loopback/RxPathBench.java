@@ -64,7 +64,13 @@ public final class RxPathBench {
         System.out.println("receiver engine thread: ns of CPU per KiB received (lower is better); Gb/s in brackets");
         double[][] on = new double[sizes.size()][repeats];
         double[][] off = new double[sizes.size()][repeats];
+        double[] nio = new double[repeats];
+        NioBaseline.stream(65536, 1, 0, 1);
         for (int r = 0; r < repeats; r++) {
+            Result n = NioBaseline.stream(65536, seconds, 0, 1);
+            nio[r] = n.receiverCpuNanos() * 1024.0 / (n.bitsPerSecond() * n.wallNanos() / 8e9);
+            System.out.printf("run %d, NIO stream of 64 KiB messages: receiving thread %.0f ns/KiB (%.1f Gb/s)%n", r + 1,
+                    nio[r], n.gbps());
             for (int s = 0; s < sizes.size(); s++) {
                 int size = sizes.get(s);
                 if ((r + s) % 2 == 0) {
@@ -94,6 +100,7 @@ public final class RxPathBench {
             System.out.printf("%-14d %16.0f %16.0f %16.2f %8.2f-%.2f%n", sizes.get(s), Stats.median(off[s]),
                     Stats.median(on[s]), Stats.median(ratios), lo, hi);
         }
+        System.out.printf("NIO receiving thread (64 KiB reads, no CRC): %.0f ns/KiB%n", Stats.median(nio));
     }
 
     /** Gb/s of the last two runs (staging, direct), for the progress lines. */
