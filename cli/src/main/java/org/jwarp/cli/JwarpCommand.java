@@ -15,7 +15,10 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = JwarpCommand.Version.class,
         description = "A software iWARP RDMA NIC for the JVM.",
-        subcommands = {SelfCheckCommand.class, DegenCommand.class, TestbedCommand.class})
+        subcommands = {SelfCheckCommand.class, DegenCommand.class, TestbedCommand.class,
+                PerfCommands.SendLat.class, PerfCommands.SendBw.class, PerfCommands.WriteLat.class,
+                PerfCommands.WriteBw.class, PerfCommands.ReadLat.class, PerfCommands.ReadBw.class,
+                PerfCommands.WriteImmLat.class, PerfCommands.WriteImmBw.class})
 public final class JwarpCommand implements Callable<Integer> {
 
     @Spec

@@ -82,8 +82,8 @@ public final class PerfRunner {
                 pin(placement.clientApp());
                 s = Endpoints.connect(clientOptions, settings, target);
                 List<String> description = new ArrayList<>(s.describe());
-                description.add(0, "Mode            : loopback: two devices in one process, client and server"
-                        + " threads, over 127.0.0.1");
+                description.add(0, "Mode            : loopback: " + (settings.transport() == TransportKind.JWARP
+                        ? "two devices" : "both ends") + " in one process, client and server threads, over 127.0.0.1");
                 listener.connected(settings, description);
                 rows.addAll(PerfDriver.runClient(s, listener));
             } catch (RuntimeException e) {
@@ -122,7 +122,9 @@ public final class PerfRunner {
         JwarpOptions o = options.withEngineCpus(placement.clientEngine());
         pin(placement.clientApp());
         try (Session s = Endpoints.connect(o, settings, server)) {
-            listener.connected(settings, s.describe());
+            List<String> description = new ArrayList<>(s.describe());
+            description.add(0, "Mode            : client");
+            listener.connected(settings, description);
             List<ResultRow> rows = PerfDriver.runClient(s, listener);
             List<String> threads = new ArrayList<>();
             threads.add(appThread("client", Thread.currentThread().getName(), placement.clientApp(),
@@ -143,7 +145,9 @@ public final class PerfRunner {
         PendingServer pending = Endpoints.listen(transport, o, test, bind);
         listening.accept(pending.localAddress());
         try (Session s = pending.accept(Duration.ofDays(365))) {
-            listener.connected(s.settings(), s.describe());
+            List<String> description = new ArrayList<>(s.describe());
+            description.add(0, "Mode            : server (the workload options are the client's)");
+            listener.connected(s.settings(), description);
             List<ResultRow> rows = PerfDriver.runServer(s, listener);
             List<String> threads = new ArrayList<>();
             threads.add(appThread("server", Thread.currentThread().getName(), placement.clientApp(),

@@ -106,10 +106,7 @@ public final class JwarpSession implements Session {
             case CmEvent.Rejected r -> {
                 Rendezvous.Frame f = Rendezvous.parse(r.peerPrivateData());
                 if (f != null && f.kind() == Rendezvous.ERROR) {
-                    throw new PerfException(f.text().startsWith("server runs ")
-                            ? "the server at " + where + " runs " + f.text().substring("server runs ".length())
-                            + ", this client runs " + s.test().command() + ": run the same test on both sides"
-                            : "the server at " + where + " refused: " + f.text());
+                    throw new PerfException(Rendezvous.mismatch(f.text(), where, s));
                 }
                 throw new PerfException("the peer at " + where + " rejected the connection (" + r.reason()
                         + "): it is not a jwarp benchmark server");
@@ -117,8 +114,8 @@ public final class JwarpSession implements Session {
             case CmEvent.Unreachable u -> throw new PerfException("cannot reach a jwarp server at " + where + ": "
                     + u.reason() + " (start the same test there first, without a host, on the same -p)");
             case CmEvent.ConnectError ce -> throw new PerfException(switch (ce.kind()) {
-                case PROTOCOL -> "the peer at " + where + " does not speak MPA (" + ce.reason()
-                        + "): is it a jwarp server with --transport jwarp?";
+                case PROTOCOL -> "the peer at " + where + " broke off MPA setup (" + ce.reason() + "): it is not a"
+                        + " jwarp server with --transport jwarp, or it refused this client (see its output)";
                 case TIMEOUT -> "no answer from " + where + " during connection setup (" + ce.reason() + ")";
                 case NEGOTIATION -> "connection setup with " + where + " failed: " + ce.reason();
             });
@@ -251,21 +248,22 @@ public final class JwarpSession implements Session {
             try {
                 f = Rendezvous.parse(req.privateData());
             } catch (IllegalArgumentException e) {
-                req.reject(Rendezvous.error("malformed benchmark settings: " + e.getMessage()));
+                reject(req, "malformed benchmark settings: " + e.getMessage());
                 throw new PerfException("the client at " + who + " sent settings this jwarp does not understand: "
                         + e.getMessage());
             }
             if (f == null || f.kind() != Rendezvous.CONTROL) {
-                req.reject(Rendezvous.error("this is a jwarp " + test.command() + " server: connect with `jwarp "
-                        + test.command() + " HOST`"));
+                reject(req, "this is a jwarp " + test.command() + " server: connect with `jwarp " + test.command()
+                        + " HOST`");
                 throw new PerfException("the client at " + who + " is not a jwarp benchmark client (its MPA private"
                         + " data is not ours)");
             }
             Settings s = f.settings();
             if (s.test() != test) {
-                req.reject(Rendezvous.error("server runs " + test.command()));
-                throw new PerfException("the client at " + who + " runs " + s.test().command() + ", " + here
-                        + " runs " + test.command() + ": run the same test on both sides");
+                reject(req, Rendezvous.SERVER_RUNS + test.command() + " --transport jwarp");
+                throw new PerfException("the client at " + who + " runs " + s.test().command() + " --transport "
+                        + s.transport().option() + ", " + here + " runs " + test.command() + " --transport jwarp: run"
+                        + " the same test, with the same --transport, on both sides");
             }
             side.setup(s);
             side.control.start();
@@ -301,6 +299,33 @@ public final class JwarpSession implements Session {
             }
             String conn = who + " -> " + attr.localAddress().getHostString() + ":" + attr.localAddress().getPort();
             return new JwarpSession(side, false, conn);
+        }
+
+        /**
+         * Rejects with a reason, and gives the engine a moment to put the MPA Reply on the wire before
+         * this failing server closes its device (the reject is carried out on the engine thread and
+         * nothing reports when it has left; without the pause the client would see only a closed
+         * connection instead of the reason).
+         */
+        private void reject(ConnectionRequest req, String reason) {
+            req.reject(Rendezvous.error(reason));
+            long until = System.nanoTime() + 300_000_000L;
+            while (System.nanoTime() - until < 0) {
+                if (side.invoker) {
+                    side.device.invoke();
+                    Thread.onSpinWait();
+                } else {
+                    try {
+                        CmEvent e = events.poll(Duration.ofMillis(20));
+                        if (e != null) {
+                            return;
+                        }
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
         }
 
         @Override

@@ -43,7 +43,20 @@ public final class Rendezvous {
     public record Frame(int kind, Settings settings, int qpIndex, Buffers buffers, String text) {
     }
 
+    /** How a server's refusal for another test or transport starts: "server runs TEST --transport KIND". */
+    public static final String SERVER_RUNS = "server runs ";
+
     private Rendezvous() {
+    }
+
+    /** The client's one line for a server's refusal {@code text}. */
+    public static String mismatch(String text, String where, Settings mine) {
+        if (text.startsWith(SERVER_RUNS)) {
+            return "the server at " + where + " runs " + text.substring(SERVER_RUNS.length()) + ", this client runs "
+                    + mine.test().command() + " --transport " + mine.transport().option() + ": run the same test,"
+                    + " with the same --transport, on both sides";
+        }
+        return "the server at " + where + " refused: " + text;
     }
 
     public static byte[] control(Settings s) {

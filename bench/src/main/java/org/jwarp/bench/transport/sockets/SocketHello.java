@@ -86,7 +86,7 @@ final class SocketHello {
      * @throws PerfException if the client speaks MPA or something else (an MPA client is answered
      *                       with an MPA reject first)
      */
-    static Greeting serverHello(Socket s, String who, String transportOption) {
+    static Greeting serverHello(Socket s, String who, String test, String transportOption) {
         try {
             s.setSoTimeout(TIMEOUT_MILLIS);
             DataInputStream in = new DataInputStream(s.getInputStream());
@@ -95,7 +95,7 @@ final class SocketHello {
             if (got == 16 && !java.util.Arrays.equals(key, HELLO)) {
                 java.lang.foreign.MemorySegment k = java.lang.foreign.MemorySegment.ofArray(key);
                 if (MpaFrameType.ofKey(k, 0) == MpaFrameType.REQUEST) {
-                    rejectMpa(s, in, "this server runs --transport " + transportOption);
+                    rejectMpa(s, in, Rendezvous.SERVER_RUNS + test + " --transport " + transportOption);
                     throw new PerfException("a client at " + who + " speaks MPA (--transport jwarp), this server runs"
                             + " --transport " + transportOption + ": run both sides with the same --transport");
                 }

@@ -21,6 +21,7 @@ import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.SideReport;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
+import org.jwarp.bench.transport.jwarp.Rendezvous;
 
 /**
  * A test over plain TCP sockets, the way the seed papers ran their sockets baselines: the
@@ -77,11 +78,7 @@ public final class SocketSession implements Session {
                 String refusal = SocketHello.clientHello(s, i, settings, where);
                 if (refusal != null) {
                     ch.close();
-                    throw new PerfException(refusal.startsWith("server runs ")
-                            ? "the server at " + where + " runs " + refusal.substring("server runs ".length())
-                            + ", this client runs " + describe(settings) + ": run the same test, with the same"
-                            + " --transport, on both sides"
-                            : "the server at " + where + " refused: " + refusal);
+                    throw new PerfException(Rendezvous.mismatch(refusal, where, settings));
                 }
                 conns[i] = new SocketIo(ch, settings.transport(), yieldWhenIdle);
             }
@@ -162,10 +159,11 @@ public final class SocketSession implements Session {
                 Socket first = acceptOne(ss, timeout);
                 open.add(first);
                 String who = first.getInetAddress().getHostAddress() + ":" + first.getPort();
-                SocketHello.Greeting g = SocketHello.serverHello(first, who, transport.option());
+                SocketHello.Greeting g = SocketHello.serverHello(first, who, test.command(), transport.option());
                 Settings s = g.settings();
                 if (s.test() != test || s.transport() != transport) {
-                    SocketHello.answer(first, "server runs " + test.command() + " --transport " + transport.option());
+                    SocketHello.answer(first, Rendezvous.SERVER_RUNS + test.command() + " --transport "
+                            + transport.option());
                     throw new PerfException("the client at " + who + " runs " + describe(s) + ", this server runs "
                             + test.command() + " --transport " + transport.option() + ": run the same test, with the"
                             + " same --transport, on both sides");
@@ -181,7 +179,7 @@ public final class SocketSession implements Session {
                 for (int i = 1; i < conns.length; i++) {
                     Socket next = acceptOne(ss, Duration.ofMillis(SocketHello.TIMEOUT_MILLIS));
                     open.add(next);
-                    SocketHello.Greeting gi = SocketHello.serverHello(next, who, transport.option());
+                    SocketHello.Greeting gi = SocketHello.serverHello(next, who, test.command(), transport.option());
                     if (gi.index() != i) {
                         SocketHello.answer(next, "expected connection " + i);
                         throw new PerfException("the client at " + who + " opened connection " + gi.index()
