@@ -7,13 +7,17 @@ package org.jwarp.bench.perf;
  * preallocated and, when full, thinned to every other sample (so a long {@code -D} run keeps an
  * even spread at half the resolution). No allocation while recording.
  *
- * <p>BW peak is the highest rate over any window holding at least a tenth of the bytes
- * (perftest takes the best rate over any run of iterations; a floor on the window keeps two
- * completions reaped in one poll from reading as an infinite rate).
+ * <p>BW peak is the highest rate over any window holding at least a tenth of the bytes and at
+ * least {@link #MIN_WINDOW_BYTES} (perftest takes the best rate over any run of iterations; the
+ * floor keeps two completions reaped in one poll from reading as an infinite rate, and keeps the
+ * first burst into an empty TCP send buffer, which a send's completion does not wait past, from
+ * counting as bandwidth). A run shorter than the floor reports its whole rate.
  */
 public final class BandwidthMeter {
 
     private static final int CAPACITY = 1 << 16;
+    /** Smallest window of the peak: more than a loopback TCP send buffer holds. */
+    public static final long MIN_WINDOW_BYTES = 16L << 20;
 
     private final long[] times = new long[CAPACITY];
     private final long[] bytes = new long[CAPACITY];
@@ -61,12 +65,12 @@ public final class BandwidthMeter {
         return total;
     }
 
-    /** Highest rate in bytes/s over a window of at least a tenth of the bytes; 0 if there is nothing. */
+    /** Highest rate in bytes/s over a window as the class comment says; 0 if there is nothing. */
     public double peakBytesPerSecond() {
         if (n < 2 || bytes[n - 1] == 0) {
             return 0;
         }
-        long minBytes = Math.max(1, bytes[n - 1] / 10);
+        long minBytes = Math.min(bytes[n - 1], Math.max(MIN_WINDOW_BYTES, bytes[n - 1] / 10));
         double best = 0;
         int j = 0;
         for (int k = 1; k < n; k++) {

@@ -57,6 +57,7 @@ public final class PerfRunner {
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
         PendingServer pending = Endpoints.listen(settings.transport(), serverOptions, settings.test(), bind);
         AtomicReference<RuntimeException> serverError = new AtomicReference<>();
+        AtomicReference<RuntimeException> first = new AtomicReference<>();
         AtomicReference<Session> serverSession = new AtomicReference<>();
         List<ResultRow> serverRows = new ArrayList<>();
         Thread server = Thread.ofPlatform().name("jwarp-perf-server").start(() -> {
@@ -71,6 +72,7 @@ public final class PerfRunner {
                 }
             } catch (RuntimeException e) {
                 serverError.set(e);
+                first.compareAndSet(null, e);
             }
         });
         AtomicReference<RuntimeException> clientError = new AtomicReference<>();
@@ -88,6 +90,7 @@ public final class PerfRunner {
                 rows.addAll(PerfDriver.runClient(s, listener));
             } catch (RuntimeException e) {
                 clientError.set(e);
+                first.compareAndSet(null, e);
                 pending.close();
             } finally {
                 if (s != null) {
@@ -100,7 +103,7 @@ public final class PerfRunner {
             server.interrupt();
         }
         join(server);
-        RuntimeException failure = pick(clientError.get(), serverError.get());
+        RuntimeException failure = pick(first.get(), clientError.get(), serverError.get());
         if (failure != null) {
             throw failure;
         }
@@ -199,8 +202,14 @@ public final class PerfRunner {
         }
     }
 
-    /** The root cause: a side's own failure rather than the other side's report of it. */
-    private static RuntimeException pick(RuntimeException client, RuntimeException server) {
+    /**
+     * The root cause: a side's own failure rather than the other side's report of it, and the
+     * first failure rather than what it caused on the other side (a lost connection).
+     */
+    private static RuntimeException pick(RuntimeException first, RuntimeException client, RuntimeException server) {
+        if (first != null && !(first instanceof PerfDriver.PeerFailedException)) {
+            return first;
+        }
         if (client != null && !(client instanceof PerfDriver.PeerFailedException)) {
             return client;
         }

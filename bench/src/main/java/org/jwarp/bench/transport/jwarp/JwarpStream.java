@@ -45,6 +45,8 @@ final class JwarpStream implements Waiter.Reaper {
     private final long[] completed;
     private final long[] target;
     private final int[] sinceSignal;
+    /** Messages posted on each QP up to and including the last signaled one: what completions can cover. */
+    private final long[] coveredBySignal;
     /** Messages sent on each QP since the start, end messages included: what credits count. */
     private final long[] sentTotal;
     private final boolean credited;
@@ -68,6 +70,7 @@ final class JwarpStream implements Waiter.Reaper {
         completed = new long[q];
         target = new long[q];
         sinceSignal = new int[q];
+        coveredBySignal = new long[q];
         sentTotal = new long[q];
         credited = verb == TestKind.Verb.SEND || verb == TestKind.Verb.WRITE_IMM;
     }
@@ -116,6 +119,7 @@ final class JwarpStream implements Waiter.Reaper {
             posted[i] = 0;
             completed[i] = 0;
             sinceSignal[i] = 0;
+            coveredBySignal[i] = 0;
             target[i] = durationNanos > 0 ? Long.MAX_VALUE : iterations;
         }
         boolean timed = durationNanos > 0;
@@ -158,6 +162,7 @@ final class JwarpStream implements Waiter.Reaper {
                     b[k].signaled(signal).wrId(((long) i << 32) | sinceSignal[i]);
                     if (signal) {
                         sinceSignal[i] = 0;
+                        coveredBySignal[i] = m;
                     }
                     if (verb == TestKind.Verb.WRITE_IMM) {
                         b[k].immData(sentTotal[i] + k + 1);
@@ -203,13 +208,16 @@ final class JwarpStream implements Waiter.Reaper {
                 ThreadAffinity.currentCpu());
     }
 
-    /** Nothing to post and nothing completed: wait for a completion, or (credit-starved) for credits. */
+    /**
+     * Nothing to post and nothing completed: wait for a completion if a signaled one is due, else
+     * (credit-starved, with only unsignaled sends out) for the receiver's credit WRITE.
+     */
     private void idle(int q) {
-        boolean inFlight = false;
+        boolean due = false;
         for (int i = 0; i < q; i++) {
-            inFlight |= posted[i] != completed[i];
+            due |= completed[i] < coveredBySignal[i];
         }
-        if (inFlight) {
+        if (due) {
             int r = waiter.poll(side.sendCq, wcs);
             for (int k = 0; k < r; k++) {
                 Waiter.check(wcs[k]);
