@@ -97,6 +97,9 @@ final class DemoCommand implements Callable<Integer> {
         boolean verified = true;
         int runs = 0;
         try (Progress progress = Progress.forTerminal()) {
+            // a first, unreported round trip run, so that the first row is not the one that pays for
+            // the JIT compiling the shared code (each run also warms its own workload first)
+            run(TestKind.WRITE_LAT, TransportKind.JWARP, 8, jwarp, placement);
             for (int i = 0; i < cases.size(); i++) {
                 Case c = cases.get(i);
                 progress.size(i, cases.size(), c.size(), 0);
