@@ -9,6 +9,12 @@ public interface Control {
     void send(ControlMessage m);
 
     /**
+     * Waits until what was sent has left this side (before closing the connection after the last
+     * message). The peer may close as soon as it has it: that is not an error here.
+     */
+    void drain();
+
+    /**
      * The next message.
      *
      * @throws PerfException if none arrives within {@code timeout}, the peer closed the connection,

@@ -63,6 +63,7 @@ public final class PerfDriver {
                 failIfBad(row);
             }
             s.control().send(ControlMessage.bye());
+            s.control().drain();
             return rows;
         } catch (RuntimeException e) {
             tellPeer(s, e);

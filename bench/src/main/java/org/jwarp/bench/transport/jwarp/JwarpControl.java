@@ -24,12 +24,18 @@ import org.jwarp.verbs.WrOpcode;
  * {@link ControlMessage#MAX_LENGTH} bytes. A waiting side sleeps on the control CQ's completion
  * channel (in invoker mode the wait runs the engine's duty cycle), so a passive server costs no
  * application CPU while its engine places the client's WRITEs.
+ *
+ * <p>Sending does not wait for the SEND's completion: the peer may act on a message (and close
+ * the connection, after BYE) before the completion is reported here, which would then be a flush.
+ * Send slots are reused once their completion, successful or flushed, was reaped; a lost
+ * connection shows on the receive side.
  */
 final class JwarpControl implements Control {
 
     static final int RECV_SLOTS = 8;
+    static final int SEND_SLOTS = 4;
     private static final int SLOT = ControlMessage.MAX_LENGTH;
-    private static final long SEND_ID = -1;
+    private static final long SEND_ID = 1L << 32;
 
     private final JwarpSide side;
     private final MemoryRegion mr;
@@ -38,12 +44,15 @@ final class JwarpControl implements Control {
             new WorkCompletion()};
     private final RecvWr recv = new RecvWr(1);
     private final SendWr send = new SendWr(1);
+    private final boolean[] sendBusy = new boolean[SEND_SLOTS];
+    private int nextSend;
+    private PerfException lost;
     private boolean started;
-    private boolean sent;
 
     JwarpControl(JwarpSide side) {
         this.side = side;
-        mr = side.pd.registerMemory(side.arena.allocate((long) (RECV_SLOTS + 1) * SLOT, 64), Access.LOCAL_WRITE);
+        mr = side.pd.registerMemory(side.arena.allocate((long) (RECV_SLOTS + SEND_SLOTS) * SLOT, 64),
+                Access.LOCAL_WRITE);
     }
 
     /** Posts the receive slots: before the connection is set up, so that the peer's first message finds one. */
@@ -67,19 +76,34 @@ final class JwarpControl implements Control {
 
     @Override
     public void send(ControlMessage m) {
-        long off = (long) RECV_SLOTS * SLOT;
+        int slot = nextSend++ % SEND_SLOTS;
+        long deadline = System.nanoTime() + PerfDriver.PROMPT.toNanos();
+        while (sendBusy[slot]) {
+            pump(deadline, "sending a control message");
+        }
+        long off = (long) (RECV_SLOTS + slot) * SLOT;
         ByteBuffer b = mr.segment().asSlice(off, SLOT).asByteBuffer();
         int len = m.writeTo(b);
-        send.reset().wrId(SEND_ID).opcode(WrOpcode.SEND).signaled(true).addSge(mr, off, len);
+        send.reset().wrId(SEND_ID | slot).opcode(WrOpcode.SEND).signaled(true).addSge(mr, off, len);
         int rc = side.ctlQp.postSend(send);
         if (rc != PostStatus.OK) {
-            throw new PerfException("the connection to the peer was lost (control QP " + side.ctlQp.state() + ")");
+            throw side.lost("control QP " + side.ctlQp.state());
         }
-        // wait for the send to complete so the slot may be reused; keep what arrives meanwhile
+        sendBusy[slot] = true;
+    }
+
+    @Override
+    public void drain() {
         long deadline = System.nanoTime() + PerfDriver.PROMPT.toNanos();
-        sent = false;
-        while (!sent) {
-            pump(deadline, "sending a control message");
+        try {
+            for (int slot = 0; slot < SEND_SLOTS; slot++) {
+                while (sendBusy[slot]) {
+                    pump(deadline, "sending the last control message");
+                }
+            }
+        } catch (PerfException e) {
+            // the peer closed as soon as it had the last message: its receives flushed here; done
+            return;
         }
     }
 
@@ -115,9 +139,10 @@ final class JwarpControl implements Control {
             Thread.currentThread().interrupt();
             throw new PerfException("interrupted " + what);
         }
-        // what arrived before the peer closed (its last message) still counts
-        if (pollAndHandle() == 0) {
-            side.checkConnected();
+        // what arrived before the peer closed (its last message) still counts; only this connection's
+        // state matters here (the data connections close in no order relative to it)
+        if (pollAndHandle() == 0 && side.ctlQp.state() != org.jwarp.verbs.QpState.RTS) {
+            throw side.lost("control QP " + side.ctlQp.state());
         }
     }
 
@@ -126,16 +151,25 @@ final class JwarpControl implements Control {
         for (int i = 0; i < n; i++) {
             handle(wcs[i]);
         }
+        if (lost != null && arrived.isEmpty()) {
+            throw lost;
+        }
         return n;
     }
 
     private void handle(WorkCompletion wc) {
-        if (wc.status() != WcStatus.SUCCESS) {
-            throw new PerfException("the connection to the peer was lost (" + (wc.status() == WcStatus.WR_FLUSH_ERR
-                    ? "it closed the control connection" : "control " + wc.status()) + ")");
+        if ((wc.wrId() & SEND_ID) != 0) {
+            if (wc.status() != WcStatus.SUCCESS && wc.status() != WcStatus.WR_FLUSH_ERR) {
+                throw new PerfException("a control message failed: " + wc);
+            }
+            sendBusy[(int) wc.wrId()] = false;
+            return;
         }
-        if (wc.wrId() == SEND_ID) {
-            sent = true;
+        if (wc.status() != WcStatus.SUCCESS) {
+            // a message reaped in the same batch (the peer's last, before it closed) is still delivered
+            if (lost == null) {
+                lost = side.lost(wc.status() == WcStatus.WR_FLUSH_ERR ? "control work flushed" : "control " + wc.status());
+            }
             return;
         }
         int slot = (int) wc.wrId();

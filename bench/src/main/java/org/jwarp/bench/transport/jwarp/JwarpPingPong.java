@@ -163,7 +163,7 @@ final class JwarpPingPong implements Waiter.Reaper {
                 throw new PerfException("a ping-pong got " + n + " messages at once");
             }
             WorkCompletion wc = wcs[0];
-            Waiter.check(wc);
+            waiter.check(wc);
             side.recvsOutstanding[0]--;
             side.postRecv(0);
             long stamp = Payload.getStamp(in, 0, size);
@@ -185,7 +185,7 @@ final class JwarpPingPong implements Waiter.Reaper {
     }
 
     private void send(long stamp) {
-        Waiter.reap(side.sendCq, wcs);
+        waiter.reap(side.sendCq, wcs);
         SendWr w = wr[0];
         w.signaled(++posted % signalEvery == 0);
         if (verb == TestKind.Verb.WRITE_IMM) {

@@ -47,7 +47,7 @@ final class JwarpReadLatency implements Waiter.Reaper {
             long t0 = System.nanoTime();
             waiter.post(side.qps[0], wr, 1, side.sendCq, wcs, this);
             waiter.poll(side.sendCq, wcs);
-            Waiter.check(wcs[0]);
+            waiter.check(wcs[0]);
             t1 = System.nanoTime();
             histogram.recordValue(t1 - t0);
         }

@@ -78,7 +78,7 @@ final class JwarpReceiver implements Waiter.Reaper {
             int n = waiter.poll(side.recvCq, wcs);
             for (int k = 0; k < n; k++) {
                 WorkCompletion wc = wcs[k];
-                Waiter.check(wc);
+                waiter.check(wc);
                 int i = (int) wc.wrId();
                 side.recvsOutstanding[i]--;
                 boolean end;
@@ -109,7 +109,7 @@ final class JwarpReceiver implements Waiter.Reaper {
                     }
                 }
             }
-            Waiter.reap(side.sendCq, sendWcs);
+            waiter.reap(side.sendCq, sendWcs);
         }
     }
 

@@ -75,7 +75,7 @@ public final class JwarpSession implements Session {
         try {
             side.setup(settings);
             side.control.start();
-            CmEventQueue events = new CmEventQueue();
+            CmEventQueue events = side.cmEvents;
             String where = server.getHostString() + ":" + server.getPort();
             side.device.connectionManager().connect(server, side.ctlQp,
                     new ConnectParams(Rendezvous.control(settings), SETUP, 1, 1), events);
@@ -176,7 +176,7 @@ public final class JwarpSession implements Session {
      */
     public static PendingServer listen(JwarpOptions options, TestKind test, InetSocketAddress bind) {
         JwarpSide side = new JwarpSide(options);
-        CmEventQueue events = new CmEventQueue();
+        CmEventQueue events = side.cmEvents;
         Listener listener;
         try {
             listener = side.device.connectionManager().listen(bind, 16, events);

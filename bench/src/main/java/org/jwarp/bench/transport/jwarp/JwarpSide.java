@@ -8,6 +8,8 @@ import java.util.Set;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.verbs.Access;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.DeviceConfig;
@@ -50,6 +52,8 @@ final class JwarpSide implements AutoCloseable {
     final CompletionQueue ctlCq;
     final QueuePair ctlQp;
     final JwarpControl control;
+    /** The connection manager's events for this side's connections (setup, then Disconnected). */
+    final CmEventQueue cmEvents = new CmEventQueue();
 
     Settings settings;
     CompletionChannel dataChannel;
@@ -186,16 +190,33 @@ final class JwarpSide implements AutoCloseable {
     /** Fails with one line if a data or control QP left RTS (the peer closed, or a Terminate). */
     void checkConnected() {
         if (ctlQp.state() != QpState.RTS) {
-            throw new PerfException("the connection to the peer was lost (control QP " + ctlQp.state() + ")");
+            throw lost("control QP " + ctlQp.state());
         }
         if (qps != null) {
             for (QueuePair qp : qps) {
                 if (qp.state() != QpState.RTS) {
-                    throw new PerfException("the connection to the peer was lost (data QP " + qp.qpNum() + " is "
-                            + qp.state() + ")");
+                    throw lost("data QP " + qp.qpNum() + " is " + qp.state());
                 }
             }
         }
+    }
+
+    /**
+     * The failure for a lost connection: why, as the connection manager reported it (who closed,
+     * or the Terminate's layer/type/code), else {@code what} was seen.
+     */
+    PerfException lost(String what) {
+        StringBuilder why = new StringBuilder();
+        for (CmEvent e; (e = cmEvents.poll()) != null; ) {
+            if (e instanceof CmEvent.Disconnected d && why.isEmpty()) {
+                why.append(d.qp() == ctlQp ? "control" : "data").append(" connection: ")
+                        .append(d.cause().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+                if (d.terminate() != 0) {
+                    why.append(String.format(", Terminate 0x%08x", d.terminate()));
+                }
+            }
+        }
+        return new PerfException("the connection to the peer was lost (" + (why.isEmpty() ? what : why) + ")");
     }
 
     @Override

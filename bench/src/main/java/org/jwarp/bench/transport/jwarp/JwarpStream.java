@@ -173,7 +173,7 @@ final class JwarpStream implements Waiter.Reaper {
                 sentTotal[i] += n;
                 busy = true;
             }
-            int r = Waiter.reap(side.sendCq, wcs);
+            int r = waiter.reap(side.sendCq, wcs);
             for (int k = 0; k < r; k++) {
                 reaped(wcs[k]);
             }
@@ -189,6 +189,7 @@ final class JwarpStream implements Waiter.Reaper {
         }
         finish(q);
         long end = System.nanoTime();
+        bw.completed(end, 0); // the end of the clock: BW average is then one of the windows BW peak considers
         meter.stop();
         String bad = null;
         if (verb == TestKind.Verb.READ) {
@@ -220,7 +221,7 @@ final class JwarpStream implements Waiter.Reaper {
         if (due) {
             int r = waiter.poll(side.sendCq, wcs);
             for (int k = 0; k < r; k++) {
-                Waiter.check(wcs[k]);
+                waiter.check(wcs[k]);
                 reaped(wcs[k]);
             }
         } else {
@@ -288,7 +289,7 @@ final class JwarpStream implements Waiter.Reaper {
         while (closing > 0) {
             int r = waiter.poll(side.sendCq, wcs);
             for (int k = 0; k < r; k++) {
-                Waiter.check(wcs[k]);
+                waiter.check(wcs[k]);
                 if ((int) wcs[k].wrId() == 0) {
                     closing--;
                 } else {

@@ -92,7 +92,7 @@ final class Waiter {
     }
 
     /** Polls {@code cq} once without waiting; fails on an error completion. Returns how many. */
-    static int reap(CompletionQueue cq, WorkCompletion[] wcs) {
+    int reap(CompletionQueue cq, WorkCompletion[] wcs) {
         int n = cq.poll(wcs);
         for (int i = 0; i < n; i++) {
             check(wcs[i]);
@@ -101,11 +101,10 @@ final class Waiter {
     }
 
     /** Fails with one line on an unsuccessful completion. */
-    static void check(WorkCompletion wc) {
+    void check(WorkCompletion wc) {
         if (wc.status() != WcStatus.SUCCESS) {
-            throw new PerfException(wc.status() == WcStatus.WR_FLUSH_ERR
-                    ? "the connection to the peer was lost (work flushed)"
-                    : "a work request failed: " + wc);
+            throw wc.status() == WcStatus.WR_FLUSH_ERR ? side.lost("work flushed")
+                    : new PerfException("a work request failed: " + wc);
         }
     }
 

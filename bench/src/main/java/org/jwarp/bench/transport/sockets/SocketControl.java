@@ -29,6 +29,11 @@ final class SocketControl implements Control {
         io.writeFully(buf);
     }
 
+    /** A write returns once the kernel has the bytes, and a close still delivers them. */
+    @Override
+    public void drain() {
+    }
+
     @Override
     public ControlMessage receive(Duration timeout) {
         buf.clear().limit(4);

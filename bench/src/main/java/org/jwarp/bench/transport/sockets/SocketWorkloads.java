@@ -200,6 +200,7 @@ final class SocketWorkloads {
             sendRequest(i, -1);
         }
         long end = System.nanoTime();
+        bw.completed(end, (responses % signalEvery) * (long) size);
         meter.stop();
         String err = null;
         for (int i = 0; i < q && err == null; i++) {
@@ -251,6 +252,7 @@ final class SocketWorkloads {
         }
         conns[0].readFully(ack.clear());
         long end = System.nanoTime();
+        bw.completed(end, (m % signalEvery) * (long) size);
         meter.stop();
         return new SideReport(true, size, m, m * size, end - start, bw.peakBytesPerSecond(), null, meter.appNanos(), 0,
                 meter.processNanos(), meter.wallNanos(), SideReport.NOT_CHECKED, "sent; the server checks",
