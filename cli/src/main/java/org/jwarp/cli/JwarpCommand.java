@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code jwarp} command. Without a subcommand it prints its help and the wire-layer self-check
- * (the CRC32c and MPA vectors), which is the project's main job until the loopback demo exists.
+ * (the CRC32c and MPA vectors); the main job is {@code jwarp demo}.
  */
 @Command(name = "jwarp",
         mixinStandardHelpOptions = true,

@@ -36,7 +36,6 @@ public final class JwarpSession implements Session {
     private static final Duration SETUP = Duration.ofSeconds(30);
 
     private final JwarpSide side;
-    private final boolean client;
     private final String connection;
     private JwarpPingPong pingPong;
     private JwarpReadLatency readLatency;
@@ -45,7 +44,6 @@ public final class JwarpSession implements Session {
 
     private JwarpSession(JwarpSide side, boolean client, String connection) {
         this.side = side;
-        this.client = client;
         this.connection = connection;
         TestKind t = side.settings.test();
         TestKind.Verb v = t.verb();
@@ -442,9 +440,5 @@ public final class JwarpSession implements Session {
     @Override
     public void close() {
         side.close();
-    }
-
-    boolean isClient() {
-        return client;
     }
 }

@@ -32,15 +32,13 @@ import org.jwarp.bench.transport.jwarp.Rendezvous;
 public final class SocketSession implements Session {
 
     private final Settings settings;
-    private final boolean client;
     private final SocketIo[] conns;
     private final SocketControl control;
     private final String connection;
     private final SocketWorkloads work;
 
-    private SocketSession(Settings settings, boolean client, SocketIo[] conns, String connection) {
+    private SocketSession(Settings settings, SocketIo[] conns, String connection) {
         this.settings = settings;
-        this.client = client;
         this.conns = conns;
         this.control = new SocketControl(conns[0]);
         this.connection = connection;
@@ -89,7 +87,7 @@ public final class SocketSession implements Session {
             closeAll(conns);
             throw e;
         }
-        return new SocketSession(settings, true, conns, local + " -> " + where);
+        return new SocketSession(settings, conns, local + " -> " + where);
     }
 
     private static String describe(Settings s) {
@@ -190,7 +188,7 @@ public final class SocketSession implements Session {
                 }
                 String conn = who + " -> " + first.getLocalAddress().getHostAddress() + ":" + first.getLocalPort();
                 open.clear();
-                return new SocketSession(s, false, conns, conn);
+                return new SocketSession(s, conns, conn);
             } catch (IOException e) {
                 throw new PerfException("accepting a client failed: " + e.getMessage());
             } finally {
