@@ -177,6 +177,14 @@ abstract class PerfCommand implements Callable<Integer> {
                     + ": threads sharing a CPU hand over only at scheduler ticks (~4 ms)");
             err.flush();
         }
+        if (host == null && !loopback) {
+            List<String> ignored = workloadOptionsGiven();
+            if (!ignored.isEmpty()) {
+                err.println("jwarp: note: a server takes the workload options from its client; ignoring "
+                        + String.join(" ", ignored));
+                err.flush();
+            }
+        }
         JwarpOptions options = new JwarpOptions(mode, engines, idleKind, onOff("--crc", crc, true),
                 onOff("--markers", markers, false), List.of(), engines > cores && engineSpinners > 0, yield);
         List<String> setup = new ArrayList<>();
@@ -424,6 +432,17 @@ abstract class PerfCommand implements Callable<Integer> {
             throw bad("--pin is not possible here: " + ThreadAffinity.unsupportedReason());
         }
         return out;
+    }
+
+    /** The workload options given on the command line (a server takes the client's instead). */
+    private List<String> workloadOptionsGiven() {
+        List<String> given = new ArrayList<>();
+        for (String name : List.of("-s", "-a", "-n", "-D", "-t", "-r", "-I", "-e", "-l", "-Q", "-q", "-o")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(name)) {
+                given.add(name);
+            }
+        }
+        return given;
     }
 
     private static boolean sharesCpu(Placement p) {

@@ -17,14 +17,16 @@ class PerfClientServerTest {
     @ValueSource(strings = {"jwarp", "sockets-nio"})
     void aDefaultServerLearnsTheWorkloadFromTheClient(String transport) throws Exception {
         String p = String.valueOf(PerfErrorsTest.freePort());
-        PerfRun.Background server = new PerfRun.Background("send-bw", "-p", p, "--transport", transport)
-                .awaitListening();
+        PerfRun.Background server = new PerfRun.Background("send-bw", "-p", p, "--transport", transport, "-s", "8",
+                "-q", "1").awaitListening();
         PerfRun client = PerfRun.of("send-bw", "127.0.0.1", "-p", p, "--transport", transport, "-s", "2K", "-n", "300",
                 "-q", "2");
         PerfRun s = server.join();
         assertEquals(0, client.exit(), client.err() + client.out());
         assertEquals(0, s.exit(), s.err() + s.out());
         assertTrue(s.out().contains(" Mode            : server (the workload options are the client's)"), s.out());
+        assertTrue(s.err().startsWith("jwarp: note: a server takes the workload options from its client; ignoring"
+                + " -s -q\n"), s.err());
         assertTrue(client.out().contains(" Mode            : client"), client.out());
         List<double[]> c = client.rows();
         List<double[]> sv = s.rows();
