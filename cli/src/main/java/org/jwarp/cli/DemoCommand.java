@@ -37,8 +37,8 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer> {
 
     /** Latency rounds per size; bandwidth milliseconds per size. */
-    static final long LAT_ROUNDS = 3000;
-    static final long BW_MILLIS = 400;
+    static final long LAT_ROUNDS = 5000;
+    static final long BW_MILLIS = 700;
 
     @Spec
     CommandSpec spec;

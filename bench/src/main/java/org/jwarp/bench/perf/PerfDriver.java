@@ -25,8 +25,10 @@ import java.util.List;
  */
 public final class PerfDriver {
 
-    /** Iterations of the warm-up pass (fewer if the size's own count is lower). */
+    /** Iterations of the warm-up pass (fewer if the size's own count is lower, or its messages are large). */
     public static final long WARMUP_ITERATIONS = 2000;
+    /** The warm-up pass moves at most this many bytes (but at least 16 messages). */
+    public static final long WARMUP_BYTES = 32L << 20;
     /** Longest wait for a control message the peer should send promptly. */
     public static final Duration PROMPT = Duration.ofSeconds(60);
     /** Wait for the end of a measurement of unknown length: the connection's loss ends it sooner. */
@@ -52,7 +54,9 @@ public final class PerfDriver {
             List<Integer> sizes = st.sizes();
             List<ResultRow> rows = new ArrayList<>();
             int first = sizes.getFirst();
-            clientPhase(s, first, true, Math.min(st.iterationsFor(first), WARMUP_ITERATIONS), 0, meter);
+            long warmup = Math.min(st.iterationsFor(first),
+                    Math.min(WARMUP_ITERATIONS, Math.max(16, WARMUP_BYTES / first)));
+            clientPhase(s, first, true, warmup, 0, meter);
             for (int i = 0; i < sizes.size(); i++) {
                 int size = sizes.get(i);
                 long duration = st.durationMillis() * 1_000_000L;
