@@ -69,6 +69,7 @@ final class JwarpSide implements AutoCloseable {
     /** RECVs currently posted on each data QP. */
     int[] recvsOutstanding;
     private final RecvWr recvWr = new RecvWr(1);
+    private boolean closed;
 
     JwarpSide(JwarpOptions options) {
         this.options = options;
@@ -219,8 +220,13 @@ final class JwarpSide implements AutoCloseable {
         return new PerfException("the connection to the peer was lost (" + (why.isEmpty() ? what : why) + ")");
     }
 
+    /** Idempotent (a failing loopback run may close a side from both threads). */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         // closing the device destroys QPs, CQs and MRs (and disconnects); then the memory goes
         device.close();
         arena.close();
