@@ -9,13 +9,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code jwarp} command. Without a subcommand it prints its help and the wire-layer self-check
- * (the CRC32c and MPA vectors), which is the project's main job until the loopback demo exists.
+ * (the CRC32c and MPA vectors); the main job is {@code jwarp demo}.
  */
 @Command(name = "jwarp",
         mixinStandardHelpOptions = true,
         versionProvider = JwarpCommand.Version.class,
         description = "A software iWARP RDMA NIC for the JVM.",
-        subcommands = {SelfCheckCommand.class, DegenCommand.class, TestbedCommand.class, StatCommand.class})
+        subcommands = {SelfCheckCommand.class, DegenCommand.class, TestbedCommand.class,
+                PerfCommands.SendLat.class, PerfCommands.SendBw.class, PerfCommands.WriteLat.class,
+                PerfCommands.WriteBw.class, PerfCommands.ReadLat.class, PerfCommands.ReadBw.class,
+                PerfCommands.WriteImmLat.class, PerfCommands.WriteImmBw.class, DemoCommand.class, StatCommand.class})
 public final class JwarpCommand implements Callable<Integer> {
 
     @Spec

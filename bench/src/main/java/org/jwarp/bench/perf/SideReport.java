@@ -1,0 +1,81 @@
+package org.jwarp.bench.perf;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What one side measured for one size, sent to the other side at the end of the size so that
+ * both print the same row.
+ *
+ * @param client         whether the client (measuring) side wrote it
+ * @param size           message size
+ * @param messages       messages this side completed (sent or received)
+ * @param bytes          payload bytes of those messages
+ * @param elapsedNanos   measured time: first post to the peer's confirmation that everything
+ *                       arrived (bandwidth), or the rounds' total (latency); 0 on the passive side
+ * @param peakBytesPerSecond perftest's BW peak (bandwidth tests, measuring side)
+ * @param latency        the latency columns (latency tests, measuring side), or {@code null}
+ * @param appCpuNanos    CPU time of the application thread over {@code cpuWallNanos}
+ * @param engineCpuNanos CPU time of the engine threads over {@code cpuWallNanos}
+ * @param processCpuNanos CPU time of the whole process over {@code cpuWallNanos} (-1: unknown)
+ * @param cpuWallNanos   the interval the CPU times cover
+ * @param verified       {@link #VERIFIED}, {@link #NOT_CHECKED} or {@link #FAILED}
+ * @param detail         what was checked, or what was wrong (one line)
+ * @param appCpu         the CPU the application thread ran on at the end (-1: unknown)
+ */
+public record SideReport(boolean client, int size, long messages, long bytes, long elapsedNanos,
+                         double peakBytesPerSecond, Latency latency, long appCpuNanos, long engineCpuNanos,
+                         long processCpuNanos, long cpuWallNanos, int verified, String detail, int appCpu) {
+
+    public static final int VERIFIED = 1;
+    public static final int NOT_CHECKED = 0;
+    public static final int FAILED = -1;
+
+    private static final int MAX_DETAIL = 400;
+
+    public SideReport {
+        detail = detail == null ? "" : detail;
+    }
+
+    void writeTo(ByteBuffer b) {
+        b.put((byte) ((client ? 1 : 0) | (latency != null ? 2 : 0)));
+        b.putInt(size);
+        b.putLong(messages);
+        b.putLong(bytes);
+        b.putLong(elapsedNanos);
+        b.putDouble(peakBytesPerSecond);
+        if (latency != null) {
+            latency.writeTo(b);
+        }
+        b.putLong(appCpuNanos);
+        b.putLong(engineCpuNanos);
+        b.putLong(processCpuNanos);
+        b.putLong(cpuWallNanos);
+        b.put((byte) verified);
+        b.putInt(appCpu);
+        byte[] d = detail.getBytes(StandardCharsets.UTF_8);
+        int len = Math.min(d.length, MAX_DETAIL);
+        b.putShort((short) len);
+        b.put(d, 0, len);
+    }
+
+    static SideReport readFrom(ByteBuffer b) {
+        int flags = b.get();
+        int size = b.getInt();
+        long messages = b.getLong();
+        long bytes = b.getLong();
+        long elapsed = b.getLong();
+        double peak = b.getDouble();
+        Latency lat = (flags & 2) != 0 ? Latency.readFrom(b) : null;
+        long app = b.getLong();
+        long engine = b.getLong();
+        long process = b.getLong();
+        long wall = b.getLong();
+        int verified = b.get();
+        int appCpu = b.getInt();
+        byte[] d = new byte[b.getShort()];
+        b.get(d);
+        return new SideReport((flags & 1) != 0, size, messages, bytes, elapsed, peak, lat, app, engine, process, wall,
+                verified, new String(d, StandardCharsets.UTF_8), appCpu);
+    }
+}

@@ -1,0 +1,67 @@
+package org.jwarp.bench.transport.jwarp;
+
+import org.HdrHistogram.Histogram;
+import org.jwarp.bench.perf.CpuMeter;
+import org.jwarp.bench.perf.Latency;
+import org.jwarp.bench.perf.Payload;
+import org.jwarp.bench.perf.SideReport;
+import org.jwarp.engine.affinity.ThreadAffinity;
+import org.jwarp.verbs.SendWr;
+import org.jwarp.verbs.WorkCompletion;
+import org.jwarp.verbs.WrOpcode;
+
+/**
+ * perftest's {@code read_lat}: the client RDMA READs {@code size} bytes of the server's buffer,
+ * one at a time, and times each until its completion: the full round trip (request out,
+ * response back), which is what perftest reports for READ. The server's application does
+ * nothing: its engine answers (the READ responder). The client checks the last READ's data
+ * against the pattern the server put in its buffer.
+ */
+final class JwarpReadLatency implements Waiter.Reaper {
+
+    private final JwarpSide side;
+    private final Waiter waiter;
+    private final SendWr[] wr = {new SendWr(1)};
+    private final WorkCompletion[] wcs = new WorkCompletion[4];
+    private final Histogram histogram = Latency.newHistogram();
+
+    JwarpReadLatency(JwarpSide side) {
+        this.side = side;
+        this.waiter = new Waiter(side);
+        for (int i = 0; i < wcs.length; i++) {
+            wcs[i] = new WorkCompletion();
+        }
+    }
+
+    SideReport client(int size, long rounds, long durationNanos, CpuMeter meter) {
+        wr[0].reset().opcode(WrOpcode.RDMA_READ).signaled(true).addSge(side.in[0], 0, size)
+                .remote(side.peer[0].outAddr(), side.peer[0].outRkey());
+        histogram.reset();
+        long deadline = durationNanos > 0 ? System.nanoTime() + durationNanos : Long.MAX_VALUE;
+        long r = 0;
+        meter.start();
+        long start = System.nanoTime();
+        long t1 = start;
+        while (durationNanos > 0 ? t1 < deadline : r < rounds) {
+            r++;
+            long t0 = System.nanoTime();
+            waiter.post(side.qps[0], wr, 1, side.sendCq, wcs, this);
+            waiter.poll(side.sendCq, wcs);
+            waiter.check(wcs[0]);
+            t1 = System.nanoTime();
+            histogram.recordValue(t1 - t0);
+        }
+        meter.stop();
+        long bad = Payload.check(side.inSeg(0), 0, size, size);
+        String detail = bad < 0 ? "the READ data against the server's pattern"
+                : Payload.mismatch("client", side.inSeg(0), 0, bad, size);
+        return new SideReport(true, size, r, r * size, t1 - start, 0, Latency.of(histogram, 1), meter.appNanos(),
+                meter.engineNanos(), meter.processNanos(), meter.wallNanos(),
+                bad < 0 ? SideReport.VERIFIED : SideReport.FAILED, detail, ThreadAffinity.currentCpu());
+    }
+
+    @Override
+    public void reaped(WorkCompletion wc) {
+        // one READ at a time: nothing to count
+    }
+}

@@ -1,0 +1,444 @@
+package org.jwarp.bench.transport.jwarp;
+
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jwarp.bench.perf.Control;
+import org.jwarp.bench.perf.CpuMeter;
+import org.jwarp.bench.perf.Payload;
+import org.jwarp.bench.perf.PendingServer;
+import org.jwarp.bench.perf.PerfException;
+import org.jwarp.bench.perf.Session;
+import org.jwarp.bench.perf.Settings;
+import org.jwarp.bench.perf.SideReport;
+import org.jwarp.bench.perf.TestKind;
+import org.jwarp.engine.affinity.ThreadAffinity;
+import org.jwarp.verbs.AcceptParams;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventQueue;
+import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.ConnectionRequest;
+import org.jwarp.verbs.Listener;
+import org.jwarp.verbs.QpAttr;
+import org.jwarp.verbs.RdmaDevice;
+
+/**
+ * A test over jwarp verbs: one side's {@link JwarpSide} and the workload of its test. Connection
+ * setup uses only the connection manager: the client's first connection (the control QP) carries
+ * the settings in its MPA Request; then one connection per data QP carries that QP's buffers
+ * (address, STag, length) each way, in the Request and the Reply ({@link Rendezvous}).
+ */
+public final class JwarpSession implements Session {
+
+    private static final Duration SETUP = Duration.ofSeconds(30);
+
+    private final JwarpSide side;
+    private final String connection;
+    private JwarpPingPong pingPong;
+    private JwarpReadLatency readLatency;
+    private JwarpStream stream;
+    private JwarpReceiver receiver;
+
+    private JwarpSession(JwarpSide side, boolean client, String connection) {
+        this.side = side;
+        this.connection = connection;
+        TestKind t = side.settings.test();
+        TestKind.Verb v = t.verb();
+        if (t.isLatency()) {
+            if (v == TestKind.Verb.READ) {
+                readLatency = new JwarpReadLatency(side);
+            } else {
+                pingPong = new JwarpPingPong(side, v);
+            }
+        } else if (client) {
+            stream = new JwarpStream(side, v);
+        } else if (v == TestKind.Verb.SEND || v == TestKind.Verb.WRITE_IMM) {
+            receiver = new JwarpReceiver(side, v);
+        }
+    }
+
+    // ---- connection setup -------------------------------------------------------------------
+
+    /**
+     * Client: opens a device, connects the control QP and the data QPs to {@code server}.
+     *
+     * @throws PerfException with one line if the server cannot be reached, refuses, or is not a
+     *                       jwarp benchmark server
+     */
+    public static JwarpSession connect(JwarpOptions options, Settings settings, InetSocketAddress server) {
+        JwarpSide side = new JwarpSide(options);
+        try {
+            side.setup(settings);
+            side.control.start();
+            CmEventQueue events = side.cmEvents;
+            String where = server.getHostString() + ":" + server.getPort();
+            side.device.connectionManager().connect(server, side.ctlQp,
+                    new ConnectParams(Rendezvous.control(settings), SETUP, 1, 1), events);
+            CmEvent.Established est = established(awaitCm(events, side.device, SETUP, where), where, settings);
+            for (int i = 0; i < settings.qps(); i++) {
+                side.device.connectionManager().connect(server, side.qps[i], new ConnectParams(
+                        Rendezvous.data(i, side.buffers(i)), SETUP, Math.min(settings.outstanding(),
+                        side.device.config().limits().maxOrd()), ConnectParams.DEFAULT_DEPTH), events);
+                CmEvent.Established e = established(awaitCm(events, side.device, SETUP, where), where, settings);
+                Rendezvous.Frame f = parseOurs(e.peerPrivateData(), where);
+                if (f.kind() != Rendezvous.OK || f.buffers() == null) {
+                    throw new PerfException("the server at " + where + " answered data QP " + i + " without its buffers");
+                }
+                side.peer[i] = f.buffers();
+            }
+            String conn = est.attr().localAddress().getHostString() + ":" + est.attr().localAddress().getPort() + " -> "
+                    + where;
+            return new JwarpSession(side, true, conn);
+        } catch (RuntimeException e) {
+            side.close();
+            throw e;
+        }
+    }
+
+    private static CmEvent.Established established(CmEvent e, String where, Settings s) {
+        return switch (e) {
+            case CmEvent.Established est -> est;
+            case CmEvent.Rejected r -> {
+                Rendezvous.Frame f = Rendezvous.parse(r.peerPrivateData());
+                if (f != null && f.kind() == Rendezvous.ERROR) {
+                    throw new PerfException(Rendezvous.mismatch(f.text(), where, s));
+                }
+                throw new PerfException("the peer at " + where + " rejected the connection (" + r.reason()
+                        + "): it is not a jwarp benchmark server");
+            }
+            case CmEvent.Unreachable u -> throw new PerfException("cannot reach a jwarp server at " + where + ": "
+                    + u.reason() + " (start the same test there first, without a host, on the same -p)");
+            case CmEvent.ConnectError ce -> throw new PerfException(switch (ce.kind()) {
+                case PROTOCOL -> "the peer at " + where + " broke off MPA setup (" + ce.reason() + "): it is not a"
+                        + " jwarp server with --transport jwarp, or it refused this client (see its output)";
+                case TIMEOUT -> "no answer from " + where + " during connection setup (" + ce.reason() + ")";
+                case NEGOTIATION -> "connection setup with " + where + " failed: " + ce.reason();
+            });
+            case CmEvent.Disconnected d -> throw new PerfException("the server at " + where
+                    + " closed the connection during setup (" + d.cause() + ")");
+            case CmEvent.ConnectRequest cr -> throw new IllegalStateException("a connect request on the active side");
+        };
+    }
+
+    private static Rendezvous.Frame parseOurs(byte[] privateData, String where) {
+        Rendezvous.Frame f;
+        try {
+            f = Rendezvous.parse(privateData);
+        } catch (IllegalArgumentException e) {
+            throw new PerfException("the peer at " + where + " sent setup data this jwarp does not understand: "
+                    + e.getMessage());
+        }
+        if (f == null) {
+            throw new PerfException("the peer at " + where + " is not a jwarp benchmark (its MPA private data is not ours)");
+        }
+        return f;
+    }
+
+    /** Waits for the next CM event; in invoker mode this thread runs the engine meanwhile. */
+    static CmEvent awaitCm(CmEventQueue events, RdmaDevice device, Duration timeout, String where) {
+        long deadline = System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
+        boolean invoker = device.config().threadingMode() == org.jwarp.verbs.DeviceConfig.ThreadingMode.INVOKER;
+        while (true) {
+            CmEvent e = events.poll();
+            if (e != null) {
+                return e;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new PerfException("no answer from " + where + " for " + timeout.toSeconds() + " s during setup");
+            }
+            if (invoker) {
+                if (device.invoke() == 0) {
+                    Thread.onSpinWait();
+                }
+            } else {
+                try {
+                    e = events.poll(Duration.ofMillis(10));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new PerfException("interrupted during setup");
+                }
+                if (e != null) {
+                    return e;
+                }
+            }
+        }
+    }
+
+    /**
+     * Server: opens a device and listens on {@code bind}.
+     *
+     * @throws PerfException with one line if the port is in use
+     */
+    public static PendingServer listen(JwarpOptions options, TestKind test, InetSocketAddress bind) {
+        JwarpSide side = new JwarpSide(options);
+        CmEventQueue events = side.cmEvents;
+        Listener listener;
+        try {
+            listener = side.device.connectionManager().listen(bind, 16, events);
+        } catch (UncheckedIOException e) {
+            side.close();
+            throw listenFailure(bind, e);
+        } catch (RuntimeException e) {
+            side.close();
+            throw e;
+        }
+        return new JwarpServer(side, listener, events, test);
+    }
+
+    static PerfException listenFailure(InetSocketAddress bind, Exception e) {
+        Throwable c = e;
+        while (c != null && !(c instanceof BindException)) {
+            c = c.getCause();
+        }
+        if (c != null && String.valueOf(c.getMessage()).contains("in use")) {
+            return new PerfException("port " + bind.getPort() + " is in use: stop what uses it, or give another port"
+                    + " with -p");
+        }
+        return new PerfException("cannot listen on " + bind.getHostString() + ":" + bind.getPort() + ": "
+                + (c != null ? c.getMessage() : e.getMessage()));
+    }
+
+    private static final class JwarpServer implements PendingServer {
+        private final JwarpSide side;
+        private final Listener listener;
+        private final CmEventQueue events;
+        private final TestKind test;
+        private boolean accepted;
+
+        JwarpServer(JwarpSide side, Listener listener, CmEventQueue events, TestKind test) {
+            this.side = side;
+            this.listener = listener;
+            this.events = events;
+            this.test = test;
+        }
+
+        @Override
+        public InetSocketAddress localAddress() {
+            return listener.localAddress();
+        }
+
+        @Override
+        public Session accept(Duration timeout) {
+            try {
+                Session s = doAccept(timeout);
+                accepted = true;
+                return s;
+            } finally {
+                listener.close();
+                if (!accepted) {
+                    side.close();
+                }
+            }
+        }
+
+        private Session doAccept(Duration timeout) {
+            String here = "this server";
+            CmEvent first = awaitCm(events, side.device, timeout, "a client");
+            if (!(first instanceof CmEvent.ConnectRequest cr)) {
+                throw new PerfException("unexpected connection event before any client: " + first);
+            }
+            ConnectionRequest req = cr.request();
+            String who = req.remoteAddress().getHostString() + ":" + req.remoteAddress().getPort();
+            Rendezvous.Frame f;
+            try {
+                f = Rendezvous.parse(req.privateData());
+            } catch (IllegalArgumentException e) {
+                reject(req, "malformed benchmark settings: " + e.getMessage());
+                throw new PerfException("the client at " + who + " sent settings this jwarp does not understand: "
+                        + e.getMessage());
+            }
+            if (f == null || f.kind() != Rendezvous.CONTROL) {
+                reject(req, "this is a jwarp " + test.command() + " server: connect with `jwarp " + test.command()
+                        + " HOST`");
+                throw new PerfException("the client at " + who + " is not a jwarp benchmark client (its MPA private"
+                        + " data is not ours)");
+            }
+            Settings s = f.settings();
+            if (s.test() != test) {
+                reject(req, Rendezvous.SERVER_RUNS + test.command() + " --transport jwarp");
+                throw new PerfException("the client at " + who + " runs " + s.test().command() + " --transport "
+                        + s.transport().option() + ", " + here + " runs " + test.command() + " --transport jwarp: run"
+                        + " the same test, with the same --transport, on both sides");
+            }
+            side.setup(s);
+            side.control.start();
+            req.accept(side.ctlQp, new AcceptParams(Rendezvous.ok(null), 1, 1));
+            int established = 0;
+            boolean[] seen = new boolean[s.qps()];
+            QpAttr attr = null;
+            while (established < s.qps() + 1) {
+                CmEvent e = awaitCm(events, side.device, SETUP, who);
+                switch (e) {
+                    case CmEvent.ConnectRequest dr -> {
+                        ConnectionRequest r = dr.request();
+                        Rendezvous.Frame d = parseOurs(r.privateData(), who);
+                        if (d.kind() != Rendezvous.DATA || d.qpIndex() < 0 || d.qpIndex() >= s.qps() || seen[d.qpIndex()]) {
+                            r.reject(Rendezvous.error("unexpected connection"));
+                            throw new PerfException("the client at " + who + " opened an unexpected connection");
+                        }
+                        int i = d.qpIndex();
+                        seen[i] = true;
+                        side.peer[i] = d.buffers();
+                        r.accept(side.qps[i], new AcceptParams(Rendezvous.ok(side.buffers(i)), ConnectParams.DEFAULT_DEPTH,
+                                Math.min(side.device.config().limits().maxIrd(), Math.max(ConnectParams.DEFAULT_DEPTH,
+                                        s.outstanding()))));
+                    }
+                    case CmEvent.Established est -> {
+                        established++;
+                        if (est.qp() == side.ctlQp) {
+                            attr = est.attr();
+                        }
+                    }
+                    default -> throw new PerfException("the client at " + who + " failed during setup: " + e);
+                }
+            }
+            String conn = who + " -> " + attr.localAddress().getHostString() + ":" + attr.localAddress().getPort();
+            return new JwarpSession(side, false, conn);
+        }
+
+        /**
+         * Rejects with a reason, and gives the engine a moment to put the MPA Reply on the wire before
+         * this failing server closes its device (the reject is carried out on the engine thread and
+         * nothing reports when it has left; without the pause the client would see only a closed
+         * connection instead of the reason).
+         */
+        private void reject(ConnectionRequest req, String reason) {
+            req.reject(Rendezvous.error(reason));
+            long until = System.nanoTime() + 300_000_000L;
+            while (System.nanoTime() - until < 0) {
+                if (side.invoker) {
+                    side.device.invoke();
+                    Thread.onSpinWait();
+                } else {
+                    try {
+                        CmEvent e = events.poll(Duration.ofMillis(20));
+                        if (e != null) {
+                            return;
+                        }
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            listener.close();
+            if (!accepted) {
+                side.close();
+            }
+        }
+    }
+
+    // ---- the session ------------------------------------------------------------------------
+
+    @Override
+    public Settings settings() {
+        return side.settings;
+    }
+
+    @Override
+    public Control control() {
+        return side.control;
+    }
+
+    @Override
+    public List<Thread> engineThreads() {
+        return side.engineThreads;
+    }
+
+    @Override
+    public List<String> describe() {
+        List<String> out = new ArrayList<>();
+        out.add("Connection      : " + connection + " (" + side.settings.qps() + " data QP"
+                + (side.settings.qps() == 1 ? "" : "s") + " + 1 control QP)");
+        side.qps[0].connectionAttr().ifPresent(a -> out.add("MPA             : revision " + a.mpaRevision() + ", CRC "
+                + (a.crc() ? "on" : "off") + ", markers " + (a.markersRx() || a.markersTx() ? "on" : "off")
+                + (a.rtr() != null ? ", RTR " + a.rtr().name().toLowerCase() : "") + ", ORD " + a.ord() + " / IRD "
+                + a.ird()));
+        return out;
+    }
+
+    /** The negotiated attributes of data QP 0. */
+    public QpAttr attr() {
+        return side.qps[0].connectionAttr().orElseThrow();
+    }
+
+    @Override
+    public void prepare(int size) {
+        TestKind t = side.settings.test();
+        for (int i = 0; i < side.qps.length; i++) {
+            side.inSeg(i).asSlice(0, size).fill((byte) 0);
+            Payload.fill(side.outSeg(i), 0, size, size);
+        }
+        TestKind.Verb v = t.verb();
+        if (v == TestKind.Verb.SEND || v == TestKind.Verb.WRITE_IMM) {
+            if (t.isLatency()) {
+                side.topUpRecvs(0);
+            } else if (receiver != null) {
+                receiver.prepare();
+            }
+        }
+    }
+
+    @Override
+    public SideReport runClient(int size, long iterations, long durationNanos, CpuMeter meter) {
+        if (pingPong != null) {
+            return pingPong.client(size, iterations, durationNanos, meter);
+        }
+        if (readLatency != null) {
+            return readLatency.client(size, iterations, durationNanos, meter);
+        }
+        return stream.client(size, iterations, durationNanos, meter);
+    }
+
+    @Override
+    public boolean serverActive() {
+        return pingPong != null || receiver != null;
+    }
+
+    @Override
+    public void runServer(int size) {
+        if (pingPong != null) {
+            pingPong.server(size);
+        } else {
+            receiver.run(size);
+        }
+    }
+
+    @Override
+    public SideReport serverReport(int size, CpuMeter meter, SideReport clientReport) {
+        if (pingPong != null) {
+            return pingPong.serverReport(size, meter);
+        }
+        if (receiver != null) {
+            return receiver.report(size, meter);
+        }
+        int verified = SideReport.NOT_CHECKED;
+        String detail = "passive: the engine served the READs";
+        if (side.settings.test().verb() == TestKind.Verb.WRITE) {
+            verified = SideReport.VERIFIED;
+            detail = "the WRITE target's pattern on every QP";
+            for (int i = 0; i < side.qps.length; i++) {
+                long at = Payload.check(side.inSeg(i), 0, size, size);
+                if (at >= 0) {
+                    verified = SideReport.FAILED;
+                    detail = Payload.mismatch("server, QP " + i, side.inSeg(i), 0, at, size);
+                    break;
+                }
+            }
+        }
+        return new SideReport(false, size, 0, 0, 0, 0, null, meter.appNanos(), meter.engineNanos(),
+                meter.processNanos(), meter.wallNanos(), verified, detail, ThreadAffinity.currentCpu());
+    }
+
+    @Override
+    public void close() {
+        side.close();
+    }
+}

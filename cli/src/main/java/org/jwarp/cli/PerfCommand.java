@@ -1,0 +1,466 @@
+package org.jwarp.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.jwarp.bench.perf.PerfException;
+import org.jwarp.bench.perf.ResultRow;
+import org.jwarp.bench.perf.Settings;
+import org.jwarp.bench.perf.TestKind;
+import org.jwarp.bench.perf.TransportKind;
+import org.jwarp.bench.report.Json;
+import org.jwarp.bench.report.Progress;
+import org.jwarp.bench.report.Results;
+import org.jwarp.bench.report.TextReport;
+import org.jwarp.bench.run.Placement;
+import org.jwarp.bench.run.PerfRunner;
+import org.jwarp.bench.transport.jwarp.JwarpOptions;
+import org.jwarp.engine.affinity.Cpus;
+import org.jwarp.engine.affinity.ThreadAffinity;
+import org.jwarp.verbs.DeviceConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * A perftest-style test ({@code jwarp write-bw}, ...): perftest's options and meanings, perftest's
+ * server/client model, plus {@code --loopback} and jwarp's own options. The subclasses in
+ * {@link PerfCommands} only name their test.
+ */
+abstract class PerfCommand implements Callable<Integer> {
+
+    /** perftest's default port. */
+    static final int DEFAULT_PORT = 18515;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "HOST", description = "Server to connect to (client mode). Without it "
+            + "(and without --loopback) wait for one client (server mode); the server takes the workload options "
+            + "(-s -a -n -D -t -r -I -e -l -Q -q -o) from the client.")
+    String host;
+
+    @Option(names = "--loopback", description = "Run both ends here, over 127.0.0.1: two devices in one process, on "
+            + "threads jwarp-perf-client and jwarp-perf-server (each with its own engine threads), so one command "
+            + "gives one result and each side's CPU is read per thread. Data is verified.")
+    boolean loopback;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", converter = SizeConverter.class,
+            description = "Message size (default 2 for latency, 65536 for bandwidth tests); K, M, G allowed.")
+    Integer size;
+
+    @Option(names = {"-a", "--all"}, description = "Every size from 2 to 2^23 bytes.")
+    boolean all;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Round trips (latency, default 1000) or messages"
+            + " per QP (bandwidth, default 5000) per size. Without -n a size stops after 256 MiB.")
+    Long iterations;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size for this long instead"
+            + " of -n.")
+    Double duration;
+
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "N", description = "Send queue depth: sends in flight per QP"
+            + " (default 1 for latency, 128 for bandwidth).")
+    Integer txDepth;
+
+    @Option(names = {"-r", "--rx-depth"}, paramLabel = "N", description = "Receives kept posted per QP (default 16"
+            + " for latency, 512 for bandwidth).")
+    Integer rxDepth;
+
+    @Option(names = {"-I", "--inline_size"}, paramLabel = "BYTES", description = "Post messages up to this size"
+            + " inline (default 64 for latency, 0 for bandwidth; at most 256).")
+    Integer inline;
+
+    @Option(names = {"-e", "--events"}, description = "Sleep on completion events (a completion channel) instead of"
+            + " busy polling.")
+    boolean events;
+
+    @Option(names = {"-l", "--post_list"}, paramLabel = "N", description = "Post work requests in lists of N.")
+    Integer postList;
+
+    @Option(names = {"-Q", "--cq-mod"}, paramLabel = "N", description = "Signal one completion per N sends (default"
+            + " 100 for bandwidth, capped at the depth; 1 for latency).")
+    Integer cqMod;
+
+    @Option(names = {"-q", "--qp"}, paramLabel = "N", description = "Queue pairs (connections for sockets),"
+            + " bandwidth tests (default 1).")
+    Integer qps;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "TCP port (default " + DEFAULT_PORT
+            + "; --loopback: any free port).")
+    Integer port;
+
+    @Option(names = "--report_gbits", description = "Bandwidth in Gb/s (10^9 bits) instead of MB/s (2^20 bytes).")
+    boolean gbits;
+
+    @Option(names = "--cpu_util", description = "Show each side's CPU: application and engine threads, and seed"
+            + " 001's %% of one CPU per Gb/s for the sending and the receiving side.")
+    boolean cpuUtil;
+
+    @Option(names = {"-o", "--outs"}, paramLabel = "N", description = "RDMA READs (sockets: requests) in flight per"
+            + " QP (default 16).")
+    Integer outstanding;
+
+    @Option(names = "--transport", paramLabel = "KIND", description = "jwarp (default), sockets-blocking, sockets-nio"
+            + " or sockets-busypoll: the same workload over plain TCP (ping-pong, one-way stream, request/response"
+            + " for READ).")
+    String transport;
+
+    @Option(names = "--engine-threads", paramLabel = "N", description = "Engine threads per device (dedicated mode;"
+            + " default 1).")
+    Integer engineThreads;
+
+    @Option(names = "--idle", paramLabel = "KIND", description = "What an idle engine thread does: spin, backoff"
+            + " (default) or park.")
+    String idle;
+
+    @Option(names = "--threading", paramLabel = "MODE", description = "dedicated: engine threads of their own"
+            + " (default with 2+ CPUs); invoker: the application's polling thread runs the engine.")
+    String threading;
+
+    @Option(names = "--pin", paramLabel = "CPUS", description = "Pin threads, e.g. 0,1: in order the client's"
+            + " application thread, the server's (--loopback), then the client's engine threads, then the"
+            + " server's; the list wraps. Without it nothing is pinned. The footer says where each thread ran.")
+    String pin;
+
+    @Option(names = "--crc", paramLabel = "on|off", description = "Ask for MPA CRC32c (default on; it is on if"
+            + " either side asks).")
+    String crc;
+
+    @Option(names = "--markers", paramLabel = "on|off", description = "Ask the peer for MPA markers (default off).")
+    String markers;
+
+    @Option(names = "--json", description = "Print one JSON document (schema jwarp-perf/1) instead of the table.")
+    boolean json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Also write the rows to FILE as CSV.")
+    Path csv;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    abstract TestKind test();
+
+    @Override
+    public Integer call() {
+        TestKind t = test();
+        TransportKind tr = transport();
+        Settings s = settings(t, tr);
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Integer> cpus = pinList();
+        DeviceConfig.ThreadingMode mode = threadingMode();
+        int engines = engineThreads == null ? 1 : engineThreads;
+        DeviceConfig.IdleStrategyKind idleKind = idleKind();
+        int here = loopback ? 2 : 1;
+        int engineHere = tr == TransportKind.JWARP && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines * here : 0;
+        Placement placement = Placement.of(cpus, loopback, tr == TransportKind.JWARP
+                && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines : 0);
+        int busy = here + engineHere;
+        boolean shared = sharesCpu(placement);
+        boolean yield = busy > cores || shared;
+        int engineSpinners = idleKind == DeviceConfig.IdleStrategyKind.SPIN ? engineHere : 0;
+        boolean appPolls = (tr == TransportKind.JWARP && !s.events()) || tr == TransportKind.SOCKETS_BUSYPOLL;
+        PrintWriter err = spec.commandLine().getErr();
+        if (engineSpinners > 0 && engineSpinners + (appPolls ? here : 0) > cores) {
+            err.println("jwarp: warning: --idle spin: " + engineSpinners + " busy-spinning engine thread"
+                    + (engineSpinners == 1 ? "" : "s") + (appPolls ? " beside " + here + " polling application thread"
+                    + (here == 1 ? "" : "s") : "") + " on " + cores + " CPU" + (cores == 1 ? "" : "s")
+                    + ": threads sharing a CPU hand over only at scheduler ticks (~4 ms)");
+            err.flush();
+        }
+        if (host == null && !loopback) {
+            List<String> ignored = workloadOptionsGiven();
+            if (!ignored.isEmpty()) {
+                err.println("jwarp: note: a server takes the workload options from its client; ignoring "
+                        + String.join(" ", ignored));
+                err.flush();
+            }
+        }
+        JwarpOptions options = new JwarpOptions(mode, engines, idleKind, onOff("--crc", crc, true),
+                onOff("--markers", markers, false), List.of(), engines > cores && engineSpinners > 0, yield);
+        List<String> setup = new ArrayList<>();
+        if (tr == TransportKind.JWARP) {
+            setup.add("Engine          : " + options.describe());
+        }
+        if (appPolls) {
+            setup.add("Polling         : busy polling" + (yield ? ", yielding the CPU when idle (" + busy
+                    + " busy threads on " + cores + " CPU" + (cores == 1 ? "" : "s") + (shared ? ", pinned together"
+                    : "") + ")" : ""));
+        } else if (tr == TransportKind.JWARP) {
+            setup.add("Polling         : events (-e): sleep on a completion channel");
+        }
+        return run(s, options, placement, setup);
+    }
+
+    private int run(Settings s, JwarpOptions options, Placement placement, List<String> setup) {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        TextReport text = new TextReport(out, gbits, cpuUtil);
+        List<String> allSetup = new ArrayList<>();
+        String modeName = loopback ? "loopback" : host != null ? "client" : "server";
+        try (Progress progress = Progress.forTerminal()) {
+            PerfRunner.Listener listener = new PerfRunner.Listener() {
+                @Override
+                public void connected(Settings settings, List<String> description) {
+                    allSetup.addAll(description);
+                    allSetup.addAll(setup);
+                    if (!json) {
+                        text.header(settings, allSetup);
+                    }
+                }
+
+                @Override
+                public void sizeStarted(int index, int count, int size, long durationNanos) {
+                    progress.size(index, count, size, durationNanos);
+                }
+
+                @Override
+                public void row(ResultRow row) {
+                    progress.clear();
+                    if (!json) {
+                        text.row(row);
+                    }
+                }
+            };
+            PerfRunner.Outcome o;
+            if (loopback) {
+                o = PerfRunner.loopback(s, options, port == null ? 0 : port, placement, listener);
+            } else if (host != null) {
+                o = PerfRunner.client(s, options, address(host, port()), placement, listener);
+            } else {
+                InetSocketAddress bind = new InetSocketAddress(port());
+                o = PerfRunner.server(s.test(), s.transport(), options, bind, placement, listener, a -> {
+                    err.println("jwarp: " + s.test().command() + " server (--transport " + s.transport().option()
+                            + ") waiting for a client on port " + a.getPort());
+                    err.flush();
+                });
+            }
+            progress.clear();
+            if (json) {
+                out.println(Json.write(Results.document(o.settings(), modeName, allSetup, o.threads(), o.rows())));
+                out.flush();
+            } else {
+                text.footer(o.rows(), o.threads());
+            }
+            if (csv != null) {
+                writeCsv(o);
+            }
+            boolean ok = !o.rows().isEmpty() && o.rows().stream().allMatch(ResultRow::verified);
+            return ok ? 0 : 1;
+        }
+    }
+
+    private void writeCsv(PerfRunner.Outcome o) {
+        List<String> lines = new ArrayList<>();
+        lines.add(Results.csvHeader());
+        for (ResultRow r : o.rows()) {
+            lines.add(Results.csvRow(o.settings(), r));
+        }
+        try {
+            Files.write(csv, lines);
+        } catch (IOException e) {
+            throw new PerfException("cannot write " + csv + ": " + e.getMessage());
+        }
+    }
+
+    private static InetSocketAddress address(String host, int port) {
+        InetSocketAddress a = new InetSocketAddress(host, port);
+        if (a.isUnresolved()) {
+            throw new PerfException("unknown host '" + host + "'");
+        }
+        return a;
+    }
+
+    private int port() {
+        return port == null ? DEFAULT_PORT : port;
+    }
+
+    // ---- validation: each failure is one line naming the option and the fix ----------------------
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    private TransportKind transport() {
+        if (transport == null) {
+            return TransportKind.JWARP;
+        }
+        TransportKind t = TransportKind.ofOption(transport);
+        if (t == null) {
+            throw bad("unknown --transport '" + transport + "': use jwarp, sockets-blocking, sockets-nio or"
+                    + " sockets-busypoll");
+        }
+        return t;
+    }
+
+    private DeviceConfig.ThreadingMode threadingMode() {
+        if (threading == null) {
+            return DeviceConfig.defaults().threadingMode();
+        }
+        return switch (threading) {
+            case "dedicated" -> DeviceConfig.ThreadingMode.DEDICATED;
+            case "invoker" -> DeviceConfig.ThreadingMode.INVOKER;
+            default -> throw bad("unknown --threading '" + threading + "': use dedicated or invoker");
+        };
+    }
+
+    private DeviceConfig.IdleStrategyKind idleKind() {
+        if (idle == null) {
+            return DeviceConfig.IdleStrategyKind.BACKOFF;
+        }
+        return switch (idle) {
+            case "spin" -> DeviceConfig.IdleStrategyKind.SPIN;
+            case "backoff" -> DeviceConfig.IdleStrategyKind.BACKOFF;
+            case "park" -> DeviceConfig.IdleStrategyKind.PARK;
+            default -> throw bad("unknown --idle '" + idle + "': use spin, backoff or park");
+        };
+    }
+
+    private boolean onOff(String name, String value, boolean dflt) {
+        if (value == null) {
+            return dflt;
+        }
+        return switch (value) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw bad("unknown " + name + " '" + value + "': use on or off");
+        };
+    }
+
+    private Settings settings(TestKind t, TransportKind tr) {
+        boolean lat = t.isLatency();
+        if (host != null && loopback) {
+            throw bad("give a HOST (client mode) or --loopback, not both");
+        }
+        if (size != null && all) {
+            throw bad("-s and -a exclude each other: give one size or all sizes");
+        }
+        if (iterations != null && duration != null) {
+            throw bad("-n and -D exclude each other: give a count or a duration");
+        }
+        if (iterations != null && iterations < 1) {
+            throw bad("-n must be at least 1");
+        }
+        if (duration != null && !(duration > 0 && duration <= 3600)) {
+            throw bad("-D must be more than 0 and at most 3600 seconds");
+        }
+        int tx = range("-t", txDepth, lat ? 1 : 128, 1, 8192);
+        int rx = range("-r", rxDepth, lat ? 16 : 512, 1, 8192);
+        int in = range("-I", inline, lat ? 64 : 0, 0, 256);
+        int list = range("-l", postList, 1, 1, 8192);
+        int q = range("-q", qps, 1, 1, 32);
+        int outs = range("-o", outstanding, 16, 1, 128);
+        if (port != null && (port < 0 || port > 65535)) {
+            throw bad("-p must be a TCP port, 0..65535");
+        }
+        if (engineThreads != null && (engineThreads < 1 || engineThreads > 64)) {
+            throw bad("--engine-threads must be in 1..64");
+        }
+        int limit = t.verb() == TestKind.Verb.READ ? Math.min(tx, outs) : tx;
+        int mod = range("-Q", cqMod, lat ? 1 : Math.min(100, limit), 1, 8192);
+        if (tr == TransportKind.JWARP && mod > limit) {
+            throw bad("-Q " + mod + " is more than the " + (limit == tx ? "send queue depth -t " : "READs in flight -o ")
+                    + limit + ": no completion would ever be signaled; lower -Q or raise -t");
+        }
+        if (tr == TransportKind.JWARP && list > tx) {
+            throw bad("-l " + list + " is more than the send queue depth -t " + tx + "; lower -l or raise -t");
+        }
+        if (lat && q > 1) {
+            throw bad("latency tests run one QP; -q is for bandwidth tests");
+        }
+        if (events && tr.isSockets()) {
+            throw bad("-e is for --transport jwarp: the sockets transports wait as their name says (sockets-blocking"
+                    + " sleeps in read, sockets-nio in select)");
+        }
+        if (events && t == TestKind.WRITE_LAT) {
+            throw bad("-e does not apply to write-lat: an RDMA WRITE raises no completion at its target, so both"
+                    + " sides poll memory (as perftest's does); use send-lat or write-imm-lat");
+        }
+        if ("invoker".equals(threading) && engineThreads != null && engineThreads > 1) {
+            throw bad("--threading invoker runs no engine thread; --engine-threads needs --threading dedicated");
+        }
+        int sz = size != null ? size : lat ? 2 : 65536;
+        long n = iterations != null ? iterations : lat ? 1000 : 5000;
+        long ms = duration == null ? 0 : Math.max(1, Math.round(duration * 1000));
+        return new Settings(t, tr, all, sz, n, iterations != null, ms, tx, rx, in, events, list, mod, q, outs).check();
+    }
+
+    private int range(String name, Integer value, int dflt, int min, int max) {
+        if (value == null) {
+            return dflt;
+        }
+        if (value < min || value > max) {
+            throw bad(name + " must be in " + min + ".." + max + ", not " + value);
+        }
+        return value;
+    }
+
+    private List<Integer> pinList() {
+        if (pin == null) {
+            return List.of();
+        }
+        List<Integer> out = new ArrayList<>();
+        for (String item : pin.split(",", -1)) {
+            Cpus c;
+            try {
+                c = Cpus.parse(item);
+            } catch (IllegalArgumentException e) {
+                throw bad("--pin '" + pin + "' is not a CPU list: give CPU numbers and ranges, e.g. 0,1 or 0-3");
+            }
+            for (int id : c.toArray()) {
+                out.add(id);
+            }
+        }
+        java.util.Optional<Cpus> allowed = ThreadAffinity.getAffinity();
+        if (allowed.isPresent()) {
+            for (int cpu : out) {
+                if (!allowed.get().contains(cpu)) {
+                    throw bad("--pin: CPU " + cpu + " is not available to this process (it may use "
+                            + allowed.get() + ")");
+                }
+            }
+        } else if (!ThreadAffinity.isSupported()) {
+            throw bad("--pin is not possible here: " + ThreadAffinity.unsupportedReason());
+        }
+        return out;
+    }
+
+    /** The workload options given on the command line (a server takes the client's instead). */
+    private List<String> workloadOptionsGiven() {
+        List<String> given = new ArrayList<>();
+        for (String name : List.of("-s", "-a", "-n", "-D", "-t", "-r", "-I", "-e", "-l", "-Q", "-q", "-o")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(name)) {
+                given.add(name);
+            }
+        }
+        return given;
+    }
+
+    private static boolean sharesCpu(Placement p) {
+        Set<Integer> seen = new HashSet<>();
+        List<Integer> all = new ArrayList<>();
+        if (p.clientApp() >= 0) {
+            all.add(p.clientApp());
+        }
+        if (p.serverApp() >= 0) {
+            all.add(p.serverApp());
+        }
+        all.addAll(p.clientEngine());
+        all.addAll(p.serverEngine());
+        for (int c : all) {
+            if (!seen.add(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
