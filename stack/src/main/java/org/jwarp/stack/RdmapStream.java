@@ -597,12 +597,17 @@ public final class RdmapStream {
     }
 
     private void completeSend(SendWr wr, WcStatus status, long bytes) {
-        if (signalAll || wr.hasFlag(SendFlags.SIGNALED) || status != WcStatus.SUCCESS) {
-            sendCompletion(wr.wrId(), status, wr.opcode().completionOpcode(), bytes, txSink.completionBarrier());
-        }
+        boolean signaled = signalAll || wr.hasFlag(SendFlags.SIGNALED) || status != WcStatus.SUCCESS;
+        long wrId = wr.wrId();
+        WcOpcode opcode = wr.opcode().completionOpcode();
         txKind = TX_NONE;
         txWr = null;
+        // the slot goes back before the completion shows: a poster that re-posts as soon as it
+        // reaps the completion must find room (as a full send queue on a verbs device does)
         sendQueue.advance();
+        if (signaled) {
+            sendCompletion(wrId, status, opcode, bytes, txSink.completionBarrier());
+        }
     }
 
     /**
@@ -1224,9 +1229,13 @@ public final class RdmapStream {
                 wc.invalidatedRkey(invalidateStag);
             }
             wc.flags(flags);
+        }
+        // the receive's slot goes back before its completion shows: a consumer that re-posts as
+        // soon as it reaps the completion must find room, even on a queue that was full
+        recvQueue.advance();
+        if (wc != null) {
             recvCq.publish(rxOpcode.solicitedEvent());
         }
-        recvQueue.advance();
     }
 
     private void onTerminate() {

@@ -11,6 +11,8 @@ final class ListCompletionSink implements CompletionSink {
     final List<Boolean> solicited = new ArrayList<>();
     private final int capacity;
     private WorkCompletion claimed;
+    /** Runs as each completion becomes visible: what a consumer polling at that moment could do. */
+    Runnable onPublish = () -> { };
 
     ListCompletionSink(int capacity) {
         this.capacity = capacity;
@@ -30,6 +32,7 @@ final class ListCompletionSink implements CompletionSink {
         completions.add(claimed);
         solicited.add(isSolicited);
         claimed = null;
+        onPublish.run();
     }
 
     WorkCompletion take() {

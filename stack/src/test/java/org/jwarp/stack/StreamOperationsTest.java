@@ -179,6 +179,42 @@ class StreamOperationsTest {
     }
 
     @Test
+    void aCompletionShowsOnlyOnceItsSlotIsFreeSoAFullQueueTakesARepostAtOnce() {
+        try (StreamPair p = pair(6)) {
+            Region src = p.a.register(64, Access.LOCAL_WRITE);
+            Region dst = p.b.register(64, RW);
+            for (int i = 0; i < 64; i++) {
+                long id = i;
+                p.b.postRecv(r -> r.wrId(id).addSge(dst.stag(), 0, 64));
+                p.a.postSend(w -> w.wrId(id).opcode(WrOpcode.SEND).signaled(true).addSge(src.stag(), 0, 64));
+            }
+            // both queues are full; a consumer re-posts the moment it sees a completion (the
+            // queue throws if the slot is not back yet)
+            int[] reposted = new int[2];
+            p.b.recvCq.onPublish = () -> {
+                long id = 1000 + reposted[0]++;
+                p.b.postRecv(r -> r.wrId(id).addSge(dst.stag(), 0, 64));
+            };
+            p.a.sendCq.onPublish = () -> {
+                if (reposted[1] < 16) {
+                    long id = 1000 + reposted[1]++;
+                    p.a.postSend(w -> w.wrId(id).opcode(WrOpcode.SEND).signaled(true).addSge(src.stag(), 0, 64));
+                }
+            };
+            p.pump();
+            assertEquals(80, p.a.sendCq.completions.size());
+            assertEquals(80, p.b.recvCq.completions.size());
+            assertEquals(80, reposted[0]);
+            assertEquals(64, p.b.rq.size(), "every receive re-posted");
+            for (int i = 0; i < 80; i++) {
+                WorkCompletion wc = p.b.recvCq.take();
+                assertSame(WcStatus.SUCCESS, wc.status());
+                assertEquals(i < 64 ? i : 1000 + i - 64, wc.wrId());
+            }
+        }
+    }
+
+    @Test
     void unsignaledRequestsCompleteSilentlyAndFreeTheirSlots() {
         try (StreamPair p = pair(5)) {
             Region src = p.a.register(64, Access.LOCAL_WRITE);

@@ -117,9 +117,7 @@ final class JwarpSide implements AutoCloseable {
         }
         // the engine's rings take powers of two (as hardware rounds queue sizes up, so do we)
         int sendWr = pow2(Math.max(s.txDepth(), 16) + 4);
-        // one slot of headroom: the engine publishes a RECV's completion just before it releases the
-        // RECV's ring slot, so a receiver that re-posts at once may find the ring full for a moment
-        int recvWr = pow2(s.rxDepth() + 1);
+        int recvWr = pow2(s.rxDepth());
         sendCq = device.createCq(Math.min(MAX_CQ, pow2(q * (sendWr + 4))), dataChannel);
         recvCq = device.createCq(Math.min(MAX_CQ, pow2(q * (recvWr + 4))), dataChannel);
         qps = new QueuePair[q];
@@ -174,12 +172,7 @@ final class JwarpSide implements AutoCloseable {
     /** Posts one RECV on QP {@code i}; its wrId is the QP index. */
     void postRecv(int i) {
         recvWr.clearSges().wrId(i).addSge(in[i], 0, (int) Math.min(bufSize, Integer.MAX_VALUE));
-        int rc;
-        int tries = 0;
-        while ((rc = qps[i].postRecv(recvWr)) != org.jwarp.verbs.PostStatus.OK
-                && org.jwarp.verbs.PostStatus.code(rc) == org.jwarp.verbs.PostStatus.QUEUE_FULL && ++tries < 1_000_000) {
-            Thread.onSpinWait();
-        }
+        int rc = qps[i].postRecv(recvWr);
         if (rc != org.jwarp.verbs.PostStatus.OK) {
             throw new PerfException("posting a receive failed: " + org.jwarp.verbs.PostStatus.toString(rc)
                     + " (the connection is " + qps[i].state() + ")");
