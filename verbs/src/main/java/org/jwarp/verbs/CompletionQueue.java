@@ -36,7 +36,10 @@ public interface CompletionQueue extends AutoCloseable {
     /** Provider-assigned number, unique within the device. */
     int handle();
 
-    /** Number of completions the queue holds. */
+    /**
+     * Number of completions the queue holds: at least the depth asked for at creation, possibly more
+     * (a provider rounds it up, as {@code ibv_create_cq} reports the actual {@code cqe}).
+     */
     int depth();
 
     /** The channel this CQ notifies, or {@code null} if created without one. */

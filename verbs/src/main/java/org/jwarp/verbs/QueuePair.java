@@ -41,7 +41,11 @@ public interface QueuePair extends AutoCloseable {
     /** The queue pair number, unique within the device ({@link WorkCompletion#qpNum()}). */
     int qpNum();
 
-    /** The attributes the queue pair was created with. */
+    /**
+     * The attributes the queue pair was created with, with the capacities the provider allocated:
+     * {@code maxSendWr} and {@code maxRecvWr} may be above what was asked (a provider rounds queue
+     * sizes up, as {@code ibv_create_qp} writes the actual {@code ibv_qp_cap} back).
+     */
     QpInitAttr initAttr();
 
     /** The current state (a volatile read; may change right after). */

@@ -69,7 +69,8 @@ public interface RdmaDevice extends AutoCloseable {
     /**
      * Creates a completion queue ({@code ibv_create_cq}).
      *
-     * @param depth   completions it holds, 1..{@link DeviceLimits#maxCqDepth()}
+     * @param depth   completions it must hold at least, 1..{@link DeviceLimits#maxCqDepth()}; the
+     *                provider may round it up ({@link CompletionQueue#depth()} says how many it holds)
      * @param channel the channel it notifies when armed, or {@code null} (busy polling only)
      * @throws IllegalArgumentException if {@code depth} is out of range or {@code channel} belongs to
      *                                  another device
@@ -77,7 +78,8 @@ public interface RdmaDevice extends AutoCloseable {
     CompletionQueue createCq(int depth, CompletionChannel channel);
 
     /**
-     * Creates an RC queue pair in {@link QpState#RESET} ({@code ibv_create_qp}).
+     * Creates an RC queue pair in {@link QpState#RESET} ({@code ibv_create_qp}). The provider may
+     * round the queue depths up; {@link QueuePair#initAttr()} reports the depths it allocated.
      *
      * @throws IllegalArgumentException if {@code attr} exceeds the device limits
      *                                  ({@link QpInitAttr#checkAgainst}) or names CQs or a PD of another device

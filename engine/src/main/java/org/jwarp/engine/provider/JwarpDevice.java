@@ -16,6 +16,7 @@ import org.jwarp.engine.counters.CounterPublisher;
 import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
+import org.jwarp.engine.ring.RingCapacity;
 import org.jwarp.stack.StagTable;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
@@ -194,13 +195,19 @@ final class JwarpDevice implements RdmaDevice {
     @Override
     public CompletionQueue createCq(int depth, CompletionChannel channel) {
         checkOpen();
-        if (depth < 1 || depth > config.limits().maxCqDepth()) {
-            throw new IllegalArgumentException("CQ depth must be 1.." + config.limits().maxCqDepth() + ": " + depth);
+        if (depth < 1) {
+            throw new IllegalArgumentException("CQ depth must be at least 1: " + depth);
+        }
+        if (depth > config.limits().maxCqDepth()) {
+            throw new IllegalArgumentException("CQ depth " + depth + " exceeds the device's maxCqDepth "
+                    + config.limits().maxCqDepth());
         }
         if (channel != null && !(channel instanceof JwarpChannel)) {
             throw new IllegalArgumentException("the completion channel belongs to another provider");
         }
-        return new JwarpCq(this, handles.incrementAndGet(), depth, (JwarpChannel) channel);
+        // the ring holds a power of two; depth() reports it, as ibv_create_cq reports cqe
+        return new JwarpCq(this, handles.incrementAndGet(), RingCapacity.roundUp(depth, RingCapacity.MIN_MPSC),
+                (JwarpChannel) channel);
     }
 
     @Override
@@ -213,7 +220,13 @@ final class JwarpDevice implements RdmaDevice {
             throw new IllegalArgumentException("the completion queues belong to another provider");
         }
         attr.checkAgainst(config.limits());
-        JwarpQp qp = new JwarpQp(this, jpd, attr, qpNumbers.incrementAndGet(), pickWorker());
+        // the rings hold powers of two; initAttr() reports the depths allocated, as ibv_create_qp
+        // writes the actual ibv_qp_cap back
+        QpInitAttr actual = new QpInitAttr(attr.sendCq(), attr.recvCq(),
+                RingCapacity.roundUp(attr.maxSendWr(), RingCapacity.MIN_SPSC),
+                RingCapacity.roundUp(attr.maxRecvWr(), RingCapacity.MIN_SPSC), attr.maxSendSge(), attr.maxRecvSge(),
+                attr.maxInlineData(), attr.signalAll());
+        JwarpQp qp = new JwarpQp(this, jpd, actual, qpNumbers.incrementAndGet(), pickWorker());
         synchronized (qps) {
             qps.add(qp);
         }

@@ -46,7 +46,7 @@ public final class MpscSlotRing<T> extends MpscHead<T> {
      *                 for the next lap" by its sequence)
      */
     public MpscSlotRing(int capacity, Supplier<? extends T> slotFactory) {
-        super(RingCapacity.check(capacity, 2), slotFactory);
+        super(RingCapacity.check(capacity, RingCapacity.MIN_MPSC), slotFactory);
     }
 
     /**

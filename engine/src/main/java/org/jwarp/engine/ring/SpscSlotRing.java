@@ -45,7 +45,7 @@ public final class SpscSlotRing<T> extends SpscConsumer<T> {
      * @throws IllegalArgumentException if the capacity is not a power of two, or the factory returns null
      */
     public SpscSlotRing(int capacity, Supplier<? extends T> slotFactory) {
-        super(RingCapacity.check(capacity, 1), slotFactory);
+        super(RingCapacity.check(capacity, RingCapacity.MIN_SPSC), slotFactory);
     }
 
     /**

@@ -38,8 +38,6 @@ import org.jwarp.verbs.MemoryRegion;
  */
 final class JwarpSide implements AutoCloseable {
 
-    /** Most CQ entries a device takes. */
-    private static final int MAX_CQ = 65536;
     private static final Object OPENING = new Object();
 
     final JwarpOptions options;
@@ -115,11 +113,12 @@ final class JwarpSide implements AutoCloseable {
         if (s.events()) {
             dataChannel = device.createCompletionChannel(Moderation.NONE);
         }
-        // the engine's rings take powers of two (as hardware rounds queue sizes up, so do we)
-        int sendWr = pow2(Math.max(s.txDepth(), 16) + 4);
-        int recvWr = pow2(s.rxDepth());
-        sendCq = device.createCq(Math.min(MAX_CQ, pow2(q * (sendWr + 4))), dataChannel);
-        recvCq = device.createCq(Math.min(MAX_CQ, pow2(q * (recvWr + 4))), dataChannel);
+        // the device rounds queue and CQ sizes up as it needs (QueuePair.initAttr, CompletionQueue.depth)
+        int sendWr = Math.max(s.txDepth(), 16) + 4;
+        int recvWr = s.rxDepth();
+        int maxCq = device.config().limits().maxCqDepth();
+        sendCq = device.createCq(Math.min(maxCq, q * (sendWr + 4)), dataChannel);
+        recvCq = device.createCq(Math.min(maxCq, q * (recvWr + 4)), dataChannel);
         qps = new QueuePair[q];
         in = new MemoryRegion[q];
         out = new MemoryRegion[q];
@@ -134,10 +133,6 @@ final class JwarpSide implements AutoCloseable {
             in[i] = pd.registerMemory(arena.allocate(bufSize + 64, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             out[i] = pd.registerMemory(arena.allocate(bufSize, 4096), Access.LOCAL_WRITE | Access.REMOTE_READ);
         }
-    }
-
-    static int pow2(int n) {
-        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
     }
 
     Rendezvous.Buffers buffers(int i) {
