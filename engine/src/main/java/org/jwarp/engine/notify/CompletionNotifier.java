@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.idle.IdleStrategy;
@@ -276,6 +277,14 @@ public final class CompletionNotifier<Q> {
      * @throws org.jwarp.engine.agent.AgentFailedException if the engine's duty cycle fails
      */
     public Q await(long timeout, TimeUnit unit, AgentInvoker invoker, IdleStrategy idle) throws InterruptedException {
+        return await(timeout, unit, (IntSupplier) invoker::invoke, idle);
+    }
+
+    /**
+     * As {@link #await(long, TimeUnit, AgentInvoker, IdleStrategy)}, with the duty cycle given as
+     * a function returning its work count (a device's guarded {@code invoke}).
+     */
+    public Q await(long timeout, TimeUnit unit, IntSupplier dutyCycle, IdleStrategy idle) throws InterruptedException {
         long deadline = deadline(timeout, unit);
         idle.reset();
         for (;;) {
@@ -287,7 +296,7 @@ public final class CompletionNotifier<Q> {
             if (deadline - clock.nanoTime() <= 0) {
                 return null;
             }
-            int work = invoker.invoke();
+            int work = dutyCycle.getAsInt();
             q = tryAwait();
             if (q != null) {
                 return q;

@@ -1,6 +1,7 @@
 package org.jwarp.engine.notify;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.idle.IdleStrategy;
@@ -18,7 +19,7 @@ import org.jwarp.verbs.Moderation;
 public final class EngineCompletionChannel implements CompletionChannel {
 
     private final CompletionNotifier<CompletionQueue> notifier;
-    private final AgentInvoker invoker;
+    private final IntSupplier invoker;
     private final IdleStrategy idle;
 
     /** DEDICATED mode: engine threads raise the events. */
@@ -37,6 +38,18 @@ public final class EngineCompletionChannel implements CompletionChannel {
      */
     public EngineCompletionChannel(CompletionNotifier<CompletionQueue> notifier, AgentInvoker invoker,
                                    IdleStrategy idle) {
+        this(notifier, invoker == null ? null : (IntSupplier) invoker::invoke, idle);
+    }
+
+    /**
+     * INVOKER mode: waiting runs {@code dutyCycle} (which returns its work count and polls the
+     * notifier) and idles with {@code idle} between cycles. The waiting thread is the engine then:
+     * the idle strategy should park the way an engine thread does (on its doorbell, in its
+     * selector), so that a post or arriving data ends the park.
+     */
+    public EngineCompletionChannel(CompletionNotifier<CompletionQueue> notifier, IntSupplier dutyCycle,
+                                   IdleStrategy idle) {
+        IntSupplier invoker = dutyCycle;
         if (notifier == null || invoker == null || idle == null) {
             throw new IllegalArgumentException("notifier, invoker and idle strategy must not be null");
         }
@@ -66,7 +79,7 @@ public final class EngineCompletionChannel implements CompletionChannel {
             if (q != null) {
                 return q;
             }
-            invoker.invoke();
+            invoker.getAsInt();
         }
         return notifier.tryAwait();
     }

@@ -2,7 +2,6 @@ package org.jwarp.engine.provider;
 
 import java.util.concurrent.TimeUnit;
 import org.jwarp.engine.idle.IdleStrategies;
-import org.jwarp.engine.idle.Parker;
 import org.jwarp.engine.notify.CompletionNotifier;
 import org.jwarp.engine.notify.CqArming;
 import org.jwarp.engine.notify.EngineCompletionChannel;
@@ -26,9 +25,13 @@ final class JwarpChannel implements CompletionChannel {
     JwarpChannel(JwarpDevice device, Moderation moderation) {
         this.device = device;
         this.notifier = new CompletionNotifier<>(moderation, NanoClock.SYSTEM, device.config().limits().maxQps() * 2);
-        // in invoker mode there is no engine thread: the waiting thread runs the duty cycle itself
+        // in invoker mode there is no engine thread: the waiting thread is the engine. It runs the
+        // duty cycle and idles as an engine thread would, parking on the engine's doorbell (in its
+        // selector): a plain park sees neither a post nor arriving data, and a passive side whose
+        // only thread waits here would answer its peer only when a park ran out (up to maxPark)
         this.channel = device.invokerMode()
-                ? new EngineCompletionChannel(notifier, device.invoker(), IdleStrategies.create(device.config(), Parker.PLAIN))
+                ? new EngineCompletionChannel(notifier, device::invoke, IdleStrategies.create(device.config(),
+                        device.invokerParker()))
                 : new EngineCompletionChannel(notifier);
     }
 

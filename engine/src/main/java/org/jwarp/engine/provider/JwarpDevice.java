@@ -16,6 +16,7 @@ import org.jwarp.engine.counters.CounterPublisher;
 import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
+import org.jwarp.engine.idle.Parker;
 import org.jwarp.engine.ring.RingCapacity;
 import org.jwarp.stack.StagTable;
 import org.jwarp.verbs.AcceptParams;
@@ -163,6 +164,16 @@ final class JwarpDevice implements RdmaDevice {
 
     AgentInvoker invoker() {
         return invoker;
+    }
+
+    /**
+     * Invoker mode: how a thread waiting in a blocking verb parks between duty cycles, as the
+     * engine thread would: on the engine's doorbell, which sleeps in the selector of the engine's
+     * sockets (so arriving data and posts end the park), bounded by the moderation timers.
+     */
+    Parker invokerParker() {
+        EngineWorker w = workers[0];
+        return new DeadlineParker(w.doorbell(), w::nanosToNextDeadline);
     }
 
     /** The engine thread for a new QP (round robin until RSS steers connections). */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.RecvWr;
 import org.jwarp.verbs.SendFlags;
 import org.jwarp.verbs.SendWr;
@@ -48,6 +49,32 @@ class EventModeTest {
             p.client.qp.postSend(new SendWr().wrId(4).opcode(WrOpcode.SEND).flags(SendFlags.SOLICITED));
             assertSame(p.server.cq, p.server.channel.await(20, TimeUnit.SECONDS));
             assertEquals(2, p.server.next().wrId());
+        }
+    }
+
+    /**
+     * In invoker mode the thread waiting on the channel is the engine: its parks must end when data
+     * arrives, as an engine thread's do. The server's parks here are a minute long, longer than the
+     * wait: a waiter that parked blind would only see the Send after its wait had timed out.
+     */
+    @Test
+    void anInvokerModeWaiterIsTheEngineAndWakesForArrivingData() throws Exception {
+        DeviceConfig longParks = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER)
+                .idleStrategy(DeviceConfig.IdleStrategyKind.PARK)
+                .backoff(new DeviceConfig.Backoff(0, 0, 60_000_000_000L, 60_000_000_000L)).build();
+        try (LoopbackPair p = new LoopbackPair(LoopbackPair.dedicated(), longParks, new byte[0], new byte[0])) {
+            p.server.qp.postRecv(new RecvWr().wrId(1));
+            p.server.cq.requestNotify(false);
+            CompletableFuture<CompletionQueue> woken = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return p.server.channel.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            p.client.qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND));
+            assertSame(p.server.cq, woken.get(60, TimeUnit.SECONDS), "the wait ended with the completion's event");
+            assertEquals(1, p.server.next().wrId());
         }
     }
 

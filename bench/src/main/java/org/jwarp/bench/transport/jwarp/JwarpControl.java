@@ -47,7 +47,6 @@ final class JwarpControl implements Control {
     private final boolean[] sendBusy = new boolean[SEND_SLOTS];
     private int nextSend;
     private PerfException lost;
-    private int idleTurns;
     private boolean started;
 
     JwarpControl(JwarpSide side) {
@@ -123,24 +122,12 @@ final class JwarpControl implements Control {
 
     /**
      * Reaps at least one completion, or sleeps on the channel for up to 100 ms (armed, then
-     * re-polled). In invoker mode without {@code -e} this thread is also the engine (of a passive
-     * server, the only one placing the client's WRITEs or answering its READs), so it busy-polls
-     * as the data path does instead of backing off into parks.
+     * re-polled). In invoker mode this thread is also the engine (of a passive server, the only one
+     * placing the client's WRITEs or answering its READs): the channel's wait runs the engine's
+     * duty cycle under the device's idle strategy meanwhile.
      */
     private void pump(long deadline, String what) {
         if (pollAndHandle() > 0) {
-            return;
-        }
-        if (side.invoker && side.settings != null && !side.settings.events()) {
-            if (side.options.yieldWhenIdle()) {
-                Thread.yield();
-            } else {
-                Thread.onSpinWait();
-            }
-            if ((++idleTurns & 0xFFFF) == 0 && System.nanoTime() - deadline > 0) {
-                throw new PerfException("no answer from the peer for " + PerfDriver.PROMPT.toSeconds() + " s (" + what
-                        + ")");
-            }
             return;
         }
         side.ctlCq.requestNotify(false);
