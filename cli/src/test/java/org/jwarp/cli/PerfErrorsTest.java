@@ -159,11 +159,12 @@ class PerfErrorsTest {
         assertLine(client, 1, "jwarp: the peer at 127.0.0.1:" + p + " closed the connection after the hello: it does"
                 + " not speak jwarp's sockets protocol (a jwarp server with --transport jwarp? run both sides with the"
                 + " same --transport)");
-        // the jwarp server drops a connection that does not start with an MPA Request and waits on: end it
-        // with a proper client run
-        PerfRun ok = PerfRun.of("send-lat", "127.0.0.1", "-p", p, "-n", "10");
-        assertEquals(0, ok.exit(), ok.err());
-        assertEquals(0, server.join().exit());
+        // the jwarp server's listener reports a client that does not start with an MPA Request: one line
+        PerfRun s = server.join();
+        assertEquals(1, s.exit(), s.err());
+        String last = s.err().strip().lines().toList().getLast();
+        assertTrue(last.matches("jwarp: the peer 127\\.0\\.0\\.1:\\d+ is not speaking MPA: first bytes 'jwarp-pe'"
+                + " \\(this server runs send-lat --transport jwarp: run both sides with the same --transport\\)"), last);
     }
 
     @Test

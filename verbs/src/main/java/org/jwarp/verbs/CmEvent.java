@@ -10,6 +10,8 @@ import java.net.InetSocketAddress;
  * active side:  connect ──► Established | Rejected | Unreachable | ConnectError ; later Disconnected
  * passive side: ConnectRequest ──accept──► Established | ConnectError ; later Disconnected
  *                              └─reject──► (nothing more)
+ *               ConnectError (no ConnectRequest: the client did not speak MPA, sent no Request in
+ *                             time, closed, or this side's MPA policy refused it)
  * </pre>
  */
 public sealed interface CmEvent {
@@ -70,7 +72,13 @@ public sealed interface CmEvent {
     record Unreachable(QueuePair qp, InetSocketAddress remote, String reason) implements CmEvent {
     }
 
-    /** Setup failed after TCP connected. The queue pair is in ERROR. */
+    /**
+     * Setup failed after TCP connected. The queue pair is in ERROR. On a listener's handler
+     * (rdma_cm's {@code RDMA_CM_EVENT_CONNECT_ERROR}) {@code qp} is {@code null} when the client
+     * never got as far as a queue pair: it is not speaking MPA (the reason quotes its first bytes),
+     * sent no MPA Request in time, closed during setup, or was refused by this side's MPA policy
+     * ({@link Kind#NEGOTIATION}); the reason names the client's address.
+     */
     record ConnectError(QueuePair qp, Kind kind, String reason) implements CmEvent {
         /** Why setup failed. */
         public enum Kind {

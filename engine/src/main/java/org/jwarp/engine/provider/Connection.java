@@ -52,6 +52,8 @@ final class Connection {
     private ByteBuffer setupOutput;
     private JwarpQp qp;
     private boolean requestDelivered;
+    /** Passive side: what the client sent first, to name a client that does not speak MPA. */
+    private final FirstBytes firstBytes = new FirstBytes();
     private boolean established;
     private byte[] leftover;
     private byte[] connectPrivateData;
@@ -202,16 +204,23 @@ final class Connection {
         int work = writeSetupOutput();
         int n = channel.read(rx);
         if (n < 0) {
+            String peer = peerName();
             closeChannel();
             phase = CLOSED;
             if (active) {
                 failQp();
                 emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.PROTOCOL,
                         "the peer closed the connection during MPA setup"));
+            } else {
+                failPassive(CmEvent.ConnectError.Kind.PROTOCOL, peer, "the peer " + peer
+                        + " closed the connection during MPA setup");
             }
             return 1;
         }
         if (n > 0) {
+            if (!active) {
+                firstBytes.add(rxSegment, 0, n);
+            }
             long used = handshake.onBytes(rxSegment, 0, n, now);
             if (used < n) {
                 leftover = rxSegment.asSlice(used, n - used).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
@@ -238,25 +247,35 @@ final class Connection {
             case REJECTED -> {
                 work += writeSetupOutput();
                 if (setupOutput == null) {
+                    String peer = peerName();
                     closeChannel();
                     phase = CLOSED;
                     if (active) {
                         failQp();
                         emit(new CmEvent.Rejected(qp, handshake.peerPrivateData(), handshake.failure()));
+                    } else if (!requestDelivered) {
+                        // refused by this side's MPA policy, not by the application: it has not
+                        // heard of this client yet
+                        failPassive(CmEvent.ConnectError.Kind.NEGOTIATION, peer, "refused the client " + peer + ": "
+                                + handshake.failure());
                     }
                     work++;
                 }
             }
             case FAILED -> {
+                String peer = peerName();
                 closeChannel();
                 phase = CLOSED;
+                boolean timeout = handshake.failure().contains("in time");
+                CmEvent.ConnectError.Kind kind = timeout ? CmEvent.ConnectError.Kind.TIMEOUT
+                        : handshake.terminate().isPresent() && handshake.terminate().get() != MpaError.INVALID_REQUEST_OR_REPLY
+                        ? CmEvent.ConnectError.Kind.NEGOTIATION : CmEvent.ConnectError.Kind.PROTOCOL;
                 if (active) {
                     failQp();
-                    boolean timeout = handshake.failure().contains("in time");
-                    emit(new CmEvent.ConnectError(qp, timeout ? CmEvent.ConnectError.Kind.TIMEOUT
-                            : handshake.terminate().isPresent() && handshake.terminate().get() != MpaError.INVALID_REQUEST_OR_REPLY
-                            ? CmEvent.ConnectError.Kind.NEGOTIATION : CmEvent.ConnectError.Kind.PROTOCOL,
-                            handshake.failure()));
+                    emit(new CmEvent.ConnectError(qp, kind, handshake.failure()));
+                } else {
+                    failPassive(kind, peer, (timeout ? "" : "the client " + peer + ": ") + handshake.failure()
+                            + (timeout ? " from " + peer : ""));
                 }
                 work++;
             }
@@ -409,6 +428,29 @@ final class Connection {
             qp.state(QpState.RTS);
             emit(new CmEvent.Established(qp, qp.connectionAttr().orElseThrow(), handshake.peerPrivateData()));
         }
+    }
+
+    /**
+     * Passive side: setup failed before (or without) the application's answer. The listener's
+     * handler hears of it (rdma_cm's RDMA_CM_EVENT_CONNECT_ERROR), so that a server can say why a
+     * client got nowhere; a client that sent something other than the start of an MPA Request is
+     * named by its first bytes.
+     */
+    private void failPassive(CmEvent.ConnectError.Kind kind, String peer, String reason) {
+        if (qp != null) {
+            failQp();
+        }
+        if (firstBytes.any() && !firstBytes.startsLikeMpa()) {
+            kind = CmEvent.ConnectError.Kind.PROTOCOL;
+            reason = "the peer " + peer + " is not speaking MPA: first bytes " + firstBytes.quoted();
+        }
+        emit(new CmEvent.ConnectError(qp, kind, reason));
+    }
+
+    /** The remote address as host:port, for messages (read before the channel closes). */
+    private String peerName() {
+        InetSocketAddress a = remoteAddressOrNull();
+        return a == null ? "(address unknown)" : a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
     /** Connection setup failed: the QP goes to ERROR and anything posted is flushed. */

@@ -3,6 +3,7 @@ package org.jwarp.engine.provider;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -96,6 +97,12 @@ class ConnectionManagerTest {
                 // RFC 5044 §7.1.2: a malformed Request gets no Reply; the connection is closed
                 assertEquals(-1, in.read());
             }
+            // the server application hears of it, once, with what the client sent
+            CmEvent.ConnectError e = server.events.expect(CmEvent.ConnectError.class, WAIT);
+            assertSame(CmEvent.ConnectError.Kind.PROTOCOL, e.kind());
+            assertNull(e.qp());
+            assertTrue(e.reason().matches("the peer 127\\.0\\.0\\.1:\\d+ is not speaking MPA: first bytes 'GET / HT'"),
+                    e.reason());
             assertEquals(0, server.events.size(), "no ConnectRequest for garbage");
             try (LoopbackPair.End client = new LoopbackPair.End(base().build())) {
                 client.device.connectionManager().connect(l.localAddress(), client.qp, ConnectParams.of(new byte[0]),
@@ -103,6 +110,34 @@ class ConnectionManagerTest {
                 server.events.expect(CmEvent.ConnectRequest.class, WAIT).request().accept(server.qp, new byte[0]);
                 client.events.expect(CmEvent.Established.class, WAIT);
             }
+        }
+    }
+
+    @Test
+    void aClientThatSendsNoMpaRequestInTimeIsReportedOnTheListener() throws Exception {
+        DeviceConfig cfg = base().mpaTimeouts(new MpaTimeouts(Duration.ofMillis(300), Duration.ofSeconds(10),
+                Duration.ofSeconds(10), Duration.ofSeconds(10))).build();
+        try (LoopbackPair.End server = new LoopbackPair.End(cfg);
+             Listener l = server.device.connectionManager().listen(new InetSocketAddress(LO, 0), 4, server.events);
+             Socket raw = new Socket(LO, l.localAddress().getPort())) {
+            raw.getOutputStream().write("MPA ID".getBytes()); // the start of a key, and then silence
+            CmEvent.ConnectError e = server.events.expect(CmEvent.ConnectError.class, WAIT);
+            assertSame(CmEvent.ConnectError.Kind.TIMEOUT, e.kind());
+            assertNull(e.qp());
+            assertTrue(e.reason().matches("no MPA Request arrived in time from 127\\.0\\.0\\.1:\\d+"), e.reason());
+            assertEquals(-1, raw.getInputStream().read(), "the connection is closed");
+        }
+    }
+
+    @Test
+    void aClientThatSendsBinaryGarbageIsQuotedInHex() throws Exception {
+        try (LoopbackPair.End server = new LoopbackPair.End(base().build());
+             Listener l = server.device.connectionManager().listen(new InetSocketAddress(LO, 0), 4, server.events);
+             Socket raw = new Socket(LO, l.localAddress().getPort())) {
+            raw.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc, 0x03});
+            CmEvent.ConnectError e = server.events.expect(CmEvent.ConnectError.class, WAIT);
+            assertTrue(e.reason().endsWith("is not speaking MPA: first bytes '\\x16\\x03\\x01\\x02\\x00\\x01\\x00\\x01'"),
+                    e.reason());
         }
     }
 

@@ -237,6 +237,12 @@ public final class JwarpSession implements Session {
         private Session doAccept(Duration timeout) {
             String here = "this server";
             CmEvent first = awaitCm(events, side.device, timeout, "a client");
+            if (first instanceof CmEvent.ConnectError ce) {
+                // the listener reports a client that got nowhere: one line says who and why
+                throw new PerfException(ce.reason() + (ce.kind() == CmEvent.ConnectError.Kind.PROTOCOL
+                        ? " (this server runs " + test.command() + " --transport jwarp: run both sides with the same"
+                        + " --transport)" : ""));
+            }
             if (!(first instanceof CmEvent.ConnectRequest cr)) {
                 throw new PerfException("unexpected connection event before any client: " + first);
             }
