@@ -2,6 +2,7 @@ package org.jwarp.verbs;
 
 import java.net.InetSocketAddress;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 
 /**
  * An incoming connection on a {@link Listener}: TCP is connected and a valid MPA Request has
@@ -44,23 +45,32 @@ public interface ConnectionRequest {
      * connection and sends the MPA Reply with R=0 and {@code params}' private data. The
      * {@link CmEvent.Established} event follows once the first FPDU or the RTR has arrived.
      *
+     * @return completes when the MPA Reply has been handed to TCP; completes exceptionally if it
+     *         could not be (the setup failed or timed out first, the peer closed, the parameters
+     *         were refused, the device closed). It completes on the engine thread (in
+     *         {@link DeviceConfig.ThreadingMode#INVOKER} mode, in a thread's duty cycle: keep
+     *         calling {@link RdmaDevice#invoke()} while waiting); keep dependent actions short.
      * @throws IllegalStateException    if already answered or timed out, or {@code qp} is not in INIT
      *                                  or already bound to a connection
      * @throws IllegalArgumentException if the private data is too long for {@link #mpaRevision()}
      */
-    void accept(QueuePair qp, AcceptParams params);
+    CompletionStage<Void> accept(QueuePair qp, AcceptParams params);
 
     /** {@code accept(qp, AcceptParams.of(privateData))}. */
-    default void accept(QueuePair qp, byte[] privateData) {
-        accept(qp, AcceptParams.of(privateData));
+    default CompletionStage<Void> accept(QueuePair qp, byte[] privateData) {
+        return accept(qp, AcceptParams.of(privateData));
     }
 
     /**
      * Rejects: sends an MPA Reply with R=1 carrying {@code privateData} (e.g. a reason), then closes
-     * the TCP connection (as siw does; RFC 5044 §7.1.2 leaves closing to the ULP).
+     * the TCP connection (as siw does; RFC 5044 §7.1.2 leaves closing to the ULP). Closing the
+     * device right after still sends a Reply that is under way.
      *
+     * @return completes when the Reply has been handed to TCP and the connection closed (a server
+     *         that stops after rejecting can wait for it, so that the client learns the reason);
+     *         completes exceptionally if the Reply could not be sent (as for {@link #accept})
      * @throws IllegalStateException    if already answered or timed out
      * @throws IllegalArgumentException if the private data is too long
      */
-    void reject(byte[] privateData);
+    CompletionStage<Void> reject(byte[] privateData);
 }

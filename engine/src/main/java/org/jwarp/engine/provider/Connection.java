@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.CompletableFuture;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.StreamParameters;
@@ -54,6 +55,8 @@ final class Connection {
     private boolean requestDelivered;
     /** Passive side: what the client sent first, to name a client that does not speak MPA. */
     private final FirstBytes firstBytes = new FirstBytes();
+    /** Passive side: completes once the application's accept or reject has its MPA Reply handed to TCP. */
+    private CompletableFuture<Void> replySent;
     private boolean established;
     private byte[] leftover;
     private byte[] connectPrivateData;
@@ -240,6 +243,7 @@ final class Connection {
             case ESTABLISHED -> {
                 work += writeSetupOutput();
                 if (setupOutput == null && handshake.output().length == 0) {
+                    replied();
                     enterRunning();
                     work++;
                 }
@@ -258,6 +262,11 @@ final class Connection {
                         // heard of this client yet
                         failPassive(CmEvent.ConnectError.Kind.NEGOTIATION, peer, "refused the client " + peer + ": "
                                 + handshake.failure());
+                    } else if (qp != null) {
+                        // the application accepted, but with parameters the Request cannot take
+                        failPassive(CmEvent.ConnectError.Kind.NEGOTIATION, peer, handshake.failure());
+                    } else {
+                        replied();
                     }
                     work++;
                 }
@@ -303,18 +312,63 @@ final class Connection {
         return 1;
     }
 
-    /** Engine thread, passive side: the application accepted with {@code qp}. */
-    void accept(JwarpQp acceptor, byte[] privateData, int ord, int ird) {
+    /**
+     * Engine thread, passive side: the application accepted with {@code qp}. Returns false (and
+     * fails {@code sent}) if the setup already ended (it timed out, or the client left).
+     */
+    boolean accept(JwarpQp acceptor, byte[] privateData, int ord, int ird, CompletableFuture<Void> sent) {
+        replySent = sent;
+        if (phase == CLOSED || handshake.phase() != MpaHandshake.Phase.AWAIT_DECISION) {
+            replyFailed(setupEnded());
+            return false;
+        }
         qp = acceptor;
         acceptor.connection = this;
         DeviceConfig cfg = device.config();
         policy = MpaPolicies.of(cfg, ird, ord);
         handshake.accept(privateData);
+        return true;
     }
 
     /** Engine thread, passive side: the application refused. */
-    void reject(byte[] privateData) {
+    void reject(byte[] privateData, CompletableFuture<Void> sent) {
+        replySent = sent;
+        if (phase == CLOSED || handshake.phase() != MpaHandshake.Phase.AWAIT_DECISION) {
+            replyFailed(setupEnded());
+            return;
+        }
         handshake.reject(privateData);
+    }
+
+    private String setupEnded() {
+        return "the connection setup had already ended" + (handshake.failure() == null ? ""
+                : " (" + handshake.failure() + ")");
+    }
+
+    /**
+     * Device close: a Reply the application asked for still goes out before the socket closes
+     * (a server that rejects and stops at once must not leave its client without the reason).
+     * The socket is non-blocking; a Reply (at most 512 bytes of private data and a 20-byte frame)
+     * fits the socket's send buffer, so one write carries it.
+     */
+    void shutdown() {
+        if (phase == HANDSHAKE && !active && (handshake.phase() == MpaHandshake.Phase.REJECTED
+                || handshake.phase() == MpaHandshake.Phase.ESTABLISHED)) {
+            try {
+                writeSetupOutput();
+                if (setupOutput == null) {
+                    if (handshake.phase() == MpaHandshake.Phase.REJECTED) {
+                        closeChannel();
+                        phase = CLOSED;
+                    }
+                    replied();
+                }
+            } catch (IOException e) {
+                replyFailed(e.toString());
+            }
+        }
+        disconnect();
+        replyFailed("the device closed");
     }
 
     private void enterRunning() throws IOException {
@@ -444,7 +498,22 @@ final class Connection {
             kind = CmEvent.ConnectError.Kind.PROTOCOL;
             reason = "the peer " + peer + " is not speaking MPA: first bytes " + firstBytes.quoted();
         }
+        replyFailed(reason);
         emit(new CmEvent.ConnectError(qp, kind, reason));
+    }
+
+    /** Passive side: the MPA Reply the application asked for has been handed to TCP. */
+    private void replied() {
+        if (replySent != null) {
+            replySent.complete(null);
+        }
+    }
+
+    /** Passive side: the MPA Reply the application asked for will never be sent. */
+    private void replyFailed(String why) {
+        if (replySent != null && !replySent.isDone()) {
+            replySent.completeExceptionally(new IllegalStateException("the MPA Reply was not sent: " + why));
+        }
     }
 
     /** The remote address as host:port, for messages (read before the channel closes). */
@@ -501,6 +570,7 @@ final class Connection {
         boolean wasRunning = phase == RUNNING;
         phase = CLOSED;
         closeChannel();
+        replyFailed("the connection closed (" + cause + ")");
         if (qp != null) {
             qp.state(QpState.ERROR);
             qp.stream.flush();

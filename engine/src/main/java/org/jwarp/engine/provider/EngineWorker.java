@@ -23,6 +23,8 @@ final class EngineWorker implements Agent {
     private final List<Connection> connections = new ArrayList<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
     private final List<JwarpChannel> channels = new ArrayList<>();
+    /** Set by the closing thread once the engine has stopped: commands queue up for {@link #shutdown}. */
+    private volatile boolean shuttingDown;
 
     EngineWorker(JwarpDevice device, int index) {
         this.device = device;
@@ -37,7 +39,7 @@ final class EngineWorker implements Agent {
     void execute(Runnable command) {
         commands.add(command);
         doorbell.ring();
-        if (device.invokerMode()) {
+        if (device.invokerMode() && !shuttingDown) {
             device.invoke();
         }
     }
@@ -95,10 +97,18 @@ final class EngineWorker implements Agent {
         connections.removeIf(c -> c.qp() == qp);
     }
 
-    /** Device close: disconnects everything this thread owns. */
+    /**
+     * Device close (the engine thread has stopped; the closing thread owns this worker now):
+     * carries out what was asked before the close (a queued reject still sends its Reply), then
+     * disconnects everything this thread owns.
+     */
     void shutdown() {
+        shuttingDown = true;
+        for (Runnable c = commands.poll(); c != null; c = commands.poll()) {
+            c.run();
+        }
         for (Connection c : connections) {
-            c.disconnect();
+            c.shutdown();
         }
         connections.clear();
         for (JwarpListener l : listeners) {

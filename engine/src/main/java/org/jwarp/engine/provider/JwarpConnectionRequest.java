@@ -3,6 +3,8 @@ package org.jwarp.engine.provider;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.DeviceConfig;
@@ -99,7 +101,7 @@ final class JwarpConnectionRequest implements org.jwarp.verbs.ConnectionRequest 
     }
 
     @Override
-    public void accept(QueuePair qp, AcceptParams params) {
+    public CompletionStage<Void> accept(QueuePair qp, AcceptParams params) {
         if (!(qp instanceof JwarpQp jqp) || qp.device() != device) {
             throw new IllegalArgumentException("the QP does not belong to this device");
         }
@@ -108,14 +110,18 @@ final class JwarpConnectionRequest implements org.jwarp.verbs.ConnectionRequest 
         }
         PrivateData.checkLength(params.privateDataLength(), request.revision());
         decide();
-        device.acceptOn(connection, jqp, params);
+        CompletableFuture<Void> sent = new CompletableFuture<>();
+        device.acceptOn(connection, jqp, params, sent);
+        return sent;
     }
 
     @Override
-    public void reject(byte[] privateData) {
+    public CompletionStage<Void> reject(byte[] privateData) {
         PrivateData.checkLength(privateData == null ? 0 : privateData.length, request.revision());
         decide();
-        device.rejectOn(connection, privateData == null ? new byte[0] : privateData.clone());
+        CompletableFuture<Void> sent = new CompletableFuture<>();
+        device.rejectOn(connection, privateData == null ? new byte[0] : privateData.clone(), sent);
+        return sent;
     }
 
     private void decide() {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jwarp.engine.agent.AgentInvoker;
@@ -256,10 +257,12 @@ final class JwarpDevice implements RdmaDevice {
     }
 
     /** Engine thread of the connection: the application accepted with {@code qp}. */
-    void acceptOn(Connection c, JwarpQp qp, AcceptParams params) {
+    void acceptOn(Connection c, JwarpQp qp, AcceptParams params, CompletableFuture<Void> replySent) {
         EngineWorker owner = listenerWorker();
         owner.execute(() -> {
-            c.accept(qp, params.privateData(), params.ord(), params.ird());
+            if (!c.accept(qp, params.privateData(), params.ord(), params.ird(), replySent)) {
+                return;
+            }
             if (qp.worker() != owner) {
                 // the QP's engine thread carries the connection from here on
                 owner.removeConnection(c);
@@ -268,8 +271,8 @@ final class JwarpDevice implements RdmaDevice {
         });
     }
 
-    void rejectOn(Connection c, byte[] privateData) {
-        listenerWorker().execute(() -> c.reject(privateData));
+    void rejectOn(Connection c, byte[] privateData, CompletableFuture<Void> replySent) {
+        listenerWorker().execute(() -> c.reject(privateData, replySent));
     }
 
     /** Delivers a connection event on the engine thread; a handler's exception is reported, not lost. */

@@ -15,6 +15,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
@@ -48,10 +50,64 @@ class ConnectionManagerTest {
              Listener l = server.device.connectionManager().listen(new InetSocketAddress(LO, 0), 4, server.events)) {
             client.device.connectionManager().connect(l.localAddress(), client.qp, ConnectParams.of("hi".getBytes()),
                     client.events);
-            server.events.expect(CmEvent.ConnectRequest.class, WAIT).request().reject("busy, try later".getBytes());
+            var sent = server.events.expect(CmEvent.ConnectRequest.class, WAIT).request()
+                    .reject("busy, try later".getBytes());
+            assertNull(sent.toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS), "the Reply has left");
             CmEvent.Rejected r = client.events.expect(CmEvent.Rejected.class, WAIT);
             assertArrayEquals("busy, try later".getBytes(), r.peerPrivateData());
             assertSame(QpState.ERROR, client.qp.state());
+        }
+    }
+
+    /** A server that rejects and stops at once still gets its reason to the client. */
+    @Test
+    void closingTheDeviceRightAfterARejectStillSendsTheReply() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            try (LoopbackPair.End client = new LoopbackPair.End(base().build())) {
+                LoopbackPair.End server = new LoopbackPair.End(base().build());
+                Listener l = server.device.connectionManager().listen(new InetSocketAddress(LO, 0), 4, server.events);
+                client.device.connectionManager().connect(l.localAddress(), client.qp, ConnectParams.of(new byte[0]),
+                        client.events);
+                var sent = server.events.expect(CmEvent.ConnectRequest.class, WAIT).request()
+                        .reject(("round " + round).getBytes());
+                server.close();
+                assertTrue(sent.toCompletableFuture().isDone(), "closing the device settled the reject");
+                assertNull(sent.toCompletableFuture().get(), "the Reply went out before the socket closed");
+                CmEvent.Rejected r = client.events.expect(CmEvent.Rejected.class, WAIT);
+                assertEquals("round " + round, new String(r.peerPrivateData()));
+            }
+        }
+    }
+
+    @Test
+    void acceptTellsWhenItsReplyHasLeftOrCouldNotBeSent() throws Exception {
+        DeviceConfig cfg = base().mpaTimeouts(new MpaTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(10),
+                Duration.ofSeconds(10), Duration.ofMillis(300))).build();
+        try (LoopbackPair.End client = new LoopbackPair.End(base().build());
+             LoopbackPair.End server = new LoopbackPair.End(cfg);
+             Listener l = server.device.connectionManager().listen(new InetSocketAddress(LO, 0), 4, server.events)) {
+            client.device.connectionManager().connect(l.localAddress(), client.qp, ConnectParams.of(new byte[0]),
+                    client.events);
+            var request = server.events.expect(CmEvent.ConnectRequest.class, WAIT).request();
+            // no decision in time: the listener says so; a late accept is told its Reply never left
+            CmEvent.ConnectError e = server.events.expect(CmEvent.ConnectError.class, WAIT);
+            assertSame(CmEvent.ConnectError.Kind.TIMEOUT, e.kind());
+            assertTrue(e.reason().startsWith("the application did not accept or reject the connection in time"),
+                    e.reason());
+            var late = request.accept(server.qp, new byte[0]).toCompletableFuture();
+            ExecutionException x = assertThrows(ExecutionException.class, () -> late.get(WAIT.toSeconds(),
+                    TimeUnit.SECONDS));
+            assertTrue(x.getCause().getMessage().startsWith("the MPA Reply was not sent: the connection setup had"
+                    + " already ended"), x.getCause().getMessage());
+        }
+        try (LoopbackPair.End client = new LoopbackPair.End(base().build());
+             LoopbackPair.End server = new LoopbackPair.End(base().build());
+             Listener l = server.device.connectionManager().listen(new InetSocketAddress(LO, 0), 4, server.events)) {
+            client.device.connectionManager().connect(l.localAddress(), client.qp, ConnectParams.of(new byte[0]),
+                    client.events);
+            var sent = server.events.expect(CmEvent.ConnectRequest.class, WAIT).request().accept(server.qp, new byte[0]);
+            assertNull(sent.toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            client.events.expect(CmEvent.Established.class, WAIT);
         }
     }
 

@@ -6,6 +6,10 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jwarp.bench.perf.Control;
 import org.jwarp.bench.perf.CpuMeter;
 import org.jwarp.bench.perf.Payload;
@@ -282,7 +286,7 @@ public final class JwarpSession implements Session {
                         ConnectionRequest r = dr.request();
                         Rendezvous.Frame d = parseOurs(r.privateData(), who);
                         if (d.kind() != Rendezvous.DATA || d.qpIndex() < 0 || d.qpIndex() >= s.qps() || seen[d.qpIndex()]) {
-                            r.reject(Rendezvous.error("unexpected connection"));
+                            reject(r, "unexpected connection");
                             throw new PerfException("the client at " + who + " opened an unexpected connection");
                         }
                         int i = d.qpIndex();
@@ -306,29 +310,27 @@ public final class JwarpSession implements Session {
         }
 
         /**
-         * Rejects with a reason, and gives the engine a moment to put the MPA Reply on the wire before
-         * this failing server closes its device (the reject is carried out on the engine thread and
-         * nothing reports when it has left; without the pause the client would see only a closed
-         * connection instead of the reason).
+         * Rejects with a reason and waits until the MPA Reply has left (the engine carries the
+         * reject out; this failing server closes its device next, and the client should see the
+         * reason, not just a closed connection). In invoker mode this thread runs the engine meanwhile.
          */
         private void reject(ConnectionRequest req, String reason) {
-            req.reject(Rendezvous.error(reason));
-            long until = System.nanoTime() + 300_000_000L;
-            while (System.nanoTime() - until < 0) {
+            CompletableFuture<Void> sent = req.reject(Rendezvous.error(reason)).toCompletableFuture();
+            long until = System.nanoTime() + SETUP.toNanos();
+            try {
                 if (side.invoker) {
-                    side.device.invoke();
-                    Thread.onSpinWait();
-                } else {
-                    try {
-                        CmEvent e = events.poll(Duration.ofMillis(20));
-                        if (e != null) {
-                            return;
+                    while (!sent.isDone() && System.nanoTime() - until < 0) {
+                        if (side.device.invoke() == 0) {
+                            Thread.onSpinWait();
                         }
-                    } catch (InterruptedException ie) {
-                        Thread.currentThread().interrupt();
-                        return;
                     }
+                } else {
+                    sent.get(SETUP.toNanos(), TimeUnit.NANOSECONDS);
                 }
+            } catch (ExecutionException | TimeoutException e) {
+                // the client left or the setup timed out: nothing more to tell it; the caller's line says why
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
             }
         }
 
