@@ -34,6 +34,9 @@ public final class AgentRunner implements AutoCloseable {
     private final ErrorHandler errorHandler;
     private final int cpu;
     private final EngineCounters counters;
+    /** Least time {@link #close()} waits for the thread after interrupting it. */
+    static final long AFTER_INTERRUPT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     private final long closeTimeoutNanos;
     private final boolean daemon;
 
@@ -147,7 +150,8 @@ public final class AgentRunner implements AutoCloseable {
      * from the agent's own thread it only asks the loop to stop.
      *
      * @throws AgentFailedException  if the agent failed (the first close after the failure)
-     * @throws IllegalStateException if the thread did not stop within twice the close timeout, or
+     * @throws IllegalStateException if the thread did not stop within the close timeout and then,
+     *                               interrupted, within the longer of it and 10 s, or
      *                               the caller was interrupted while joining (its flag is restored)
      */
     @Override
@@ -172,9 +176,12 @@ public final class AgentRunner implements AutoCloseable {
         try {
             if (!join(t)) {
                 t.interrupt();                                   // a blocking doWork: last resort
-                if (!join(t)) {
+                // an interrupted thread only needs to be scheduled to stop, which on a loaded machine
+                // can take longer than a short close timeout: wait generously before giving up on it
+                long after = Math.max(closeTimeoutNanos, AFTER_INTERRUPT_NANOS);
+                if (!t.join(Duration.ofNanos(after))) {
                     throw new IllegalStateException("agent '" + agent.roleName() + "' did not stop within "
-                            + 2 * TimeUnit.NANOSECONDS.toMillis(closeTimeoutNanos) + " ms; its doWork() blocks");
+                            + TimeUnit.NANOSECONDS.toMillis(after) + " ms of being interrupted; its doWork() blocks");
                 }
             }
         } catch (InterruptedException e) {
