@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
  * unbounded; connection events are a handful per connection).
  *
  * <p>In {@link DeviceConfig.ThreadingMode#INVOKER} mode nothing produces events unless some
- * thread runs the engine: there, poll with {@link #poll()} between {@link RdmaDevice#invoke()}
- * calls instead of blocking in {@link #poll(long, TimeUnit)}.
+ * thread runs the engine: there, wait with {@link #poll(Duration, RdmaDevice)}, which runs the
+ * device's engine while it waits, instead of {@link #poll(long, TimeUnit)}.
  *
  * <p>Thread-safe.
  */
@@ -40,6 +40,29 @@ public final class CmEventQueue implements CmEventHandler {
     /** As {@link #poll(long, TimeUnit)}. */
     public CmEvent poll(Duration timeout) throws InterruptedException {
         return events.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The next event, waiting up to the timeout on {@code device}'s engine ({@code null} on
+     * timeout): in INVOKER mode the waiting thread runs the device's duty cycle meanwhile
+     * ({@link RdmaDevice#invokeUntil}); otherwise as {@link #poll(Duration)}.
+     */
+    public CmEvent poll(Duration timeout, RdmaDevice device) throws InterruptedException {
+        if (device.config().threadingMode() != DeviceConfig.ThreadingMode.INVOKER) {
+            return poll(timeout);
+        }
+        long nanos;
+        try {
+            nanos = timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            nanos = Long.MAX_VALUE; // centuries: as good as forever
+        }
+        device.invokeUntil(this::hasEvent, nanos, TimeUnit.NANOSECONDS);
+        return events.poll();
+    }
+
+    private boolean hasEvent() {
+        return !events.isEmpty();
     }
 
     /**

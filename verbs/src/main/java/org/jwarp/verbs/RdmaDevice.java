@@ -1,6 +1,9 @@
 package org.jwarp.verbs;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.jwarp.verbs.spi.RdmaProvider;
 import org.jwarp.verbs.spi.RdmaProviders;
 
@@ -106,6 +109,36 @@ public interface RdmaDevice extends AutoCloseable {
      * and returns 0, the engine threads do the work.
      */
     int invoke();
+
+    /**
+     * Waits until {@code done} holds or the timeout passes, and returns whether it holds: the
+     * blocking wait of a thread that needs something the engine produces (a CM event, say). In
+     * INVOKER mode the waiting thread is the engine: it runs duty cycles, idling between those that
+     * found no work as the device's idle strategy does (a post, a new connection or arriving data
+     * ends a park). In DEDICATED mode the engine threads do the work and this only waits. This
+     * default checks {@code done} between {@link #invoke()} calls and parks of at most 100 µs;
+     * providers idle as their engine does.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    default boolean invokeUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(Math.max(0, timeout));
+        while (true) {
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            if (invoke() == 0) {
+                LockSupport.parkNanos(Math.min(left, 100_000));
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting on the device");
+            }
+        }
+    }
 
     /** Closes the device and everything opened from it. Idempotent. */
     @Override

@@ -41,6 +41,10 @@ final class EngineWorker implements Agent {
         doorbell.ring();
         if (device.invokerMode() && !shuttingDown) {
             device.invoke();
+            // that cycle may have run here rather than on a thread waiting on the device, which may
+            // be parked in a select that began before a socket this cycle registered, or not have
+            // seen the event this cycle delivered: it looks again
+            doorbell.ring();
         }
     }
 

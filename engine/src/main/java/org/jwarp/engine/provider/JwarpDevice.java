@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.counters.CounterFile;
@@ -17,6 +19,7 @@ import org.jwarp.engine.counters.CounterPublisher;
 import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
+import org.jwarp.engine.idle.IdleStrategy;
 import org.jwarp.engine.idle.Parker;
 import org.jwarp.engine.ring.RingCapacity;
 import org.jwarp.stack.StagTable;
@@ -319,6 +322,36 @@ final class JwarpDevice implements RdmaDevice {
             out.add(Counters.sum(scope, parts));
         }
         return out;
+    }
+
+    /**
+     * Invoker mode: the waiting thread is the engine; between duty cycles that found no work it
+     * idles under the device's idle strategy, parked on the engine's doorbell (in its selector), so
+     * that a post, a connection handed over by the acceptor or arriving data ends the park.
+     */
+    @Override
+    public boolean invokeUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException {
+        if (invoker == null) {
+            return RdmaDevice.super.invokeUntil(done, timeout, unit);
+        }
+        IdleStrategy idle = IdleStrategies.create(config, invokerParker());
+        long deadline = System.nanoTime() + unit.toNanos(Math.max(0, timeout));
+        while (true) {
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            if (deadline - System.nanoTime() <= 0) {
+                return false;
+            }
+            int work = invoke();
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            idle.idle(work);
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting on the device");
+            }
+        }
     }
 
     /** Invoker mode: one duty cycle on the calling thread (skipped if another thread is in one). */

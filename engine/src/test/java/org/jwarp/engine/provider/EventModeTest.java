@@ -1,13 +1,20 @@
 package org.jwarp.engine.provider;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.ConnectParams;
 import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.RecvWr;
 import org.jwarp.verbs.SendFlags;
 import org.jwarp.verbs.SendWr;
@@ -75,6 +82,40 @@ class EventModeTest {
             p.client.qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND));
             assertSame(p.server.cq, woken.get(60, TimeUnit.SECONDS), "the wait ended with the completion's event");
             assertEquals(1, p.server.next().wrId());
+        }
+    }
+
+    /**
+     * Likewise a thread waiting for a CM event in invoker mode: its wait runs the engine, and a
+     * connection handed over by the acceptor, or the client's data, ends a minute-long park.
+     */
+    @Test
+    void anInvokerModeCmWaitRunsTheEngine() throws Exception {
+        DeviceConfig longParks = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER)
+                .idleStrategy(DeviceConfig.IdleStrategyKind.PARK)
+                .backoff(new DeviceConfig.Backoff(0, 0, 60_000_000_000L, 60_000_000_000L)).build();
+        try (LoopbackPair.End client = new LoopbackPair.End(LoopbackPair.dedicated());
+             LoopbackPair.End server = new LoopbackPair.End(longParks);
+             Listener l = server.device.connectionManager().listen(
+                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4, server.events)) {
+            CompletableFuture<CmEvent> request = CompletableFuture.supplyAsync(() -> poll(server));
+            client.device.connectionManager().connect(l.localAddress(), client.qp, ConnectParams.of(new byte[0]),
+                    client.events);
+            CmEvent e = request.get(60, TimeUnit.SECONDS);
+            // (the client's RTR is the responder's first FPDU: it makes the server's side established)
+            CmEvent.ConnectRequest req = assertInstanceOf(CmEvent.ConnectRequest.class, e);
+            req.request().accept(server.qp, new byte[0]);
+            assertInstanceOf(CmEvent.Established.class, client.events.poll(LoopbackPair.WAIT));
+            assertInstanceOf(CmEvent.Established.class, CompletableFuture.supplyAsync(() -> poll(server))
+                    .get(60, TimeUnit.SECONDS));
+        }
+    }
+
+    private static CmEvent poll(LoopbackPair.End end) {
+        try {
+            return end.events.poll(Duration.ofSeconds(30), end.device);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
         }
     }
 

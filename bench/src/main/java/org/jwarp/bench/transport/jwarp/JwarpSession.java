@@ -143,32 +143,18 @@ public final class JwarpSession implements Session {
 
     /** Waits for the next CM event; in invoker mode this thread runs the engine meanwhile. */
     static CmEvent awaitCm(CmEventQueue events, RdmaDevice device, Duration timeout, String where) {
-        long deadline = System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
-        boolean invoker = device.config().threadingMode() == org.jwarp.verbs.DeviceConfig.ThreadingMode.INVOKER;
-        while (true) {
-            CmEvent e = events.poll();
-            if (e != null) {
-                return e;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new PerfException("no answer from " + where + " for " + timeout.toSeconds() + " s during setup");
-            }
-            if (invoker) {
-                if (device.invoke() == 0) {
-                    Thread.onSpinWait();
-                }
-            } else {
-                try {
-                    e = events.poll(Duration.ofMillis(10));
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new PerfException("interrupted during setup");
-                }
-                if (e != null) {
-                    return e;
-                }
-            }
+        CmEvent e;
+        try {
+            // in invoker mode the wait runs the device's engine (nothing else would)
+            e = events.poll(timeout, device);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new PerfException("interrupted during setup");
         }
+        if (e == null) {
+            throw new PerfException("no answer from " + where + " for " + timeout.toSeconds() + " s during setup");
+        }
+        return e;
     }
 
     /**
@@ -316,14 +302,9 @@ public final class JwarpSession implements Session {
          */
         private void reject(ConnectionRequest req, String reason) {
             CompletableFuture<Void> sent = req.reject(Rendezvous.error(reason)).toCompletableFuture();
-            long until = System.nanoTime() + SETUP.toNanos();
             try {
                 if (side.invoker) {
-                    while (!sent.isDone() && System.nanoTime() - until < 0) {
-                        if (side.device.invoke() == 0) {
-                            Thread.onSpinWait();
-                        }
-                    }
+                    side.device.invokeUntil(sent::isDone, SETUP.toNanos(), TimeUnit.NANOSECONDS);
                 } else {
                     sent.get(SETUP.toNanos(), TimeUnit.NANOSECONDS);
                 }
