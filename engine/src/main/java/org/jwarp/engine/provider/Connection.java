@@ -206,6 +206,10 @@ final class Connection {
     private int handshakeWork(long now) throws IOException {
         int work = writeSetupOutput();
         int n = channel.read(rx);
+        if (n < 0 && !active && handshake.phase() == MpaHandshake.Phase.REJECTED && setupOutput == null
+                && handshake.output().length == 0) {
+            n = 0; // the client closed on reading our reject, as it should: the REJECTED step below ends it
+        }
         if (n < 0) {
             String peer = peerName();
             closeChannel();
@@ -215,6 +219,10 @@ final class Connection {
                 emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.PROTOCOL,
                         "the peer closed the connection during MPA setup"));
             } else {
+                if (handshake.phase() == MpaHandshake.Phase.ESTABLISHED && setupOutput == null
+                        && handshake.output().length == 0) {
+                    replied(); // the accept's Reply did leave; the client went away after it
+                }
                 failPassive(CmEvent.ConnectError.Kind.PROTOCOL, peer, "the peer " + peer
                         + " closed the connection during MPA setup");
             }
