@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = JwarpCommand.Version.class,
         description = "A software iWARP RDMA NIC for the JVM.",
-        subcommands = {SelfCheckCommand.class, DegenCommand.class, TestbedCommand.class})
+        subcommands = {SelfCheckCommand.class, DegenCommand.class, TestbedCommand.class, RpingCommand.class})
 public final class JwarpCommand implements Callable<Integer> {
 
     @Spec
