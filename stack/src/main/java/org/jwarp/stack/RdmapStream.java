@@ -158,6 +158,7 @@ public final class RdmapStream {
     private RtrType rtrPending;
     private boolean txHeldForFirstFpdu;
     private long fpdusReceived;
+    private long fpdusSent;
 
     // send completions waiting for their bytes to leave registered memory, in submission order
     private final SendCompletions pending;
@@ -261,6 +262,24 @@ public final class RdmapStream {
         return fpdusReceived;
     }
 
+    /** FPDUs handed to the LLP since full operation began. */
+    public long fpdusSent() {
+        return fpdusSent;
+    }
+
+    /**
+     * Queues a zero-length RDMA Write (STag 1, TO 0, as the Write RTR) at the next message boundary.
+     * A zero-length tagged message places nothing and its STag and TO are not checked (RFC 5041
+     * §5.2), so any peer takes it without effect. The engine sends one when a peer stays silent
+     * after our first FPDUs: Linux siw (6.1) sends its MPA Reply before it moves the socket under its
+     * QP's receive path, and an FPDU that arrives in between lies unread until more bytes arrive.
+     */
+    public void queueNudge() {
+        if (rtrPending == null) {
+            rtrPending = RtrType.WRITE;
+        }
+    }
+
     /** True while an RTR is queued and not yet handed to the LLP. */
     public boolean rtrPending() {
         return rtrPending != null;
@@ -295,7 +314,9 @@ public final class RdmapStream {
             if (state != State.RTS || txHeldForFirstFpdu) {
                 return frames;
             }
-            if (rtrPending != null) {
+            // the RTR is the very first FPDU; a nudge waits for a message boundary, as segments of
+            // two messages must not interleave (RFC 5041 §5.3; siw refuses it)
+            if (rtrPending != null && txKind == TX_NONE) {
                 if (!emitRtr(sink)) {
                     return frames;
                 }
@@ -313,6 +334,7 @@ public final class RdmapStream {
     }
 
     private void counted(int ulpduLength) {
+        fpdusSent++;
         counters.increment(cFpdusTx);
         counters.add(cBytesTx, ulpduLength);
     }

@@ -36,6 +36,13 @@ final class Connection {
     private static final int RUNNING = 2;
     private static final int CLOSED = 3;
     private static final int BUFFER = 256 * 1024;
+    /**
+     * Initiator: how long a peer may stay silent after our first FPDUs before we send one
+     * zero-length RDMA Write (see {@link RdmapStream#queueNudge()}): Linux siw 6.1 sends its MPA
+     * Reply before it moves the socket under its QP, and an FPDU that arrives in between lies unread
+     * until more bytes come. Setup path only; once per connection.
+     */
+    static final long SILENT_PEER_NUDGE_NANOS = 200_000_000L;
 
     private final JwarpDevice device;
     private final SocketChannel channel;
@@ -60,6 +67,8 @@ final class Connection {
     private MpaPolicy policy;
     private SelectionKey key;
     private long rtrDeadline;
+    private long runningSince;
+    private boolean nudged;
     private int interest;
 
     private Connection(JwarpDevice device, SocketChannel channel, boolean active, CmEventHandler handler,
@@ -321,7 +330,8 @@ final class Connection {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
             leftover = null;
         }
-        rtrDeadline = System.nanoTime() + device.config().mpaTimeouts().awaitRtr().toNanos();
+        runningSince = System.nanoTime();
+        rtrDeadline = runningSince + device.config().mpaTimeouts().awaitRtr().toNanos();
         runningWork(System.nanoTime());
     }
 
@@ -364,6 +374,13 @@ final class Connection {
             stream.connectionLost();
             end(CmEvent.Disconnected.Cause.PEER_CLOSED);
             return 1;
+        }
+        if (active && !nudged && stream.fpdusReceived() == 0 && stream.fpdusSent() > 0
+                && now - runningSince >= SILENT_PEER_NUDGE_NANOS && stream.state() == RdmapStream.State.RTS) {
+            nudged = true;
+            stream.queueNudge();
+            work += stream.transmit(sink);
+            work += drainTx();
         }
         if (!established) {
             checkEstablished();
