@@ -15,8 +15,11 @@ public final class RpingPattern {
 
     /** The smallest {@code -S} the rping of rdma-core 44 (Debian bookworm) accepts. */
     public static final int MIN_SIZE = 23;
-    /** The largest {@code -S} it accepts (64 KiB). */
-    public static final int MAX_SIZE = 64 * 1024;
+    /**
+     * The largest {@code -S} it accepts: 64 KiB - 1. (Its usage message says 65536, but the check is
+     * {@code size > RPING_BUFSIZE - 1}.)
+     */
+    public static final int MAX_SIZE = 64 * 1024 - 1;
     /** rping's default {@code -S}. */
     public static final int DEFAULT_SIZE = 64;
 

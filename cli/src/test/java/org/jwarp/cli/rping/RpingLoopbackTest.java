@@ -28,7 +28,7 @@ class RpingLoopbackTest {
     }
 
     @ParameterizedTest(name = "size {0}, MPA rev {1}, p2p {2}, crc {3}")
-    @CsvSource({"23, 2, true, PREFERRED", "64, 2, false, OFF", "1443, 1, false, PREFERRED", "65536, 2, true, OFF",
+    @CsvSource({"23, 2, true, PREFERRED", "64, 2, false, OFF", "1443, 1, false, PREFERRED", "65535, 2, true, OFF",
             "4097, 2, true, REQUIRED"})
     void pingsAreEchoedAndValidated(int size, int rev, boolean p2p, DeviceConfig.CrcPolicy crc) throws Exception {
         DeviceConfig config = DeviceConfig.builder().mpaRevision(rev).peerToPeer(p2p).crcPolicy(crc).build();
