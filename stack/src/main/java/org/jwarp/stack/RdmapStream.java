@@ -27,6 +27,7 @@ import org.jwarp.wire.rdmap.MpaError;
 import org.jwarp.wire.rdmap.RdmapError;
 import org.jwarp.wire.rdmap.RdmapOpcode;
 import org.jwarp.wire.rdmap.ReadRequestHeader;
+import org.jwarp.wire.rdmap.SiwTerminateLayout;
 import org.jwarp.wire.rdmap.TerminateError;
 import org.jwarp.wire.rdmap.TerminateHeader;
 
@@ -716,6 +717,16 @@ public final class RdmapStream {
     }
 
     private void onFramingError(TerminateError error) {
+        if (error == MpaError.CRC_ERROR && rxKind == RX_CONTROL && rxOpcode == RdmapOpcode.TERMINATE
+                && fpdusReceived == 0 && decoder.receivedCrc() == 0) {
+            // Linux siw 6.1 sends its connection-setup Terminates (RFC 6581 §8: no matching RTR,
+            // not enough IRD, invalid Reply) before it turns CRC on for the QP, so their CRC field
+            // is 0 on a connection that negotiated CRC. Taken as the peer's Terminate — the stream
+            // ends either way — so the reason is the peer's, and a Terminate is not answered with
+            // one (RFC 5040 §6.2.1).
+            onTerminate(true);
+            return;
+        }
         if (error == MpaError.CRC_ERROR) {
             counters.increment(cCrcErrors);
         }
@@ -1058,7 +1069,7 @@ public final class RdmapStream {
                     }
                     orq.pop();
                 } else if (rxOpcode == RdmapOpcode.TERMINATE) {
-                    onTerminate();
+                    onTerminate(fpdusReceived == 1);
                 }
             }
             default -> {
@@ -1103,12 +1114,14 @@ public final class RdmapStream {
         recvQueue.advance();
     }
 
-    private void onTerminate() {
+    private void onTerminate(boolean firstFpdu) {
         TerminateHeader t = terminateHeader.wrap(decoder.rdmapHeaderSegment(), decoder.rdmapHeaderOffset(),
                 decoder.rdmapHeaderLength());
         counters.increment(cTerminatesRx);
-        peerTerminate = t.controlWord() & 0xFFFF_0000;
-        WcStatus status = TerminateStatus.of(t.layer(), t.errorType(), t.errorCode());
+        // siw writes the control word in its own bit-field layout (SiwTerminateLayout)
+        int word = SiwTerminateLayout.toRfc(t.controlWord(), firstFpdu);
+        peerTerminate = word & 0xFFFF_0000;
+        WcStatus status = TerminateStatus.of(word >>> 28, (word >>> 24) & 0xF, (word >>> 16) & 0xFF);
         // The peer names the failed message; the request that is still open for it is the oldest
         // outstanding Read, or the message being sent. Everything else is flushed.
         if (orq.size() > 0) {
