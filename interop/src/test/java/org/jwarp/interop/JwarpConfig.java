@@ -25,6 +25,11 @@ record JwarpConfig(String name, List<String> args) {
     static final JwarpConfig V1_CRC = of("v1 crc", "--mpa-rev", "1", "--crc", "preferred");
     static final JwarpConfig V1_NOCRC = of("v1 nocrc", "--mpa-rev", "1", "--crc", "off");
 
+    /** Asks siw for markers (M=1), which it cannot send. */
+    static final JwarpConfig MARKERS = of("markers", "--markers");
+    /** As responder, accepts only a Send RTR, which siw cannot send. */
+    static final JwarpConfig RTR_SEND = of("rtr=send", "--rtr", "send");
+
     /** As initiator every knob counts. */
     static final List<JwarpConfig> CLIENT = List.of(V2_RTR_CRC, V2_RTR_NOCRC, V2_CRC, V2_NOCRC, V1_CRC, V1_NOCRC);
     /**

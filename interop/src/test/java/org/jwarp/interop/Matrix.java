@@ -36,6 +36,13 @@ final class Matrix {
             for (JwarpConfig c : JwarpConfig.SERVER) {
                 cells.add(new Cell(v, false, c, SIZES.get(n++ % SIZES.size()), COUNT, refusal(v, false, c)));
             }
+            // what siw cannot do at all, and the reason jwarp prints
+            if (v.equals("stock")) {
+                cells.add(new Cell(v, true, JwarpConfig.MARKERS, 64, COUNT, refusal(v, true, JwarpConfig.MARKERS)));
+            }
+            if (v.equals("p2p")) {
+                cells.add(new Cell(v, false, JwarpConfig.RTR_SEND, 64, COUNT, refusal(v, false, JwarpConfig.RTR_SEND)));
+            }
         }
         return cells;
     }
@@ -55,11 +62,22 @@ final class Matrix {
      * <ul>
      *   <li>strict ({@code mpa_crc_strict}) rejects a Request with C=1 (R=1 Reply with C cleared), and
      *       as initiator refuses a Reply with C=1 (rdma_cm reports REJECTED, ECONNREFUSED);</li>
+     *   <li>siw cannot send markers (R=1 Reply), and as a peer-to-peer initiator sends only a Write or
+     *       Read RTR (a Terminate, in its own layout and with a zero CRC, when the Reply asks for a
+     *       Send RTR);</li>
      *   <li>with MPA v1 there is no IRD/ORD exchange and siw hands rping's server, which accepts with
      *       rdma_cm's defaults, ORD 0: its RDMA READ cannot be posted (siw against siw too).</li>
      * </ul>
      */
     static Optional<Cell.Refusal> refusal(String variant, boolean toSiw, JwarpConfig c) {
+        if (c == JwarpConfig.MARKERS) {
+            return Optional.of(new Cell.Refusal("siw cannot send markers: R=1 Reply with M cleared",
+                    "peer rejected the connection: markers required by us"));
+        }
+        if (c == JwarpConfig.RTR_SEND) {
+            return Optional.of(new Cell.Refusal("siw (p2p initiator) sends only Write or Read RTRs: Terminate",
+                    "the peer sent a Terminate (" + org.jwarp.wire.rdmap.MpaError.NO_MATCHING_RTR.description()));
+        }
         boolean crc = c.args().contains("preferred");
         boolean v1 = c.args().contains("1");
         if (toSiw && variant.equals("strict") && crc) {
@@ -68,11 +86,11 @@ final class Matrix {
         }
         if (toSiw && v1) {
             return Optional.of(new Cell.Refusal("siw gives an MPA v1 passive side ORD 0: rping's server cannot READ",
-                    "post send error"));
+                    "siw then gives the accepting side ORD 0"));
         }
         if (!toSiw && variant.equals("strict") && crc) {
             return Optional.of(new Cell.Refusal("siw mpa_crc_strict refuses a Reply with C=1",
-                    "RDMA_CM_EVENT_REJECTED"));
+                    "such as siw with mpa_crc_strict, drops the connection"));
         }
         return Optional.empty();
     }

@@ -138,9 +138,13 @@ class SiwInteropTest {
     private void capture(Cell cell, int port, String name) throws InterruptedException {
         Path pcap = work.resolve(name).toAbsolutePath();
         CellResult r;
-        try (WireCapture cap = WireCapture.start(port, pcap)) {
+        WireCapture cap = WireCapture.start(port, pcap);
+        try {
             r = run(cell, sessions);
+        } finally {
+            cap.close();
         }
+        log("tcpdump: " + cap.report());
         check(r);
         String fields = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-T", "fields", "-E", "separator=|",
                 "-e", "frame.number", "-e", "tcp.len", "-e", "frame.protocols", "-e", "tcp.reassembled_in",

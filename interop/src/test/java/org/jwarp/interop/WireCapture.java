@@ -12,13 +12,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * tcpdump on the host loopback for one TCP port, started (and confirmed listening) before the
- * connection is opened, as tshark's MPA dissector must see the MPA Request and Reply.
+ * connection is opened, as tshark's MPA dissector must see the MPA Request and Reply. Packets are
+ * handed over as they come ({@code --immediate-mode}) and also printed, so that stopping can wait
+ * until both FINs of the session are in the file (libpcap otherwise holds packets back in blocks,
+ * and a stop loses them).
  */
 final class WireCapture implements AutoCloseable {
 
     private final Process process;
     private final Path file;
     private final StringBuffer stderr = new StringBuffer();
+    private final CountDownLatch fins = new CountDownLatch(2);
 
     private WireCapture(Process process, Path file) {
         this.process = process;
@@ -33,8 +37,8 @@ final class WireCapture implements AutoCloseable {
     static WireCapture start(int port, Path file) throws InterruptedException {
         Process p;
         try {
-            p = new ProcessBuilder("tcpdump", "-i", "lo", "-U", "-n", "-w", file.toString(), "tcp port " + port)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            p = new ProcessBuilder("tcpdump", "-i", "lo", "--immediate-mode", "-U", "-l", "-n", "--print", "-w",
+                    file.toString(), "tcp port " + port).start();
         } catch (IOException e) {
             throw new IllegalStateException("cannot run tcpdump (install it: apt-get install tcpdump): " + e.getMessage(), e);
         }
@@ -49,11 +53,28 @@ final class WireCapture implements AutoCloseable {
                     }
                 }
             } catch (IOException e) {
-                c.stderr.append("reading tcpdump's output failed: ").append(e.getMessage()).append('\n');
+                if (p.isAlive()) {
+                    c.stderr.append("reading tcpdump's output failed: ").append(e.getMessage()).append('\n');
+                }
             }
         }, "tcpdump-stderr");
         reader.setDaemon(true);
         reader.start();
+        Thread printed = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    if (line.contains("Flags [F")) {
+                        c.fins.countDown();
+                    }
+                }
+            } catch (IOException e) {
+                if (p.isAlive()) {
+                    c.stderr.append("reading tcpdump's packets failed: ").append(e.getMessage()).append('\n');
+                }
+            }
+        }, "tcpdump-stdout");
+        printed.setDaemon(true);
+        printed.start();
         if (!listening.await(10, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException("tcpdump did not start capturing: " + c.stderr);
@@ -65,9 +86,24 @@ final class WireCapture implements AutoCloseable {
         return file;
     }
 
-    /** Stops the capture (SIGTERM: tcpdump closes the file) and waits for it. */
+    /** tcpdump's own report (its last lines: packets captured, received, dropped by the kernel). */
+    String report() {
+        return stderr.toString().strip().replace('\n', ' ');
+    }
+
+    /**
+     * Waits (up to 10 s) until the session's two FINs were captured, then stops the capture
+     * (SIGTERM: tcpdump closes the file) and waits for it.
+     */
     @Override
     public void close() {
+        try {
+            if (!fins.await(10, TimeUnit.SECONDS)) {
+                stderr.append("the session's FINs were not seen within 10 s\n");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -60,7 +60,10 @@ final class RpingClient {
                     }
                 }
             } catch (RpingException.Disconnected d) {
-                throw new RpingException("the server disconnected after " + ping + " pings");
+                throw new RpingException("the server disconnected after " + ping + " pings"
+                        + (ping == 0 && est.attr().mpaRevision() == 1
+                        ? " (MPA revision 1 has no IRD/ORD exchange, and siw then gives the accepting side ORD 0:"
+                        + " rping's server cannot RDMA READ; use --mpa-rev 2)" : ""));
             }
             rate(c, "client", ping, size, System.nanoTime() - t0);
             device.connectionManager().disconnect(c.qp);

@@ -120,14 +120,17 @@ final class RpingServer {
                 req.accept(c.qp, new AcceptParams(new byte[0], ConnectParams.DEFAULT_DEPTH, ConnectParams.DEFAULT_DEPTH));
                 CmEvent.Established est = c.expectEvent(CmEvent.Established.class, "connection from " + req.remoteAddress(), req.remoteAddress());
                 c.debug("connection established: %s", RpingClient.describe(est.attr()));
-                loop(c, scratch);
+                loop(c, scratch, est.attr().crc() && !req.peerRequestsCrc());
             } finally {
                 routes.remove(c.qp);
             }
         }
     }
 
-    private void loop(RpingConnection c, MemorySegment scratch) throws RpingException {
+    /**
+     * @param crcOnOurSay CRC is on because our Reply asked for it, not the client's Request
+     */
+    private void loop(RpingConnection c, MemorySegment scratch, boolean crcOnOurSay) throws RpingException {
         int size = o.size();
         long t0 = System.nanoTime();
         int ping = 0;
@@ -172,6 +175,12 @@ final class RpingServer {
         } catch (RpingException.Disconnected d) {
             out.println(d.getMessage());
             out.flush();
+            if (ping == 0) {
+                device.connectionManager().disconnect(c.qp);
+                throw new RpingException("the client disconnected before its first ping"
+                        + (crcOnOurSay ? " (our MPA Reply turned CRC on, which the client had not asked for: a peer"
+                        + " that refuses CRC, such as siw with mpa_crc_strict, drops the connection; try --crc off)" : ""));
+            }
         }
         RpingClient.rate(c, "server", ping, length, System.nanoTime() - t0);
         device.connectionManager().disconnect(c.qp);

@@ -60,6 +60,34 @@ class RpingLoopbackTest {
         assertTrue(serverOut.toString().contains("server: 3 pings of " + size + " bytes"), serverOut.toString());
     }
 
+    @org.junit.jupiter.api.Test
+    void aPersistentServerServesOneClientAfterAnother() throws Exception {
+        DeviceConfig config = DeviceConfig.defaults();
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), freePort());
+        WatchedWriter serverOut = new WatchedWriter("listening on");
+        Thread server = new Thread(() -> {
+            try {
+                Rping.run(config, new RpingOptions(true, address, 0, 100, false, true, true, true, TIMEOUT),
+                        new PrintWriter(serverOut, true));
+            } catch (RpingException e) {
+                serverOut.write("server ended: " + e.getMessage() + "\n");
+            }
+        }, "rping-server");
+        server.start();
+        serverOut.await(TIMEOUT);
+        for (int client = 0; client < 2; client++) {
+            StringWriter out = new StringWriter();
+            Rping.run(config, new RpingOptions(false, address, 2, 100, true, true, false, false, TIMEOUT),
+                    new PrintWriter(out, true));
+            assertEquals(2, out.toString().lines().count(), out.toString());
+        }
+        server.interrupt();
+        server.join(TIMEOUT.toMillis());
+        assertTrue(serverOut.toString().contains("server ended: interrupted"), serverOut.toString());
+        assertEquals(2, serverOut.toString().lines().filter(l -> l.startsWith("server: 2 pings of 100 bytes")).count(),
+                serverOut.toString());
+    }
+
     /** Output that signals when a line containing a marker has been written. */
     static final class WatchedWriter extends StringWriter {
         private final String marker;
