@@ -147,7 +147,7 @@ class SiwInteropTest {
         log("tcpdump: " + cap.report());
         check(r);
         String fields = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-T", "fields", "-E", "separator=|",
-                "-e", "frame.number", "-e", "tcp.len", "-e", "frame.protocols", "-e", "tcp.reassembled_in",
+                "-e", "frame.number", "-e", "tcp.srcport", "-e", "tcp.len", "-e", "frame.protocols", "-e", "tcp.reassembled_in",
                 "-e", "iwarp_mpa.ulpdulength");
         String verbose = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-V", "-Y", "iwarp_mpa.fpdu");
         TsharkVerdict v = TsharkVerdict.of(fields, verbose);

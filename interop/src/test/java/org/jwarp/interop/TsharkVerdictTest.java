@@ -4,18 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The capture verdict, on tshark 4.0 output taken from a real jwarp -> siw session. */
 class TsharkVerdictTest {
 
     private static final String FIELDS = """
-            1|0|eth:ethertype:ip:tcp||
-            4|24|eth:ethertype:ip:tcp:iwarp_mpa||
-            6|24|eth:ethertype:ip:tcp:iwarp_mpa||
-            8|20|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap||14
-            13|4120|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap:data||4111
-            16|1496|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap:data||1450,34
+            1|57858|0|eth:ethertype:ip:tcp||
+            4|57858|24|eth:ethertype:ip:tcp:iwarp_mpa||
+            6|7174|24|eth:ethertype:ip:tcp:iwarp_mpa||
+            8|57858|20|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap||14
+            13|57858|4120|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap:data||4111
+            16|7174|1496|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap:data||1450,34
             """;
     private static final String CRCS = """
                     CRC check: 0x153a485d (Good CRC32)
@@ -44,8 +45,15 @@ class TsharkVerdictTest {
 
     @Test
     void bytesThatAreNotIwarpAreAProblemUnlessReassembledLater() {
-        assertFalse(TsharkVerdict.of(FIELDS + "20|100|eth:ethertype:ip:tcp||\n", CRCS).clean());
-        assertTrue(TsharkVerdict.of(FIELDS + "20|100|eth:ethertype:ip:tcp|21|\n", CRCS).clean());
+        assertFalse(TsharkVerdict.of(FIELDS + "20|7174|100|eth:ethertype:ip:tcp||\n", CRCS).clean());
+        assertTrue(TsharkVerdict.of(FIELDS + "20|7174|100|eth:ethertype:ip:tcp|21|\n", CRCS).clean());
+    }
+
+    @Test
+    void theResponderMustWaitForTheInitiatorsFirstFpdu() {
+        String early = FIELDS.replace("8|57858|20|", "8|7174|20|");
+        assertEquals(List.of("the responder sent before the initiator's first FPDU"),
+                TsharkVerdict.of(early, CRCS).problems());
     }
 
     @Test

@@ -18,6 +18,7 @@ import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.QpAttr;
 import org.jwarp.verbs.QpState;
 import org.jwarp.wire.fpdu.Mulpdu;
+import org.jwarp.wire.mpa.MpaFrame;
 import org.jwarp.wire.mpa.MpaParameters;
 import org.jwarp.wire.mpa.MpaPolicy;
 import org.jwarp.wire.mpa.RtrType;
@@ -216,7 +217,7 @@ final class Connection {
             if (active) {
                 failQp();
                 emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.PROTOCOL,
-                        "the peer closed the connection during MPA setup"));
+                        "the peer closed the connection during MPA setup" + privateDataHint()));
             }
             return 1;
         }
@@ -274,6 +275,17 @@ final class Connection {
             }
         }
         return work;
+    }
+
+    /**
+     * Linux siw and Chelsio cxgb4 take at most 256 bytes of private data (RFC 5044 allows 512) and
+     * close the connection, with no Reply, on a larger Request.
+     */
+    private String privateDataHint() {
+        int pd = handshake.request() == null ? 0 : handshake.request().privateDataLength();
+        return pd > MpaFrame.SIW_MAX_PRIVATE_DATA_LENGTH ? " (our MPA Request carried " + pd
+                + " bytes of private data; siw and cxgb4 close the connection above "
+                + MpaFrame.SIW_MAX_PRIVATE_DATA_LENGTH + ")" : "";
     }
 
     /** Writes what the handshake wants sent (the Request or the Reply); 1 if anything went out. */

@@ -19,16 +19,16 @@ import org.jwarp.verbs.WrOpcode;
 import org.jwarp.wire.Wire;
 import org.junit.jupiter.api.Test;
 
-/**
- * A responder that behaves as Linux siw 6.1 does when our first FPDU arrives between its MPA Reply
- * and the moment its QP takes over the socket: it does not see that FPDU until more bytes arrive,
- * and stays silent. The initiator sends one zero-length RDMA Write after
- * {@link Connection#SILENT_PEER_NUDGE_NANOS}, which wakes such a peer.
- */
-class SilentPeerTest {
+/** Raw-socket responders that behave as Linux siw 6.1 does, seen from a jwarp initiator. */
+class SiwLikePeerTest {
 
     private static final InetAddress LO = InetAddress.getLoopbackAddress();
 
+    /**
+     * When our first FPDU arrives between siw's MPA Reply and the moment its QP takes over the
+     * socket, siw does not see it until more bytes arrive, and stays silent. The initiator sends one
+     * zero-length RDMA Write after {@link Connection#SILENT_PEER_NUDGE_NANOS}, which wakes it.
+     */
     @Test
     void aSilentResponderGetsOneZeroLengthWrite() throws Exception {
         DeviceConfig cfg = ConnectionManagerTest.base().peerToPeer(false).build();
@@ -61,6 +61,26 @@ class SilentPeerTest {
                 in.readFully(nudge);
                 assertEquals("000ec140000000010000000000000000ebd34c5f", hex(nudge));
             }
+        }
+    }
+
+    /** siw and cxgb4 refuse more than 256 bytes of private data by closing TCP with no Reply. */
+    @Test
+    void aPeerThatClosesOnTooMuchPrivateDataIsNamed() throws Exception {
+        DeviceConfig cfg = ConnectionManagerTest.base().build();
+        try (ServerSocket peer = new ServerSocket(0, 1, LO);
+             LoopbackPair.End client = new LoopbackPair.End(cfg)) {
+            client.device.connectionManager().connect(new InetSocketAddress(LO, peer.getLocalPort()), client.qp,
+                    ConnectParams.of(new byte[300]), client.events);
+            try (Socket s = peer.accept()) {
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                byte[] request = new byte[20 + 4 + 300];
+                in.readFully(request);
+                assertEquals(304, ((request[18] & 0xFF) << 8) | (request[19] & 0xFF));
+            }
+            CmEvent.ConnectError e = client.events.expect(CmEvent.ConnectError.class, LoopbackPair.WAIT);
+            assertEquals("the peer closed the connection during MPA setup (our MPA Request carried 304 bytes of"
+                    + " private data; siw and cxgb4 close the connection above 256)", e.reason());
         }
     }
 
