@@ -81,7 +81,7 @@ class SiwInteropTest {
                 sb.append(String.format(Locale.ROOT, "  %-11s %6d B  %s%n", r.cell().direction(), r.cell().size(),
                         r.outcome() == CellResult.Outcome.PASS ? String.format(Locale.ROOT, "%.1f pings/s", r.rate()) : "FAIL"));
             }
-            sb.append("\ncaptures:\n");
+            sb.append("\ncaptures and MPA checks:\n");
             captures.forEach(c -> sb.append("  ").append(c).append('\n'));
             List<CellResult> all = new ArrayList<>(results);
             all.addAll(sweep);
@@ -112,14 +112,31 @@ class SiwInteropTest {
                 SiwVm.HOST_RPING_PORT, "siw-to-jwarp.pcap");
     }
 
-    @TestFactory
+    /**
+     * siw takes at most 256 bytes of MPA private data (RFC 5044: 512) and closes the connection,
+     * with no Reply, on more: 252 bytes after the RFC 6581 header pass, 253 do not, and jwarp names
+     * the cap.
+     */
+    @Test
     @Order(3)
+    void privateDataCap() throws InterruptedException {
+        use("stock");
+        String accepted = PrivateDataProbe.connect(vm, 252);
+        String refused = PrivateDataProbe.connect(vm, 253);
+        captures.add("private data: 252 bytes -> " + accepted + "; 253 bytes -> " + refused);
+        log("private data 252 B: " + accepted + "; 253 B: " + refused);
+        assertTrue(accepted.startsWith("established"), accepted);
+        assertTrue(refused.contains("siw and cxgb4 close the connection above 256"), refused);
+    }
+
+    @TestFactory
+    @Order(4)
     Stream<DynamicTest> sizeSweep() {
         return Matrix.sweep().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> check(run(c, sweep))));
     }
 
     @TestFactory
-    @Order(4)
+    @Order(5)
     Stream<DynamicTest> rate() {
         List<Cell> cells = new ArrayList<>();
         for (int size : new int[] {64, 65535}) {
@@ -130,7 +147,7 @@ class SiwInteropTest {
     }
 
     @TestFactory
-    @Order(5)
+    @Order(6)
     Stream<DynamicTest> variantMatrix() {
         return Matrix.cells().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> check(run(c, results))));
     }
