@@ -27,6 +27,8 @@ record JwarpConfig(String name, List<String> args) {
 
     /** Asks siw for markers (M=1), which it cannot send. */
     static final JwarpConfig MARKERS = of("markers", "--markers");
+    /** As responder, accepts only a Read RTR: siw then sends a zero-length Read (sink STag 0 / TO 0). */
+    static final JwarpConfig RTR_READ = of("rtr=read", "--rtr", "read");
     /** As responder, accepts only a Send RTR, which siw cannot send. */
     static final JwarpConfig RTR_SEND = of("rtr=send", "--rtr", "send");
 

@@ -41,6 +41,7 @@ final class Matrix {
                 cells.add(new Cell(v, true, JwarpConfig.MARKERS, 64, COUNT, refusal(v, true, JwarpConfig.MARKERS)));
             }
             if (v.equals("p2p")) {
+                cells.add(new Cell(v, false, JwarpConfig.RTR_READ, 4097, COUNT, Optional.empty()));
                 cells.add(new Cell(v, false, JwarpConfig.RTR_SEND, 64, COUNT, refusal(v, false, JwarpConfig.RTR_SEND)));
             }
         }

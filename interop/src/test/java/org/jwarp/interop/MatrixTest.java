@@ -13,7 +13,7 @@ class MatrixTest {
     @Test
     void everyVariantMeetsEveryConfigurationInBothDirections() {
         List<Cell> cells = Matrix.cells();
-        assertEquals(SiwVm.VARIANTS.size() * (JwarpConfig.CLIENT.size() + JwarpConfig.SERVER.size()) + 2, cells.size());
+        assertEquals(SiwVm.VARIANTS.size() * (JwarpConfig.CLIENT.size() + JwarpConfig.SERVER.size()) + 3, cells.size());
         for (String v : SiwVm.VARIANTS) {
             assertTrue(cells.stream().anyMatch(c -> c.variant().equals(v) && c.toSiw()));
             assertTrue(cells.stream().anyMatch(c -> c.variant().equals(v) && !c.toSiw()));
