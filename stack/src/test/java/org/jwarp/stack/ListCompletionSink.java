@@ -32,6 +32,10 @@ final class ListCompletionSink implements CompletionSink {
         claimed = null;
     }
 
+    int size() {
+        return completions.size();
+    }
+
     WorkCompletion take() {
         if (completions.isEmpty()) {
             throw new AssertionError("no completion");
