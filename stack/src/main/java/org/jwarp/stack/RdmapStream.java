@@ -28,6 +28,7 @@ import org.jwarp.wire.rdmap.MpaError;
 import org.jwarp.wire.rdmap.RdmapError;
 import org.jwarp.wire.rdmap.RdmapOpcode;
 import org.jwarp.wire.rdmap.ReadRequestHeader;
+import org.jwarp.wire.rdmap.SiwTerminateLayout;
 import org.jwarp.wire.rdmap.TerminateError;
 import org.jwarp.wire.rdmap.TerminateHeader;
 
@@ -169,6 +170,7 @@ public final class RdmapStream {
     private RtrType rtrPending;
     private boolean txHeldForFirstFpdu;
     private long fpdusReceived;
+    private long fpdusSent;
 
     // send completions waiting for their bytes to leave registered memory, in submission order
     private final SendCompletions pending;
@@ -274,6 +276,24 @@ public final class RdmapStream {
         return fpdusReceived;
     }
 
+    /** FPDUs handed to the LLP since full operation began. */
+    public long fpdusSent() {
+        return fpdusSent;
+    }
+
+    /**
+     * Queues a zero-length RDMA Write (STag 1, TO 0, as the Write RTR) at the next message boundary.
+     * A zero-length tagged message places nothing and its STag and TO are not checked (RFC 5041
+     * §5.2), so any peer takes it without effect. The engine sends one when a peer stays silent
+     * after our first FPDUs: Linux siw (6.1) sends its MPA Reply before it moves the socket under its
+     * QP's receive path, and an FPDU that arrives in between lies unread until more bytes arrive.
+     */
+    public void queueNudge() {
+        if (rtrPending == null) {
+            rtrPending = RtrType.WRITE;
+        }
+    }
+
     /** True while an RTR is queued and not yet handed to the LLP. */
     public boolean rtrPending() {
         return rtrPending != null;
@@ -308,7 +328,9 @@ public final class RdmapStream {
             if (state != State.RTS || txHeldForFirstFpdu) {
                 return frames;
             }
-            if (rtrPending != null) {
+            // the RTR is the very first FPDU; a nudge waits for a message boundary, as segments of
+            // two messages must not interleave (RFC 5041 §5.3; siw refuses it)
+            if (rtrPending != null && txKind == TX_NONE) {
                 if (!emitRtr(sink)) {
                     return frames;
                 }
@@ -326,6 +348,7 @@ public final class RdmapStream {
     }
 
     private void counted(int ulpduLength) {
+        fpdusSent++;
         counters.increment(cFpdusTx);
         counters.add(cBytesTx, ulpduLength);
     }
@@ -712,6 +735,16 @@ public final class RdmapStream {
     }
 
     private void onFramingError(TerminateError error) {
+        if (error == MpaError.CRC_ERROR && rxKind == RX_CONTROL && rxOpcode == RdmapOpcode.TERMINATE
+                && fpdusReceived == 0 && decoder.receivedCrc() == 0) {
+            // Linux siw 6.1 sends its connection-setup Terminates (RFC 6581 §8: no matching RTR,
+            // not enough IRD, invalid Reply) before it turns CRC on for the QP, so their CRC field
+            // is 0 on a connection that negotiated CRC. Taken as the peer's Terminate — the stream
+            // ends either way — so the reason is the peer's, and a Terminate is not answered with
+            // one (RFC 5040 §6.2.1).
+            onTerminate(true);
+            return;
+        }
         if (error == MpaError.CRC_ERROR) {
             counters.increment(cCrcErrors);
         }
@@ -1189,7 +1222,7 @@ public final class RdmapStream {
                     }
                     orq.pop();
                 } else if (rxOpcode == RdmapOpcode.TERMINATE) {
-                    onTerminate();
+                    onTerminate(fpdusReceived == 1);
                 }
             }
             default -> {
@@ -1238,12 +1271,14 @@ public final class RdmapStream {
         }
     }
 
-    private void onTerminate() {
+    private void onTerminate(boolean firstFpdu) {
         TerminateHeader t = terminateHeader.wrap(decoder.rdmapHeaderSegment(), decoder.rdmapHeaderOffset(),
                 decoder.rdmapHeaderLength());
         counters.increment(cTerminatesRx);
-        peerTerminate = t.controlWord() & 0xFFFF_0000;
-        WcStatus status = TerminateStatus.of(t.layer(), t.errorType(), t.errorCode());
+        // siw writes the control word in its own bit-field layout (SiwTerminateLayout)
+        int word = SiwTerminateLayout.toRfc(t.controlWord(), firstFpdu);
+        peerTerminate = word & 0xFFFF_0000;
+        WcStatus status = TerminateStatus.of(word >>> 28, (word >>> 24) & 0xF, (word >>> 16) & 0xFF);
         // The peer names the failed message; the request that is still open for it is the oldest
         // outstanding Read, or the message being sent. Everything else is flushed.
         if (orq.size() > 0) {

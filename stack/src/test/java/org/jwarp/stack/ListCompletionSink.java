@@ -35,6 +35,10 @@ final class ListCompletionSink implements CompletionSink {
         onPublish.run();
     }
 
+    int size() {
+        return completions.size();
+    }
+
     WorkCompletion take() {
         if (completions.isEmpty()) {
             throw new AssertionError("no completion");

@@ -19,6 +19,7 @@ import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.QpAttr;
 import org.jwarp.verbs.QpState;
 import org.jwarp.wire.fpdu.Mulpdu;
+import org.jwarp.wire.mpa.MpaFrame;
 import org.jwarp.wire.mpa.MpaParameters;
 import org.jwarp.wire.mpa.MpaPolicy;
 import org.jwarp.wire.mpa.RtrType;
@@ -36,6 +37,13 @@ final class Connection {
     private static final int HANDSHAKE = 1;
     private static final int RUNNING = 2;
     private static final int CLOSED = 3;
+    /**
+     * Initiator: how long a peer may stay silent after our first FPDUs before we send one
+     * zero-length RDMA Write (see {@link RdmapStream#queueNudge()}): Linux siw 6.1 sends its MPA
+     * Reply before it moves the socket under its QP, and an FPDU that arrives in between lies unread
+     * until more bytes come. Setup path only; once per connection.
+     */
+    static final long SILENT_PEER_NUDGE_NANOS = 200_000_000L;
 
     private final JwarpDevice device;
     private final SocketChannel channel;
@@ -65,6 +73,8 @@ final class Connection {
     private MpaPolicy policy;
     private SelectionKey key;
     private long rtrDeadline;
+    private long runningSince;
+    private boolean nudged;
     private int interest;
 
     private Connection(JwarpDevice device, SocketChannel channel, boolean active, CmEventHandler handler,
@@ -217,7 +227,7 @@ final class Connection {
             if (active) {
                 failQp();
                 emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.PROTOCOL,
-                        "the peer closed the connection during MPA setup"));
+                        "the peer closed the connection during MPA setup" + privateDataHint()));
             } else {
                 if (handshake.phase() == MpaHandshake.Phase.ESTABLISHED && setupOutput == null
                         && handshake.output().length == 0) {
@@ -301,6 +311,17 @@ final class Connection {
             }
         }
         return work;
+    }
+
+    /**
+     * Linux siw and Chelsio cxgb4 take at most 256 bytes of private data (RFC 5044 allows 512) and
+     * close the connection, with no Reply, on a larger Request.
+     */
+    private String privateDataHint() {
+        int pd = handshake.request() == null ? 0 : handshake.request().privateDataLength();
+        return pd > MpaFrame.SIW_MAX_PRIVATE_DATA_LENGTH ? " (our MPA Request carried " + pd
+                + " bytes of private data; siw and cxgb4 close the connection above "
+                + MpaFrame.SIW_MAX_PRIVATE_DATA_LENGTH + ")" : "";
     }
 
     /** Writes what the handshake wants sent (the Request or the Reply); 1 if anything went out. */
@@ -403,7 +424,8 @@ final class Connection {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
             leftover = null;
         }
-        rtrDeadline = System.nanoTime() + device.config().mpaTimeouts().awaitRtr().toNanos();
+        runningSince = System.nanoTime();
+        rtrDeadline = runningSince + device.config().mpaTimeouts().awaitRtr().toNanos();
         runningWork(System.nanoTime());
     }
 
@@ -444,6 +466,13 @@ final class Connection {
             stream.connectionLost();
             end(CmEvent.Disconnected.Cause.PEER_CLOSED);
             return 1;
+        }
+        if (active && !nudged && stream.fpdusReceived() == 0 && stream.fpdusSent() > 0
+                && now - runningSince >= SILENT_PEER_NUDGE_NANOS && stream.state() == RdmapStream.State.RTS) {
+            nudged = true;
+            stream.queueNudge();
+            work += stream.transmit(sink);
+            work += drainTx();
         }
         if (!established) {
             checkEstablished();

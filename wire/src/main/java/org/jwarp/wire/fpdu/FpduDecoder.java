@@ -460,6 +460,14 @@ public final class FpduDecoder {
     }
 
     /** After {@link #ERROR}: the Terminate to send. */
+    /**
+     * The CRC field of the FPDU that just ended (END) or failed its check (CRC_ERROR), as the value
+     * on the wire would read LSB first.
+     */
+    public int receivedCrc() {
+        return Crc32c.getWire(crcBuffer, 0);
+    }
+
     public TerminateError error() {
         return error;
     }

@@ -207,6 +207,24 @@ public final class MpaNegotiation {
     // ---- initiator: the Reply -------------------------------------------------------------
 
     /**
+     * What a rejecting Reply says about why, beyond R=1. A reject carries no reason code, but a
+     * responder that refuses one of our flags clears it in its reject, as siw does: it clears M when
+     * it cannot send markers, and C when its CRC policy forbids CRC ({@code mpa_crc_strict}); it
+     * echoes the rest of our flags.
+     */
+    private static String rejectHint(MpaMessage ourRequest, MpaMessage reject) {
+        StringBuilder hint = new StringBuilder();
+        if (ourRequest.markers() && !reject.markers()) {
+            hint.append(": markers required by us (siw and some RNICs refuse M=1)");
+        }
+        if (ourRequest.crc() && !reject.crc()) {
+            hint.append(hint.isEmpty() ? ": " : "; ").append(
+                    "it cleared C, so it refuses CRC (as siw with mpa_crc_strict does): try with CRC off");
+        }
+        return hint.toString();
+    }
+
+    /**
      * Concludes setup from the Reply to {@code ourRequest}, which {@code policy} produced (its
      * IRD/ORD are the resources we have).
      *
@@ -222,10 +240,8 @@ public final class MpaNegotiation {
         // RFC 5044 §7.1.2 rule 3: R=1, leave MPA; the ULP closes TCP. The other fields of a
         // rejecting Reply carry no decision.
         if (reply.reject()) {
-            String hint = ourRequest.markers()
-                    ? ": markers required by us (siw and some RNICs refuse M=1)" : "";
             return fail(MpaCompletion.Reason.PEER_REJECTED, Optional.empty(),
-                    "peer rejected the connection" + hint
+                    "peer rejected the connection" + rejectHint(ourRequest, reply)
                             + (pd.length > 0 ? " (" + pd.length + " bytes of private data)" : ""),
                     pd);
         }

@@ -483,6 +483,32 @@ class MpaNegotiationTest {
         assertTrue(f.message().contains("markers required"), f.message());
     }
 
+    /** The reject Replies siw (mpa_crc_strict) sent to jwarp's C=1 Requests, as tcpdump captured them. */
+    @Test
+    void rejectThatClearsCrcSaysTheyRefuseCrc() {
+        MpaPolicy us = MpaPolicy.defaults();
+        for (String hex : new String[] {"4d504120494420526570204672616d653002000400000000",
+                "4d504120494420526570204672616d6520010000"}) {
+            byte[] bytes = Wire.unhex(hex);
+            MpaFrameReader reader = new MpaFrameReader(MpaFrameType.REPLY);
+            assertEquals(MpaFrameReader.Status.COMPLETE, reader.feed(MemorySegment.ofArray(bytes), 0, bytes.length));
+            MpaMessage reject = MpaMessage.decode(reader.frame());
+            MpaPolicy policy = reject.revision() == 1 ? us.withRevision(1, false) : us;
+            MpaCompletion.Failed f = failed(policy, MpaNegotiation.request(policy, NONE), reject);
+            assertEquals(MpaCompletion.Reason.PEER_REJECTED, f.reason());
+            assertEquals("peer rejected the connection: it cleared C, so it refuses CRC (as siw with mpa_crc_strict"
+                    + " does): try with CRC off", f.message());
+        }
+    }
+
+    @Test
+    void rejectThatKeepsOurFlagsGivesNoHint() {
+        MpaPolicy us = MpaPolicy.defaults();
+        MpaMessage req = MpaNegotiation.request(us, NONE);
+        MpaMessage reject = MpaMessage.of(MpaFrameType.REPLY, false, true, true, 2, header(1, 1), NONE);
+        assertEquals("peer rejected the connection", failed(us, req, reject).message());
+    }
+
     @Test
     void checkReportsProtocolRejectsBeforeTheUlpIsAsked() {
         assertEquals(Optional.empty(), MpaNegotiation.check(MpaPolicy.defaults(), MpaVectors.P2P_REQUEST.message()));

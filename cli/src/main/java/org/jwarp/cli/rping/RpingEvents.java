@@ -1,0 +1,43 @@
+package org.jwarp.cli.rping;
+
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.wire.rdmap.TerminateError;
+
+/** One-line descriptions of connection-manager events that end an rping run. */
+final class RpingEvents {
+
+    private RpingEvents() {
+    }
+
+    static String describe(CmEvent e, java.net.InetSocketAddress peer) {
+        return switch (e) {
+            case CmEvent.Rejected r -> r.reason() + (r.peerPrivateData().length > 0
+                    ? " (" + r.peerPrivateData().length + " bytes of private data)" : "");
+            case CmEvent.Unreachable u -> "cannot reach " + (u.remote() != null ? u.remote() : peer) + ": " + u.reason();
+            case CmEvent.ConnectError c -> "connection setup failed (" + c.kind().name().toLowerCase(java.util.Locale.ROOT)
+                    + "): " + c.reason();
+            case CmEvent.Disconnected d -> "connection ended: " + cause(d);
+            case CmEvent.Established est -> "unexpected Established event";
+            case CmEvent.ConnectRequest req -> "unexpected connect request";
+        };
+    }
+
+    private static String cause(CmEvent.Disconnected d) {
+        String t = "";
+        if (d.terminate() != 0) {
+            int layer = d.terminate() >>> 28;
+            int type = (d.terminate() >>> 24) & 0xF;
+            int code = (d.terminate() >>> 16) & 0xFF;
+            TerminateError err = TerminateError.of(layer, type, code);
+            t = String.format(" (%s, layer %d type %d code 0x%02x)", err == null ? "unknown error" : err.description(),
+                    layer, type, code);
+        }
+        return switch (d.cause()) {
+            case LOCAL -> "closed locally";
+            case PEER_CLOSED -> "the peer closed the connection";
+            case TERMINATE_SENT -> "we sent a Terminate" + t;
+            case TERMINATE_RECEIVED -> "the peer sent a Terminate" + t;
+            case CONNECTION_LOST -> "TCP connection lost";
+        };
+    }
+}

@@ -1,0 +1,42 @@
+package org.jwarp.interop;
+
+import java.util.List;
+
+/**
+ * A jwarp-side MPA configuration of the matrix, as {@code jwarp rping} options (they become the
+ * device's {@code DeviceConfig}: mpaRevision, peerToPeer, rtrKinds, CRC policy).
+ *
+ * @param name short column name
+ * @param args the options
+ */
+record JwarpConfig(String name, List<String> args) {
+
+    static JwarpConfig of(String name, String... args) {
+        return new JwarpConfig(name, List.of(args));
+    }
+
+    /** MPA v2 with the enhanced RTR exchange (peer-to-peer, Write or Read RTR), CRC asked for. */
+    static final JwarpConfig V2_RTR_CRC = of("v2+rtr crc", "--mpa-rev", "2", "--p2p", "--crc", "preferred");
+    static final JwarpConfig V2_RTR_NOCRC = of("v2+rtr nocrc", "--mpa-rev", "2", "--p2p", "--crc", "off");
+    /** MPA v2 client/server (IRD/ORD header, no RTR). */
+    static final JwarpConfig V2_CRC = of("v2 crc", "--mpa-rev", "2", "--no-p2p", "--crc", "preferred");
+    static final JwarpConfig V2_NOCRC = of("v2 nocrc", "--mpa-rev", "2", "--no-p2p", "--crc", "off");
+    /** MPA v1 (RFC 5044, no IRD/ORD negotiation). */
+    static final JwarpConfig V1_CRC = of("v1 crc", "--mpa-rev", "1", "--crc", "preferred");
+    static final JwarpConfig V1_NOCRC = of("v1 nocrc", "--mpa-rev", "1", "--crc", "off");
+
+    /** Asks siw for markers (M=1), which it cannot send. */
+    static final JwarpConfig MARKERS = of("markers", "--markers");
+    /** As responder, accepts only a Read RTR: siw then sends a zero-length Read (sink STag 0 / TO 0). */
+    static final JwarpConfig RTR_READ = of("rtr=read", "--rtr", "read");
+    /** As responder, accepts only a Send RTR, which siw cannot send. */
+    static final JwarpConfig RTR_SEND = of("rtr=send", "--rtr", "send");
+
+    /** As initiator every knob counts. */
+    static final List<JwarpConfig> CLIENT = List.of(V2_RTR_CRC, V2_RTR_NOCRC, V2_CRC, V2_NOCRC, V1_CRC, V1_NOCRC);
+    /**
+     * As responder jwarp follows the Request (revision, enhanced or not, the RTR siw offers); what
+     * it decides itself is CRC (C=1 or C=0 in the Reply).
+     */
+    static final List<JwarpConfig> SERVER = List.of(V2_RTR_CRC, V2_RTR_NOCRC);
+}

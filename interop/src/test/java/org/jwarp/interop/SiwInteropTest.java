@@ -1,0 +1,209 @@
+package org.jwarp.interop;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * jwarp against Linux soft-iWARP (siw) and rdma-core's rping in the harness's qemu guest, both
+ * directions, every siw variant (reloaded in place), with captures checked by tshark. Boots the VM
+ * once (building its image first if the cache lacks it) and stops it at the end, also on failure.
+ * A VM that cannot be built or booted fails the run with the harness's reason.
+ */
+@Tag("interop")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SiwInteropTest {
+
+    private static final int RATE_COUNT = 30;
+
+    private final List<CellResult> results = Collections.synchronizedList(new ArrayList<>());
+    private final List<CellResult> sweep = Collections.synchronizedList(new ArrayList<>());
+    private final List<CellResult> sessions = Collections.synchronizedList(new ArrayList<>());
+    private final List<CellResult> rates = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> captures = Collections.synchronizedList(new ArrayList<>());
+    private SiwVm vm;
+    private CellRunner runner;
+    private String loaded;
+    private long started;
+    private Path work;
+
+    @BeforeAll
+    void boot() throws IOException {
+        started = System.nanoTime();
+        work = Files.createDirectories(Path.of("target", "interop"));
+        vm = SiwVm.locate();
+        log("harness " + vm.harness() + (vm.imageBuilt() ? "" : " (building the VM image first)"));
+        vm.start();
+        log(String.format(Locale.ROOT, "VM up after %.0f s", (System.nanoTime() - started) / 1e9));
+        runner = new CellRunner(vm);
+    }
+
+    @AfterAll
+    void report() {
+        try {
+            StringBuilder sb = new StringBuilder("\n=== jwarp <-> siw interop matrix (rping, " + Matrix.COUNT
+                    + " pings per cell, data validated on both sides) ===\n");
+            sb.append(Matrix.render(results));
+            sb.append("\nsize sweep (stock, jwarp v2+rtr crc):\n");
+            for (CellResult r : sweep) {
+                sb.append(String.format(Locale.ROOT, "  %-11s %6d B  %-7s %s%n", r.cell().direction(), r.cell().size(),
+                        r.mark(), r.detail()));
+            }
+            sb.append("\nrefusals (expected; the reason as printed):\n");
+            for (CellResult r : results) {
+                if (r.outcome() == CellResult.Outcome.REFUSED) {
+                    sb.append("  ").append(r.cell().name()).append(": ").append(r.detail()).append('\n');
+                }
+            }
+            sb.append("\nrping rate under TCG (stock, ").append(RATE_COUNT).append(" pings; for spotting pathologies only):\n");
+            for (CellResult r : rates) {
+                sb.append(String.format(Locale.ROOT, "  %-11s %6d B  %s%n", r.cell().direction(), r.cell().size(),
+                        r.outcome() == CellResult.Outcome.PASS ? String.format(Locale.ROOT, "%.1f pings/s", r.rate()) : "FAIL"));
+            }
+            sb.append("\ncaptures and MPA checks:\n");
+            captures.forEach(c -> sb.append("  ").append(c).append('\n'));
+            List<CellResult> all = new ArrayList<>(results);
+            all.addAll(sweep);
+            all.addAll(rates);
+            all.addAll(sessions);
+            long failed = all.stream().filter(r -> !r.good()).count();
+            sb.append(String.format(Locale.ROOT, "%n%d rping sessions, %d failed, %.0f s in all%n", all.size(), failed,
+                    (System.nanoTime() - started) / 1e9));
+            System.out.println(sb);
+        } finally {
+            if (vm != null) {
+                vm.close();
+            }
+        }
+    }
+
+    @Test
+    @Order(1)
+    void captureJwarpToSiw() throws InterruptedException {
+        capture(new Cell("stock", true, JwarpConfig.V2_RTR_CRC, 4097, Matrix.COUNT, Optional.empty()),
+                SiwVm.GUEST_RPING_PORT, "jwarp-to-siw.pcap");
+    }
+
+    @Test
+    @Order(2)
+    void captureSiwToJwarp() throws InterruptedException {
+        capture(new Cell("stock", false, JwarpConfig.V2_RTR_CRC, 4097, Matrix.COUNT, Optional.empty()),
+                SiwVm.HOST_RPING_PORT, "siw-to-jwarp.pcap");
+    }
+
+    /**
+     * siw takes at most 256 bytes of MPA private data (RFC 5044: 512) and closes the connection,
+     * with no Reply, on more: 252 bytes after the RFC 6581 header pass, 253 do not, and jwarp names
+     * the cap.
+     */
+    @Test
+    @Order(3)
+    void privateDataCap() throws InterruptedException {
+        use("stock");
+        String accepted = PrivateDataProbe.connect(vm, 252);
+        String refused = PrivateDataProbe.connect(vm, 253);
+        captures.add("private data: 252 bytes -> " + accepted + "; 253 bytes -> " + refused);
+        log("private data 252 B: " + accepted + "; 253 B: " + refused);
+        assertTrue(accepted.startsWith("established"), accepted);
+        assertTrue(refused.contains("siw and cxgb4 close the connection above 256"), refused);
+    }
+
+    @TestFactory
+    @Order(4)
+    Stream<DynamicTest> sizeSweep() {
+        return Matrix.sweep().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> check(run(c, sweep))));
+    }
+
+    @TestFactory
+    @Order(5)
+    Stream<DynamicTest> rate() {
+        List<Cell> cells = new ArrayList<>();
+        for (int size : new int[] {64, 65535}) {
+            cells.add(new Cell("stock", true, JwarpConfig.V2_RTR_CRC, size, RATE_COUNT, Optional.empty()));
+            cells.add(new Cell("stock", false, JwarpConfig.V2_RTR_CRC, size, RATE_COUNT, Optional.empty()));
+        }
+        return cells.stream().map(c -> DynamicTest.dynamicTest("rate " + c.name(), () -> check(run(c, rates))));
+    }
+
+    @TestFactory
+    @Order(6)
+    Stream<DynamicTest> variantMatrix() {
+        return Matrix.cells().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> check(run(c, results))));
+    }
+
+    private void capture(Cell cell, int port, String name) throws InterruptedException {
+        Path pcap = work.resolve(name).toAbsolutePath();
+        CellResult r;
+        WireCapture cap = WireCapture.start(port, pcap);
+        try {
+            r = run(cell, sessions);
+        } finally {
+            cap.close();
+        }
+        log("tcpdump: " + cap.report());
+        check(r);
+        String fields = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-T", "fields", "-E", "separator=|",
+                "-e", "frame.number", "-e", "tcp.srcport", "-e", "tcp.len", "-e", "frame.protocols", "-e", "tcp.reassembled_in",
+                "-e", "iwarp_mpa.ulpdulength");
+        String verbose = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-V", "-Y", "iwarp_mpa.fpdu");
+        TsharkVerdict v = TsharkVerdict.of(fields, verbose);
+        captures.add(cell.direction() + " " + name + ": " + v);
+        log("capture " + name + ": " + v);
+        assertTrue(v.clean(), "tshark on " + pcap + ": " + v);
+    }
+
+    private CellResult run(Cell cell, List<CellResult> into) throws InterruptedException {
+        use(cell.variant());
+        long t0 = System.nanoTime();
+        CellResult r = runner.run(cell);
+        into.add(r);
+        log(String.format(Locale.ROOT, "%-45s %-7s %s%s (%.1f s)", cell.name(), r.mark(), r.detail(),
+                r.rate() > 0 ? String.format(Locale.ROOT, ", %.1f pings/s", r.rate()) : "", (System.nanoTime() - t0) / 1e9));
+        if (!r.good() && !vm.healthNote().isEmpty()) {
+            log("the guest kernel oopsed" + vm.healthNote() + "; rebooting the VM");
+            vm.restart();
+            loaded = null;
+        }
+        return r;
+    }
+
+    private void use(String variant) {
+        if (!variant.equals(loaded)) {
+            vm.loadVariant(variant);
+            loaded = variant;
+            log("siw variant '" + variant + "' loaded");
+        }
+    }
+
+    private static void check(CellResult r) {
+        if (!r.good()) {
+            fail(r.cell().name() + ": " + r.detail() + "\n" + SiwVm.tail(r.log(), 40));
+        }
+    }
+
+    private static void log(String line) {
+        System.out.println("[interop] " + line);
+        System.out.flush();
+    }
+}
