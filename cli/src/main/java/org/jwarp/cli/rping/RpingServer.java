@@ -60,7 +60,8 @@ final class RpingServer {
         CmEventHandler handler = e -> {
             if (e instanceof CmEvent.ConnectRequest r) {
                 requests.add(r.request());
-            } else {
+            } else if (e.qp() != null) {
+                // (a listener's ConnectError about a client that never got a QP has none: nothing to route)
                 CmEventHandler route = routes.get(e.qp());
                 if (route != null) {
                     route.onCmEvent(e);
