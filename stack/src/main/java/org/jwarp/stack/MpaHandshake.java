@@ -45,7 +45,7 @@ public final class MpaHandshake {
     }
 
     private final boolean initiator;
-    private final MpaPolicy policy;
+    private MpaPolicy policy;
     private final MpaFrameReader reader;
     private Phase phase;
     private MpaMessage request;
@@ -199,7 +199,18 @@ public final class MpaHandshake {
 
     /** Responder: the ULP accepts; the Reply goes out with its private data. */
     public void accept(byte[] replyPrivateData) {
+        accept(replyPrivateData, policy);
+    }
+
+    /**
+     * Responder: the ULP accepts with a policy of its own for this connection — its IRD and ORD
+     * (rdma_accept's responder resources and initiator depth), which the Reply carries as RFC 6581
+     * §9.1 adjusts them. The Request was checked against the listener's policy; the two differ
+     * only in IRD/ORD.
+     */
+    public void accept(byte[] replyPrivateData, MpaPolicy acceptPolicy) {
         requirePhase(Phase.AWAIT_DECISION);
+        this.policy = acceptPolicy;
         switch (MpaNegotiation.respond(policy, request, true, replyPrivateData)) {
             case MpaResponse.Accept a -> {
                 output = a.reply().toBytes();

@@ -22,6 +22,7 @@ import org.jwarp.wire.fpdu.Mulpdu;
 import org.jwarp.wire.mpa.MpaFrame;
 import org.jwarp.wire.mpa.MpaParameters;
 import org.jwarp.wire.mpa.MpaPolicy;
+import org.jwarp.wire.mpa.MpaV2Header;
 import org.jwarp.wire.mpa.RtrType;
 import org.jwarp.wire.rdmap.MpaError;
 
@@ -71,6 +72,8 @@ final class Connection {
     private int connectOrd;
     private int connectIrd;
     private MpaPolicy policy;
+    /** Active side: the address connect() dials (a failed connect has no remote address of its own). */
+    private InetSocketAddress connectTarget;
     private SelectionKey key;
     private long rtrDeadline;
     private long runningSince;
@@ -87,9 +90,10 @@ final class Connection {
     }
 
     /** The active side: TCP connect under way; the MPA Request goes out once it completes. */
-    static Connection connecting(JwarpDevice device, SocketChannel channel, JwarpQp qp, byte[] privateData, int ord,
-                                 int ird, long deadline, CmEventHandler handler) {
+    static Connection connecting(JwarpDevice device, SocketChannel channel, InetSocketAddress remote, JwarpQp qp,
+                                 byte[] privateData, int ord, int ird, long deadline, CmEventHandler handler) {
         Connection c = new Connection(device, channel, true, handler, null);
+        c.connectTarget = remote;
         c.qp = qp;
         c.connectPrivateData = privateData;
         c.connectOrd = ord;
@@ -152,11 +156,13 @@ final class Connection {
         }
     }
 
+    /** The peer's address; before (or without) a TCP connection, the address we dial; null if neither. */
     InetSocketAddress remoteAddress() {
         try {
-            return (InetSocketAddress) channel.getRemoteAddress();
+            InetSocketAddress a = (InetSocketAddress) channel.getRemoteAddress();
+            return a != null ? a : connectTarget;
         } catch (IOException e) {
-            return null;
+            return connectTarget;
         }
     }
 
@@ -183,7 +189,7 @@ final class Connection {
             closeChannel();
             phase = CLOSED;
             failQp();
-            emit(new CmEvent.Unreachable(qp, remoteAddressOrNull(), e.getMessage() == null ? e.toString() : e.getMessage()));
+            emit(new CmEvent.Unreachable(qp, remoteAddress(), e.getMessage() == null ? e.toString() : e.getMessage()));
             return 1;
         }
         if (!connected) {
@@ -205,13 +211,6 @@ final class Connection {
         return 1;
     }
 
-    private InetSocketAddress remoteAddressOrNull() {
-        try {
-            return (InetSocketAddress) channel.getRemoteAddress();
-        } catch (IOException e) {
-            return null;
-        }
-    }
 
     private int handshakeWork(long now) throws IOException {
         int work = writeSetupOutput();
@@ -354,9 +353,23 @@ final class Connection {
         qp = acceptor;
         acceptor.connection = this;
         DeviceConfig cfg = device.config();
-        policy = MpaPolicies.of(cfg, ird, ord);
-        handshake.accept(privateData);
+        policy = MpaPolicies.of(cfg, responderIrd(cfg, ird), ord);
+        handshake.accept(privateData, policy);
         return true;
+    }
+
+    /**
+     * The IRD this responder answers with: the application's, raised to the initiator's ORD where
+     * the device can serve it (RFC 6581 §9.1: responder IRD >= initiator ORD; AcceptParams says the
+     * provider raises it). The responder's ORD needs no care here: the negotiation lowers it to the
+     * initiator's IRD.
+     */
+    private int responderIrd(DeviceConfig cfg, int ird) {
+        MpaV2Header h = handshake.request().enhancedHeader();
+        if (h == null || h.ord() == MpaV2Header.NO_NEGOTIATION || h.ord() <= ird) {
+            return ird;
+        }
+        return Math.min(h.ord(), cfg.limits().maxIrd());
     }
 
     /** Engine thread, passive side: the application refused. */
@@ -555,7 +568,7 @@ final class Connection {
 
     /** The remote address as host:port, for messages (read before the channel closes). */
     private String peerName() {
-        InetSocketAddress a = remoteAddressOrNull();
+        InetSocketAddress a = remoteAddress();
         return a == null ? "(address unknown)" : a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 

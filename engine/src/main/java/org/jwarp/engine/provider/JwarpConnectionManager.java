@@ -78,7 +78,7 @@ final class JwarpConnectionManager implements ConnectionManager {
             throw new UncheckedIOException("cannot connect to " + remote + ": " + e.getMessage(), e);
         }
         long deadline = System.nanoTime() + params.timeout().toNanos();
-        Connection c = Connection.connecting(device, ch, jqp, params.privateData(), params.ord(), params.ird(),
+        Connection c = Connection.connecting(device, ch, remote, jqp, params.privateData(), params.ord(), params.ird(),
                 deadline, handler);
         EngineWorker w = jqp.worker();
         w.execute(() -> {

@@ -75,13 +75,13 @@ final class JwarpConnectionRequest implements org.jwarp.verbs.ConnectionRequest 
     @Override
     public int peerIrd() {
         MpaV2Header h = request.enhancedHeader();
-        return h == null ? -1 : h.ird();
+        return h == null ? MpaV2Header.NO_NEGOTIATION : h.ird(); // revision 1 negotiates nothing
     }
 
     @Override
     public int peerOrd() {
         MpaV2Header h = request.enhancedHeader();
-        return h == null ? -1 : h.ord();
+        return h == null ? MpaV2Header.NO_NEGOTIATION : h.ord(); // revision 1 negotiates nothing
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
@@ -122,6 +123,7 @@ class ConnectionManagerTest {
                     ConnectParams.of(new byte[0]), client.events);
             CmEvent.Unreachable u = client.events.expect(CmEvent.Unreachable.class, WAIT);
             assertTrue(u.reason().toLowerCase().contains("refused"), u.reason());
+            assertEquals(new InetSocketAddress(LO, port), u.remote(), "the address that could not be reached");
         }
     }
 
@@ -265,10 +267,39 @@ class ConnectionManagerTest {
     }
 
     @Test
+    void theAcceptorsOwnIrdAndOrdGoInTheReply() throws Exception {
+        // RFC 6581 §9.1: the responder lowers its ORD to the initiator's IRD and raises its IRD to
+        // the initiator's ORD; what it asked for in rdma_accept is where it starts from.
+        ConnectParams connect = new ConnectParams(new byte[0], Duration.ofSeconds(10), 3, 5);
+        AcceptParams accept = new AcceptParams(new byte[0], 7, 2);
+        try (LoopbackPair p = new LoopbackPair(base().build(), base().build(), connect, accept)) {
+            var s = p.serverEstablished.attr();
+            var c = p.clientEstablished.attr();
+            assertEquals(5, s.ord(), "responder ORD lowered to the initiator's IRD: " + s);
+            assertEquals(3, s.ird(), "responder IRD raised to the initiator's ORD: " + s);
+            assertEquals(3, c.ord(), c.toString());
+            assertEquals(5, c.ird(), c.toString());
+            assertEquals(5, c.peerOrd(), c.toString());
+            assertEquals(3, c.peerIrd(), c.toString());
+            exchange(p);
+        }
+        AcceptParams small = new AcceptParams(new byte[0], 1, 8);
+        try (LoopbackPair p = new LoopbackPair(base().build(), base().build(), connect, small)) {
+            var s = p.serverEstablished.attr();
+            assertEquals(1, s.ord(), s.toString());
+            assertEquals(8, s.ird(), s.toString());
+            assertEquals(8, p.clientEstablished.attr().peerIrd());
+        }
+    }
+
+    @Test
     void mpaRevisionOneWithoutRtr() throws Exception {
         DeviceConfig v1 = base().mpaRevision(1).peerToPeer(false).build();
         try (LoopbackPair p = new LoopbackPair(v1, v1, "v1".getBytes(), new byte[0])) {
             assertEquals(1, p.clientEstablished.attr().mpaRevision());
+            // revision 1 carries no IRD/ORD: ConnectionRequest says "not negotiated", 0x3FFF
+            assertEquals(0x3FFF, p.connectRequest.request().peerIrd());
+            assertEquals(0x3FFF, p.connectRequest.request().peerOrd());
             exchange(p);
         }
     }

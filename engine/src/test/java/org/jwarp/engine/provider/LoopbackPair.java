@@ -86,18 +86,25 @@ final class LoopbackPair implements AutoCloseable {
     final Listener listener;
     final CmEvent.Established clientEstablished;
     final CmEvent.Established serverEstablished;
+    final CmEvent.ConnectRequest connectRequest;
 
     LoopbackPair(DeviceConfig clientConfig, DeviceConfig serverConfig, byte[] clientPd, byte[] serverPd)
             throws InterruptedException {
+        this(clientConfig, serverConfig, ConnectParams.of(clientPd), AcceptParams.of(serverPd));
+    }
+
+    LoopbackPair(DeviceConfig clientConfig, DeviceConfig serverConfig, ConnectParams connect, AcceptParams accept)
+            throws InterruptedException {
+        byte[] clientPd = connect.privateData();
         client = new End(clientConfig);
         server = new End(serverConfig);
         listener = server.device.connectionManager().listen(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8, server.events);
-        client.device.connectionManager().connect(listener.localAddress(), client.qp, ConnectParams.of(clientPd),
-                client.events);
+        client.device.connectionManager().connect(listener.localAddress(), client.qp, connect, client.events);
         CmEvent.ConnectRequest req = expect(server, CmEvent.ConnectRequest.class);
+        connectRequest = req;
         assertEquals(new String(clientPd), new String(req.request().privateData()));
-        req.request().accept(server.qp, AcceptParams.of(serverPd));
+        req.request().accept(server.qp, accept);
         clientEstablished = expect(client, CmEvent.Established.class);
         serverEstablished = expect(server, CmEvent.Established.class);
     }
