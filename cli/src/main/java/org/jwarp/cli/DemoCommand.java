@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer> {
 
     /** Latency rounds per size; bandwidth milliseconds per size. */
-    static final long LAT_ROUNDS = 5000;
+    static final long LAT_ROUNDS = 20_000;
     static final long BW_MILLIS = 700;
 
     @Spec

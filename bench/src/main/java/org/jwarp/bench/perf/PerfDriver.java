@@ -26,7 +26,7 @@ import java.util.List;
 public final class PerfDriver {
 
     /** Iterations of the warm-up pass (fewer if the size's own count is lower, or its messages are large). */
-    public static final long WARMUP_ITERATIONS = 2000;
+    public static final long WARMUP_ITERATIONS = 20_000;
     /** The warm-up pass moves at most this many bytes (but at least 16 messages). */
     public static final long WARMUP_BYTES = 32L << 20;
     /** Longest wait for a control message the peer should send promptly. */
