@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.stack.MpaHandshake;
@@ -43,22 +42,17 @@ import org.jwarp.wire.rdmap.RdmapOpcode;
  */
 public final class RxPathBench {
 
-    private static final String PROPERTY = "jwarp.rx.directFrom";
+    /** The engine's switch for direct placement (SocketReceiver.DIRECT_FROM_PROPERTY). */
+    static final String PROPERTY = "jwarp.rx.directFrom";
     private static final int MESSAGE = 1 << 20;
 
     private RxPathBench() {
     }
 
     public static void main(String[] args) throws Exception {
-        int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 2;
-        List<Integer> sizes = new ArrayList<>();
-        for (int i = 2; i < args.length; i++) {
-            sizes.add(Integer.parseInt(args[i]));
-        }
-        if (sizes.isEmpty()) {
-            sizes = List.of(4096, 8192, 16384, 32768, 65000);
-        }
+        int repeats = BenchArgs.repeats(args, 5);
+        double seconds = BenchArgs.seconds(args, 2);
+        List<Integer> sizes = BenchArgs.sizes(args, List.of(4096, 8192, 16384, 32768, 65000));
         run("1", 65000, 1);
         run("off", 65000, 1);
         System.out.println("receiver engine thread: ns of CPU per KiB received (lower is better); Gb/s in brackets");

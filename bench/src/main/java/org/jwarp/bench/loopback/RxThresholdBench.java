@@ -1,6 +1,5 @@
 package org.jwarp.bench.loopback;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.jwarp.verbs.DeviceConfig;
 
@@ -15,21 +14,13 @@ import org.jwarp.verbs.DeviceConfig;
  */
 public final class RxThresholdBench {
 
-    private static final String PROPERTY = "jwarp.rx.directFrom";
-
     private RxThresholdBench() {
     }
 
     public static void main(String[] args) throws Exception {
-        int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 2;
-        List<Integer> sizes = new ArrayList<>();
-        for (int i = 2; i < args.length; i++) {
-            sizes.add(Integer.parseInt(args[i]));
-        }
-        if (sizes.isEmpty()) {
-            sizes = List.of(2048, 4096, 8192, 16384, 32768, 65536);
-        }
+        int repeats = BenchArgs.repeats(args, 5);
+        double seconds = BenchArgs.seconds(args, 2);
+        List<Integer> sizes = BenchArgs.sizes(args, List.of(2048, 4096, 8192, 16384, 32768, 65536));
         DeviceConfig invoker = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).build();
         double[][] on = new double[sizes.size()][repeats];
         double[][] off = new double[sizes.size()][repeats];
@@ -68,11 +59,11 @@ public final class RxThresholdBench {
     }
 
     private static double run(DeviceConfig config, String directFrom, int size, double seconds) throws Exception {
-        System.setProperty(PROPERTY, directFrom);
+        System.setProperty(RxPathBench.PROPERTY, directFrom);
         try (JwarpLoopback j = new JwarpLoopback(config)) {
             return j.writeBandwidth(size, seconds, 0, 1).gbps();
         } finally {
-            System.clearProperty(PROPERTY);
+            System.clearProperty(RxPathBench.PROPERTY);
         }
     }
 }
