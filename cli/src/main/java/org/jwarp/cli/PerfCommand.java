@@ -119,12 +119,14 @@ abstract class PerfCommand implements Callable<Integer> {
             + " default 1).")
     Integer engineThreads;
 
-    @Option(names = "--idle", paramLabel = "KIND", description = "What an idle engine thread does: spin, backoff"
-            + " (default) or park.")
+    @Option(names = "--idle", paramLabel = "KIND", description = "What an idle engine thread does: adaptive"
+            + " (default: spin 50 µs, then sleep in its selector), spin, backoff or park.")
     String idle;
 
     @Option(names = "--threading", paramLabel = "MODE", description = "dedicated: engine threads of their own"
-            + " (default with 2+ CPUs); invoker: the application's polling thread runs the engine.")
+            + " (default with 4+ CPUs); hybrid: the polling application thread runs the engine, a standby engine"
+            + " thread takes over when it stops (default with fewer); invoker: only the application's threads"
+            + " run the engine.")
     String threading;
 
     @Option(names = "--pin", paramLabel = "CPUS", description = "Pin threads, e.g. 0,1: in order the client's"
@@ -190,6 +192,9 @@ abstract class PerfCommand implements Callable<Integer> {
         List<String> setup = new ArrayList<>();
         if (tr == TransportKind.JWARP) {
             setup.add("Engine          : " + options.describe());
+            if (threading == null) {
+                setup.add("                  default for " + DeviceConfig.defaultThreadingReason(cores));
+            }
         }
         if (appPolls) {
             setup.add("Polling         : busy polling" + (yield ? ", yielding the CPU when idle (" + busy
@@ -309,19 +314,21 @@ abstract class PerfCommand implements Callable<Integer> {
         return switch (threading) {
             case "dedicated" -> DeviceConfig.ThreadingMode.DEDICATED;
             case "invoker" -> DeviceConfig.ThreadingMode.INVOKER;
-            default -> throw bad("unknown --threading '" + threading + "': use dedicated or invoker");
+            case "hybrid" -> DeviceConfig.ThreadingMode.HYBRID;
+            default -> throw bad("unknown --threading '" + threading + "': use dedicated, hybrid or invoker");
         };
     }
 
     private DeviceConfig.IdleStrategyKind idleKind() {
         if (idle == null) {
-            return DeviceConfig.IdleStrategyKind.BACKOFF;
+            return DeviceConfig.defaults().idleStrategy();
         }
         return switch (idle) {
             case "spin" -> DeviceConfig.IdleStrategyKind.SPIN;
             case "backoff" -> DeviceConfig.IdleStrategyKind.BACKOFF;
             case "park" -> DeviceConfig.IdleStrategyKind.PARK;
-            default -> throw bad("unknown --idle '" + idle + "': use spin, backoff or park");
+            case "adaptive" -> DeviceConfig.IdleStrategyKind.ADAPTIVE;
+            default -> throw bad("unknown --idle '" + idle + "': use adaptive, spin, backoff or park");
         };
     }
 
@@ -385,8 +392,10 @@ abstract class PerfCommand implements Callable<Integer> {
             throw bad("-e does not apply to write-lat: an RDMA WRITE raises no completion at its target, so both"
                     + " sides poll memory (as perftest's does); use send-lat or write-imm-lat");
         }
-        if ("invoker".equals(threading) && engineThreads != null && engineThreads > 1) {
-            throw bad("--threading invoker runs no engine thread; --engine-threads needs --threading dedicated");
+        if (engineThreads != null && engineThreads > 1 && threadingMode() != DeviceConfig.ThreadingMode.DEDICATED) {
+            throw bad("--engine-threads " + engineThreads + " needs --threading dedicated (" + (threading == null
+                    ? "the default here is " + threadingMode().name().toLowerCase(java.util.Locale.ROOT)
+                    : "--threading " + threading + " runs the engine on the application's thread") + ")");
         }
         int sz = size != null ? size : lat ? 2 : 65536;
         long n = iterations != null ? iterations : lat ? 1000 : 5000;

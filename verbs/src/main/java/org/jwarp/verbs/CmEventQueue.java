@@ -10,8 +10,10 @@ import java.util.concurrent.TimeUnit;
  * unbounded; connection events are a handful per connection).
  *
  * <p>In {@link DeviceConfig.ThreadingMode#INVOKER} mode nothing produces events unless some
- * thread runs the engine: there, wait with {@link #poll(Duration, RdmaDevice)}, which runs the
- * device's engine while it waits, instead of {@link #poll(long, TimeUnit)}.
+ * thread runs the engine, and in {@link DeviceConfig.ThreadingMode#HYBRID} mode the standby engine
+ * thread takes over only a moment after the application stops calling in: in both, wait with
+ * {@link #poll(Duration, RdmaDevice)} (or {@link #expect(Class, Duration, RdmaDevice)}), which runs
+ * the engine or hands it over at once, instead of {@link #poll(long, TimeUnit)}.
  *
  * <p>Thread-safe.
  */
@@ -45,10 +47,11 @@ public final class CmEventQueue implements CmEventHandler {
     /**
      * The next event, waiting up to the timeout on {@code device}'s engine ({@code null} on
      * timeout): in INVOKER mode the waiting thread runs the device's duty cycle meanwhile
-     * ({@link RdmaDevice#invokeUntil}); otherwise as {@link #poll(Duration)}.
+     * ({@link RdmaDevice#invokeUntil}), in HYBRID mode it hands the engine to the standby thread at
+     * once; in DEDICATED mode as {@link #poll(Duration)}.
      */
     public CmEvent poll(Duration timeout, RdmaDevice device) throws InterruptedException {
-        if (device.config().threadingMode() != DeviceConfig.ThreadingMode.INVOKER) {
+        if (device.config().threadingMode() == DeviceConfig.ThreadingMode.DEDICATED) {
             return poll(timeout);
         }
         long nanos;
@@ -72,7 +75,19 @@ public final class CmEventQueue implements CmEventHandler {
      *                               message shows it)
      */
     public <T extends CmEvent> T expect(Class<T> type, Duration timeout) throws InterruptedException {
-        CmEvent e = poll(timeout);
+        return expected(type, poll(timeout));
+    }
+
+    /**
+     * As {@link #expect(Class, Duration)}, waiting on {@code device}'s engine as
+     * {@link #poll(Duration, RdmaDevice)} does: the form that works in every threading mode.
+     */
+    public <T extends CmEvent> T expect(Class<T> type, Duration timeout, RdmaDevice device)
+            throws InterruptedException {
+        return expected(type, poll(timeout, device));
+    }
+
+    private static <T extends CmEvent> T expected(Class<T> type, CmEvent e) {
         if (e == null) {
             return null;
         }

@@ -11,14 +11,19 @@ import java.util.Set;
  *
  * <h2>Defaults and why</h2>
  * <ul>
- *   <li><b>Threading</b>: with 2 or more processors, {@link ThreadingMode#DEDICATED} with one engine
- *       thread (the offload-engine emulation of seed 001); with 1 processor,
- *       {@link ThreadingMode#INVOKER}, because a dedicated engine thread could only run by
- *       preempting the application.</li>
- *   <li><b>Idle strategy</b>: {@link IdleStrategyKind#BACKOFF} always. A default never busy-spins:
- *       the rule is never more spinning threads than cores (on 2 cores two spinners sharing a core
- *       cost a scheduler tick, about 4 ms, per hand-off), and the application's own polling thread
- *       may already be a spinner. {@link IdleStrategyKind#SPIN} is an explicit choice, and
+ *   <li><b>Threading</b>: with 4 or more processors available to the process (its CPU affinity,
+ *       {@code taskset}, included), {@link ThreadingMode#DEDICATED} with one engine thread (the
+ *       offload-engine emulation of seed 001); with fewer, {@link ThreadingMode#HYBRID}. A
+ *       dedicated engine thread beside a polling application thread makes two busy threads per
+ *       process, and two such processes on 2 CPUs hand over only at scheduler ticks (about 4 ms per
+ *       hop); in hybrid mode the polling application thread runs the engine and a standby engine
+ *       thread, asleep in its selector, keeps the engine going whenever no application thread
+ *       does.</li>
+ *   <li><b>Idle strategy</b>: {@link IdleStrategyKind#ADAPTIVE} always: an idle engine thread spins
+ *       for {@link #ADAPTIVE_SPIN_NANOS} and then sleeps in its selector, from which a doorbell or a
+ *       socket becoming readable wakes it at once. A default never spins without end: the rule is
+ *       never more spinning threads than processors, and the application's own polling thread may
+ *       already be a spinner. {@link IdleStrategyKind#SPIN} is an explicit choice, and
  *       {@link Builder#build()} refuses more spinning engine threads than processors.</li>
  *   <li><b>MPA</b>: revision 2 (RFC 6581) with peer-to-peer mode and an RTR (Write or Read, as cxgb4,
  *       irdma and siw can answer), CRC {@link CrcPolicy#PREFERRED} (we send C=1, RFC 5044 §4.4's
@@ -31,7 +36,7 @@ import java.util.Set;
  * @param providerName   the {@link org.jwarp.verbs.spi.RdmaProvider#name()} to open, or {@code null}
  *                       for the only (or first) provider on the class path
  * @param threadingMode  who runs the engine's duty cycle
- * @param engineThreads  engine threads in DEDICATED mode (1..256); must be 1 in INVOKER mode
+ * @param engineThreads  engine threads in DEDICATED mode (1..256); must be 1 in INVOKER and HYBRID modes
  * @param idleStrategy   what an engine thread (or an INVOKER-mode wait) does when there is no work
  * @param backoff        parameters of {@link IdleStrategyKind#BACKOFF}
  * @param crcPolicy      MPA CRC negotiation (RFC 5044 §4.4, §7.1.1)
@@ -62,7 +67,17 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
          * invoker mode does. For machines with few cores. The application must call into the
          * device regularly, or nothing progresses (no Read Responses, no CM events).
          */
-        INVOKER
+        INVOKER,
+        /**
+         * {@link #INVOKER} while an application thread calls into the device (polls, posts), and a
+         * standby engine thread, asleep in its selector, that runs the duty cycle whenever none has
+         * for a millisecond, or at once when an application thread blocks in a
+         * wait ({@link CompletionChannel#await}, {@link CmEventQueue#poll(java.time.Duration, RdmaDevice)}).
+         * One busy thread per process where the application polls, and progress without calling in
+         * (Read Responses, CM events) where it does not: the default on machines with fewer than 4
+         * processors.
+         */
+        HYBRID
     }
 
     /** What an idle engine thread does between duty cycles. */
@@ -72,8 +87,19 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         /** Spin, then {@link Thread#yield()}, then park with exponentially growing times ({@link Backoff}). */
         BACKOFF,
         /** Park at once until a doorbell or socket readiness unparks the thread: no CPU when idle. */
-        PARK
+        PARK,
+        /**
+         * Spin for {@link DeviceConfig#ADAPTIVE_SPIN_NANOS} after the last work, then park as
+         * {@link #PARK} does: a burst of traffic costs no wake-up, an idle engine no CPU.
+         */
+        ADAPTIVE
     }
+
+    /** How long an {@link IdleStrategyKind#ADAPTIVE} engine thread spins before it sleeps. */
+    public static final long ADAPTIVE_SPIN_NANOS = 50_000;
+
+    /** Processors from which {@link ThreadingMode#DEDICATED} is the default (fewer: {@link ThreadingMode#HYBRID}). */
+    public static final int DEDICATED_FROM_PROCESSORS = 4;
 
     /**
      * MPA CRC negotiation. On the wire, CRC is on for a connection if either MPA frame has C=1
@@ -147,13 +173,13 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         if (engineThreads < 1 || engineThreads > MAX_ENGINE_THREADS) {
             throw new IllegalArgumentException("engineThreads must be in 1.." + MAX_ENGINE_THREADS + ": " + engineThreads);
         }
-        if (threadingMode == ThreadingMode.INVOKER && engineThreads != 1) {
-            throw new IllegalArgumentException("INVOKER mode runs one engine duty cycle on the application's thread;"
-                    + " engineThreads must be 1, not " + engineThreads);
+        if (threadingMode != ThreadingMode.DEDICATED && engineThreads != 1) {
+            throw new IllegalArgumentException(threadingMode + " mode runs one engine duty cycle on the application's"
+                    + " thread; engineThreads must be 1, not " + engineThreads);
         }
-        if (threadingMode == ThreadingMode.INVOKER && !cpuList.isEmpty()) {
-            throw new IllegalArgumentException("INVOKER mode starts no engine thread, so there is nothing to pin;"
-                    + " cpuList must be empty: " + cpuList);
+        if (threadingMode != ThreadingMode.DEDICATED && !cpuList.isEmpty()) {
+            throw new IllegalArgumentException(threadingMode + " mode runs the engine on the application's thread,"
+                    + " so there is nothing to pin; cpuList must be empty: " + cpuList);
         }
         if (mpaRevision != 1 && mpaRevision != 2) {
             throw new IllegalArgumentException("mpaRevision must be 1 (RFC 5044) or 2 (RFC 6581): " + mpaRevision);
@@ -205,6 +231,23 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         return this;
     }
 
+    /**
+     * The threading mode the defaults choose for a process that may use {@code processors} CPUs
+     * (see the class comment).
+     */
+    public static ThreadingMode defaultThreadingMode(int processors) {
+        return processors >= DEDICATED_FROM_PROCESSORS ? ThreadingMode.DEDICATED : ThreadingMode.HYBRID;
+    }
+
+    /** Why {@link #defaultThreadingMode(int)} chose what it did, in one line for headers and logs. */
+    public static String defaultThreadingReason(int processors) {
+        return defaultThreadingMode(processors) == ThreadingMode.DEDICATED
+                ? processors + " CPUs: an engine thread of its own beside a polling application thread"
+                : processors + " CPU" + (processors == 1 ? "" : "s") + " (dedicated needs " + DEDICATED_FROM_PROCESSORS
+                        + "+): the polling application thread runs the engine, a standby engine thread sleeps in its"
+                        + " selector and takes over when it stops";
+    }
+
     /** The defaults for this machine ({@code builder().build()}). */
     public static DeviceConfig defaults() {
         return builder().build();
@@ -243,7 +286,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         private String providerName;
         private ThreadingMode threadingMode;
         private int engineThreads;
-        private IdleStrategyKind idleStrategy = IdleStrategyKind.BACKOFF;
+        private IdleStrategyKind idleStrategy = IdleStrategyKind.ADAPTIVE;
         private Backoff backoff = Backoff.DEFAULT;
         private CrcPolicy crcPolicy = CrcPolicy.PREFERRED;
         private MarkerPolicy markerPolicy = MarkerPolicy.NEVER_REQUEST;
@@ -353,7 +396,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         public DeviceConfig build() {
             int cores = availableProcessors > 0 ? availableProcessors : Runtime.getRuntime().availableProcessors();
             ThreadingMode mode = threadingMode != null ? threadingMode
-                    : cores >= 2 ? ThreadingMode.DEDICATED : ThreadingMode.INVOKER;
+                    : defaultThreadingMode(cores);
             int threads = engineThreads != 0 ? engineThreads : 1;
             return new DeviceConfig(providerName, mode, threads, idleStrategy, backoff, crcPolicy, markerPolicy,
                     mpaRevision, peerToPeer, rtrKinds, mpaTimeouts, limits, rfc7306, cpuList).checkProcessors(cores);

@@ -25,10 +25,19 @@ import java.util.List;
  */
 public final class PerfDriver {
 
-    /** Iterations of the warm-up pass (fewer if the size's own count is lower, or its messages are large). */
-    public static final long WARMUP_ITERATIONS = 20_000;
-    /** The warm-up pass moves at most this many bytes (but at least 16 messages). */
-    public static final long WARMUP_BYTES = 32L << 20;
+    /**
+     * How long each warm-up pass runs, whatever {@code -n} says: the JIT compiles the data path
+     * (and finishes compiling it) in this time, not in the measured one; a short count such as
+     * perftest's default of 1000 round trips would otherwise time the interpreter and the
+     * compiler threads.
+     */
+    public static final long WARMUP_NANOS = 500_000_000L;
+    /**
+     * Warm-up passes, each followed by the control exchange that precedes a measurement: code the
+     * compiler specialised to the data path alone is recompiled for the mix during the second
+     * pass, not during the measured one.
+     */
+    public static final int WARMUP_PASSES = 2;
     /** Longest wait for a control message the peer should send promptly. */
     public static final Duration PROMPT = Duration.ofSeconds(60);
     /** Wait for the end of a measurement of unknown length: the connection's loss ends it sooner. */
@@ -54,9 +63,11 @@ public final class PerfDriver {
             List<Integer> sizes = st.sizes();
             List<ResultRow> rows = new ArrayList<>();
             int first = sizes.getFirst();
-            long warmup = Math.min(st.iterationsFor(first),
-                    Math.min(WARMUP_ITERATIONS, Math.max(16, WARMUP_BYTES / first)));
-            clientPhase(s, first, true, warmup, 0, meter);
+            s.warmingUp(true);
+            for (int pass = 0; pass < WARMUP_PASSES; pass++) {
+                clientPhase(s, first, true, st.iterationsFor(first), WARMUP_NANOS, meter);
+            }
+            s.warmingUp(false);
             for (int i = 0; i < sizes.size(); i++) {
                 int size = sizes.get(i);
                 long duration = st.durationMillis() * 1_000_000L;
@@ -109,6 +120,7 @@ public final class PerfDriver {
                     throw new PerfException("the client asked for size " + size + ", outside the agreed 1.."
                             + s.settings().maxSize());
                 }
+                s.warmingUp(m.warmup());
                 s.prepare(size);
                 c.send(ControlMessage.ready(size));
                 meter.start();

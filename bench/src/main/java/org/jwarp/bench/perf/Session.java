@@ -32,6 +32,14 @@ public interface Session extends AutoCloseable {
      */
     SideReport runClient(int size, long iterations, long durationNanos, CpuMeter meter);
 
+    /**
+     * Whether this side's busy-polling threads yield the CPU on every other idle turn: on during
+     * the warm-up passes, so that the JIT's compiler threads get a CPU beside the spinners (and
+     * both idle branches are compiled, so the measurement does not trap into the interpreter);
+     * off for the measurement (unless the run yields anyway).
+     */
+    void warmingUp(boolean on);
+
     /** Server: whether the application takes part in the transfer (false: it waits for the client's report). */
     boolean serverActive();
 

@@ -173,6 +173,11 @@ public final class PerfRunner {
             out.add(side + " engine: none (invoker mode: the application thread runs it)");
             return;
         }
+        if (o.threading() == org.jwarp.verbs.DeviceConfig.ThreadingMode.HYBRID) {
+            out.add(side + " engine: the application thread while it polls; standby thread jwarp-engine-standby"
+                    + " (not pinned) otherwise");
+            return;
+        }
         for (int i = 0; i < o.engineThreads(); i++) {
             out.add(side + " engine thread jwarp-engine-" + i + ": " + (o.engineCpus().size() > i
                     ? "CPU " + o.engineCpus().get(i) + " (pinned)" : "not pinned"));

@@ -12,7 +12,8 @@ public final class IdleStrategies {
 
     /**
      * The strategy of {@code kind}. {@link IdleStrategyKind#PARK} parks for at most
-     * {@code backoff.maxParkNanos()} at a time, so that timers polled from the duty cycle still run
+     * {@code backoff.maxParkNanos()} at a time (as does {@link IdleStrategyKind#ADAPTIVE} once it
+     * stops spinning), so that timers polled from the duty cycle still run
      * while nothing rings the doorbell.
      *
      * @param parker how parks are done: the engine thread's doorbell, so that posts can wake it
@@ -25,6 +26,7 @@ public final class IdleStrategies {
             case SPIN -> BusySpinIdleStrategy.INSTANCE;
             case BACKOFF -> new BackoffIdleStrategy(parker, backoff);
             case PARK -> new ParkIdleStrategy(parker, backoff.maxParkNanos());
+            case ADAPTIVE -> new AdaptiveIdleStrategy(parker, DeviceConfig.ADAPTIVE_SPIN_NANOS, backoff.maxParkNanos());
         };
     }
 

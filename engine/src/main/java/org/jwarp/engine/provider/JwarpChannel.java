@@ -29,7 +29,7 @@ final class JwarpChannel implements CompletionChannel {
         // duty cycle and idles as an engine thread would, parking on the engine's doorbell (in its
         // selector): a plain park sees neither a post nor arriving data, and a passive side whose
         // only thread waits here would answer its peer only when a park ran out (up to maxPark)
-        this.channel = device.invokerMode()
+        this.channel = device.invokerMode() && device.standby() == null
                 ? new EngineCompletionChannel(notifier, device::invoke, IdleStrategies.create(device.config(),
                         device.invokerParker()))
                 : new EngineCompletionChannel(notifier);
@@ -59,6 +59,14 @@ final class JwarpChannel implements CompletionChannel {
 
     @Override
     public CompletionQueue await(long timeout, TimeUnit unit) throws InterruptedException {
+        CompletionQueue ready = channel.tryAwait();
+        if (ready != null) {
+            return ready;
+        }
+        if (device.standby() != null) {
+            // HYBRID mode: this thread is about to sleep, the standby engine thread carries on
+            device.standby().handOver();
+        }
         return channel.await(timeout, unit);
     }
 

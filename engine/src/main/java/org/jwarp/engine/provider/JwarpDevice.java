@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.agent.AgentRunner;
@@ -52,7 +54,12 @@ final class JwarpDevice implements RdmaDevice {
     private final EngineWorker[] workers;
     private final AgentRunner[] runners;
     private final AgentInvoker invoker;
+    /** HYBRID mode: the thread that runs the engine while no application thread does; else null. */
+    private final StandbyEngine standby;
+    /** Held by whoever runs the invoked duty cycle (an application thread or the standby). */
     private final AtomicBoolean invoking = new AtomicBoolean();
+    /** Duty cycles application threads ran ({@link #invoke()}); written under {@link #invoking}. */
+    private final AtomicLong invocations = new AtomicLong();
     private final AtomicInteger handles = new AtomicInteger();
     private final AtomicInteger qpNumbers = new AtomicInteger(0x10);
     private final AtomicInteger nextWorker = new AtomicInteger();
@@ -66,7 +73,7 @@ final class JwarpDevice implements RdmaDevice {
     JwarpDevice(DeviceConfig config) {
         this.config = config;
         this.stags = new StagTable(config.limits().maxMrs());
-        boolean invokerMode = config.threadingMode() == DeviceConfig.ThreadingMode.INVOKER;
+        boolean invokerMode = config.threadingMode() != DeviceConfig.ThreadingMode.DEDICATED;
         int n = invokerMode ? 1 : config.engineThreads();
         workers = new EngineWorker[n];
         for (int i = 0; i < n; i++) {
@@ -75,8 +82,12 @@ final class JwarpDevice implements RdmaDevice {
         if (invokerMode) {
             runners = new AgentRunner[0];
             invoker = new AgentInvoker(workers[0]).start();
+            standby = config.threadingMode() == DeviceConfig.ThreadingMode.HYBRID
+                    ? new StandbyEngine(this, IdleStrategies.create(config, invokerParker()))
+                    : null;
         } else {
             invoker = null;
+            standby = null;
             runners = new AgentRunner[n];
             for (int i = 0; i < n; i++) {
                 EngineWorker w = workers[i];
@@ -92,6 +103,9 @@ final class JwarpDevice implements RdmaDevice {
         }
         cm = new JwarpConnectionManager(this);
         publication = publishCounters();
+        if (standby != null) {
+            standby.start();
+        }
     }
 
     /**
@@ -162,8 +176,39 @@ final class JwarpDevice implements RdmaDevice {
         return stags;
     }
 
+    /** INVOKER or HYBRID mode: an application thread that polls or posts runs the duty cycle. */
     boolean invokerMode() {
         return invoker != null;
+    }
+
+    /** HYBRID mode's standby engine thread, or null. */
+    StandbyEngine standby() {
+        return standby;
+    }
+
+    /** Duty cycles application threads have run (HYBRID mode's standby watches it). */
+    long invocations() {
+        return invocations.get();
+    }
+
+    /**
+     * HYBRID mode's standby thread: one duty cycle, or -1 if an application thread is in one. Not
+     * counted in {@link #invocations()}.
+     */
+    int standbyCycle() {
+        if (!invoking.compareAndSet(false, true)) {
+            return -1;
+        }
+        try {
+            return invoker.invoke();
+        } finally {
+            invoking.set(false);
+        }
+    }
+
+    /** Ends a park of whoever sleeps on the invoked engine's doorbell. */
+    void wakeEngine() {
+        workers[0].doorbell().wakeWaiter();
     }
 
     AgentInvoker invoker() {
@@ -334,6 +379,9 @@ final class JwarpDevice implements RdmaDevice {
         if (invoker == null) {
             return RdmaDevice.super.invokeUntil(done, timeout, unit);
         }
+        if (standby != null) {
+            return awaitStandby(done, unit.toNanos(Math.max(0, timeout)));
+        }
         IdleStrategy idle = IdleStrategies.create(config, invokerParker());
         long deadline = System.nanoTime() + unit.toNanos(Math.max(0, timeout));
         while (true) {
@@ -354,12 +402,39 @@ final class JwarpDevice implements RdmaDevice {
         }
     }
 
-    /** Invoker mode: one duty cycle on the calling thread (skipped if another thread is in one). */
+    /**
+     * HYBRID mode: the waiting thread leaves the engine to the standby thread and checks
+     * {@code done} between short parks (a setup-path wait: CM events).
+     */
+    private boolean awaitStandby(BooleanSupplier done, long timeoutNanos) throws InterruptedException {
+        standby.handOver();
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (!done.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(Math.min(left, HYBRID_WAIT_CHECK_NANOS));
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting on the device");
+            }
+        }
+        return true;
+    }
+
+    /** HYBRID mode: how often a thread waiting in {@link #invokeUntil} checks its condition. */
+    private static final long HYBRID_WAIT_CHECK_NANOS = 50_000;
+
+    /**
+     * INVOKER and HYBRID modes: one duty cycle on the calling thread (skipped if another thread is
+     * in one).
+     */
     @Override
     public int invoke() {
         if (invoker == null || !invoking.compareAndSet(false, true)) {
             return 0;
         }
+        invocations.lazySet(invocations.get() + 1);
         try {
             return invoker.invoke();
         } finally {
@@ -382,6 +457,13 @@ final class JwarpDevice implements RdmaDevice {
         // Stop the engine threads first; once stopped, their connections belong to this thread,
         // which closes every socket — as the kernel does when a process dies — and flushes every QP.
         RuntimeException failure = null;
+        if (standby != null) {
+            try {
+                standby.close();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
         for (AgentRunner r : runners) {
             try {
                 r.close();

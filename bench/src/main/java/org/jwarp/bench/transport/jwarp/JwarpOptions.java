@@ -43,14 +43,14 @@ public record JwarpOptions(DeviceConfig.ThreadingMode threading, int engineThrea
     }
 
     public int threadCount() {
-        return threading == DeviceConfig.ThreadingMode.INVOKER ? 0 : engineThreads;
+        return threading == DeviceConfig.ThreadingMode.DEDICATED ? engineThreads : 0;
     }
 
     /** The device configuration. */
     public DeviceConfig toConfig() {
         DeviceConfig.Builder b = DeviceConfig.builder()
                 .threadingMode(threading)
-                .engineThreads(threading == DeviceConfig.ThreadingMode.INVOKER ? 1 : engineThreads)
+                .engineThreads(threading == DeviceConfig.ThreadingMode.DEDICATED ? engineThreads : 1)
                 .idleStrategy(idle)
                 .crcPolicy(crc ? DeviceConfig.CrcPolicy.PREFERRED : DeviceConfig.CrcPolicy.OFF)
                 .markerPolicy(markers ? DeviceConfig.MarkerPolicy.REQUEST : DeviceConfig.MarkerPolicy.NEVER_REQUEST);
@@ -68,6 +68,10 @@ public record JwarpOptions(DeviceConfig.ThreadingMode threading, int engineThrea
     public String describe() {
         if (threading == DeviceConfig.ThreadingMode.INVOKER) {
             return "invoker (the application thread runs the engine), idle " + idle.name().toLowerCase();
+        }
+        if (threading == DeviceConfig.ThreadingMode.HYBRID) {
+            return "hybrid (the polling application thread runs the engine; a standby engine thread, asleep in its"
+                    + " selector, takes over when it stops)";
         }
         return "dedicated, " + engineThreads + " engine thread" + (engineThreads == 1 ? "" : "s") + " per device, idle "
                 + idle.name().toLowerCase();

@@ -78,12 +78,13 @@ final class JwarpPingPong implements Waiter.Reaper {
         MemorySegment out = side.outSeg(0);
         MemorySegment in = side.inSeg(0);
         int w = Payload.stampWidth(size);
-        long deadline = durationNanos > 0 ? System.nanoTime() + durationNanos : Long.MAX_VALUE;
         long r = 0;
         meter.start();
+        long limit = durationNanos > 0 ? Long.MAX_VALUE : rounds;
+        long span = durationNanos > 0 ? durationNanos : Long.MAX_VALUE;
         long start = System.nanoTime();
         long t1 = start;
-        while (durationNanos > 0 ? t1 < deadline : r < rounds) {
+        while (r < limit && t1 - start < span) { // one test for -n and -D: the warm-up (-D) compiles the loop the measurement (-n) runs
             r++;
             long stamp = Payload.stamp(r, w);
             Payload.putStamp(out, 0, size, stamp);

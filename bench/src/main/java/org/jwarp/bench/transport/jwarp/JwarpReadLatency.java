@@ -37,12 +37,13 @@ final class JwarpReadLatency implements Waiter.Reaper {
         wr[0].reset().opcode(WrOpcode.RDMA_READ).signaled(true).addSge(side.in[0], 0, size)
                 .remote(side.peer[0].outAddr(), side.peer[0].outRkey());
         histogram.reset();
-        long deadline = durationNanos > 0 ? System.nanoTime() + durationNanos : Long.MAX_VALUE;
         long r = 0;
         meter.start();
+        long limit = durationNanos > 0 ? Long.MAX_VALUE : rounds;
+        long span = durationNanos > 0 ? durationNanos : Long.MAX_VALUE;
         long start = System.nanoTime();
         long t1 = start;
-        while (durationNanos > 0 ? t1 < deadline : r < rounds) {
+        while (r < limit && t1 - start < span) { // one test for -n and -D: the warm-up (-D) compiles the loop the measurement (-n) runs
             r++;
             long t0 = System.nanoTime();
             waiter.post(side.qps[0], wr, 1, side.sendCq, wcs, this);

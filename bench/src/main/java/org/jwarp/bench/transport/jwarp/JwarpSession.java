@@ -387,6 +387,11 @@ public final class JwarpSession implements Session {
     }
 
     @Override
+    public void warmingUp(boolean on) {
+        side.warmingUp = on;
+    }
+
+    @Override
     public boolean serverActive() {
         return pingPong != null || receiver != null;
     }

@@ -44,6 +44,8 @@ final class JwarpSide implements AutoCloseable {
     final RdmaDevice device;
     final List<Thread> engineThreads;
     final boolean invoker;
+    /** The warm-up pass runs: waiting threads yield the CPU (see {@link org.jwarp.bench.perf.Session#warmingUp}). */
+    volatile boolean warmingUp;
     final Arena arena = Arena.ofShared();
     final ProtectionDomain pd;
     final CompletionChannel ctlChannel;
@@ -85,7 +87,7 @@ final class JwarpSide implements AutoCloseable {
             after.removeAll(before);
             engineThreads = List.copyOf(after);
         }
-        invoker = config.threadingMode() == DeviceConfig.ThreadingMode.INVOKER;
+        invoker = config.threadingMode() != DeviceConfig.ThreadingMode.DEDICATED;
         pd = device.allocPd();
         ctlChannel = device.createCompletionChannel(Moderation.NONE);
         ctlCq = device.createCq(64, ctlChannel);

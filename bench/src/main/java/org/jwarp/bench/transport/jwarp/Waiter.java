@@ -46,7 +46,7 @@ final class Waiter {
         if (side.invoker && side.device.invoke() > 0) {
             return;
         }
-        if (yield) {
+        if (yield | (side.warmingUp & (idleTurns & 1) == 0)) { // no short circuit: a branch the warm-up never took would trap the measurement into the interpreter
             Thread.yield();
         } else {
             Thread.onSpinWait();
@@ -79,7 +79,7 @@ final class Waiter {
                 }
                 checkStall();
             } else {
-                if (yield) {
+                if (yield | (side.warmingUp & (idleTurns & 1) == 0)) { // no short circuit: a branch the warm-up never took would trap the measurement into the interpreter
                     Thread.yield();
                 } else {
                     Thread.onSpinWait();

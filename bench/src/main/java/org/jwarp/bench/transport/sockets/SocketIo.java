@@ -26,6 +26,8 @@ final class SocketIo implements AutoCloseable {
     private final Selector selector;
     private final SelectionKey key;
     private final boolean yield;
+    /** The warm-up pass runs: idle turns yield (see {@link org.jwarp.bench.perf.Session#warmingUp}). */
+    volatile boolean warmingUp;
     private int idleTurns;
     private long stallSince;
 
@@ -85,7 +87,7 @@ final class SocketIo implements AutoCloseable {
             selector.selectedKeys().clear();
             checkStall();
         } else {
-            if (yield) {
+            if (yield | (warmingUp & (idleTurns & 1) == 0)) { // no short circuit: see Waiter
                 Thread.yield();
             } else {
                 Thread.onSpinWait();

@@ -256,6 +256,13 @@ public final class SocketSession implements Session {
     }
 
     @Override
+    public void warmingUp(boolean on) {
+        for (SocketIo c : conns) {
+            c.warmingUp = on;
+        }
+    }
+
+    @Override
     public boolean serverActive() {
         return true;
     }

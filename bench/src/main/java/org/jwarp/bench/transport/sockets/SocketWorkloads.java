@@ -102,12 +102,13 @@ final class SocketWorkloads {
         histogram.reset();
         SocketIo c = conns[0];
         int w = Payload.stampWidth(size);
-        long deadline = System.nanoTime() + durationNanos;
         long r = 0;
         meter.start();
+        long limit = durationNanos > 0 ? Long.MAX_VALUE : rounds;
+        long span = durationNanos > 0 ? durationNanos : Long.MAX_VALUE;
         long start = System.nanoTime();
         long t1 = start;
-        while (durationNanos > 0 ? t1 - deadline < 0 : r < rounds) {
+        while (r < limit && t1 - start < span) { // one test for -n and -D: the warm-up (-D) compiles the loop the measurement (-n) runs
             r++;
             long stamp = Payload.stamp(r, w);
             Payload.putStamp(outSeg[0], 0, size, stamp);
@@ -133,12 +134,13 @@ final class SocketWorkloads {
     private SideReport requestLatencyClient(int size, long rounds, long durationNanos, CpuMeter meter) {
         histogram.reset();
         SocketIo c = conns[0];
-        long deadline = System.nanoTime() + durationNanos;
         long r = 0;
         meter.start();
+        long limit = durationNanos > 0 ? Long.MAX_VALUE : rounds;
+        long span = durationNanos > 0 ? durationNanos : Long.MAX_VALUE;
         long start = System.nanoTime();
         long t1 = start;
-        while (durationNanos > 0 ? t1 - deadline < 0 : r < rounds) {
+        while (r < limit && t1 - start < span) { // one test for -n and -D: the warm-up (-D) compiles the loop the measurement (-n) runs
             r++;
             long t0 = System.nanoTime();
             sendRequest(0, r);
@@ -158,8 +160,8 @@ final class SocketWorkloads {
         int q = conns.length;
         int depth = Math.max(1, settings.outstanding());
         int signalEvery = Math.max(1, settings.cqMod());
-        long deadline = System.nanoTime() + durationNanos;
         long target = durationNanos > 0 ? Long.MAX_VALUE : iterations;
+        long deadline = System.nanoTime() + durationNanos;
         java.util.Arrays.fill(perConn, 0);
         java.util.Arrays.fill(requested, 0);
         meter.start();

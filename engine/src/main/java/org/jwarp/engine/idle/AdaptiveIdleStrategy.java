@@ -1,0 +1,89 @@
+package org.jwarp.engine.idle;
+
+import org.jwarp.engine.notify.NanoClock;
+
+/**
+ * Spins while the thread has been idle for less than {@code spinNanos}, then parks for up to
+ * {@code parkNanos} at a time. A burst of traffic finds the thread awake (no wake-up on the path),
+ * an idle thread costs no CPU; parked on the engine's doorbell, which sleeps in the engine's
+ * selector, a post or a socket turning readable ends the park at once. Unlike
+ * {@link BackoffIdleStrategy} it never takes a short plain park, which sees neither.
+ *
+ * <p>Owned by one thread; allocates nothing. The clock is read once per 64 spins.
+ */
+public final class AdaptiveIdleStrategy implements IdleStrategy {
+
+    private static final int SPINS_PER_CLOCK_READ = 64;
+
+    private final Parker parker;
+    private final long spinNanos;
+    private final long parkNanos;
+    private final NanoClock clock;
+
+    private long idleSince;
+    private int spins;
+
+    /**
+     * @param parker    how to park (the engine's doorbell)
+     * @param spinNanos how long to spin after the last work, >= 0
+     * @param parkNanos the longest park, > 0 (timers polled from the duty cycle still run)
+     */
+    public AdaptiveIdleStrategy(Parker parker, long spinNanos, long parkNanos) {
+        this(parker, spinNanos, parkNanos, NanoClock.SYSTEM);
+    }
+
+    /** As above, on {@code clock} (tests; DESIGN rule 7). */
+    public AdaptiveIdleStrategy(Parker parker, long spinNanos, long parkNanos, NanoClock clock) {
+        if (parker == null || clock == null) {
+            throw new IllegalArgumentException("parker and clock must not be null");
+        }
+        if (spinNanos < 0 || parkNanos <= 0) {
+            throw new IllegalArgumentException("adaptive idle needs spin >= 0 and park > 0 ns: " + spinNanos + ", "
+                    + parkNanos);
+        }
+        this.parker = parker;
+        this.spinNanos = spinNanos;
+        this.parkNanos = parkNanos;
+        this.clock = clock;
+        reset();
+    }
+
+    @Override
+    public void idle(int workCount) {
+        if (workCount > 0) {
+            reset();
+            return;
+        }
+        if (spins < SPINS_PER_CLOCK_READ) {
+            spins++;
+            Thread.onSpinWait();
+            return;
+        }
+        spins = 0;
+        long now = clock.nanoTime();
+        if (idleSince == Long.MIN_VALUE) {
+            idleSince = now;
+        }
+        if (now - idleSince < spinNanos) {
+            Thread.onSpinWait();
+        } else {
+            parker.park(parkNanos);
+        }
+    }
+
+    @Override
+    public void reset() {
+        idleSince = Long.MIN_VALUE;
+        spins = 0;
+    }
+
+    @Override
+    public String alias() {
+        return "adaptive";
+    }
+
+    @Override
+    public String toString() {
+        return "AdaptiveIdleStrategy{spin=" + spinNanos + "ns, park=" + parkNanos + "ns}";
+    }
+}

@@ -1,0 +1,111 @@
+package org.jwarp.engine.provider;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.jwarp.engine.idle.IdleStrategy;
+
+/**
+ * HYBRID mode's engine thread ({@link org.jwarp.verbs.DeviceConfig.ThreadingMode#HYBRID}). While
+ * application threads call into the device (poll, post), they run the duty cycle and this thread
+ * only looks, now and then ({@link #HANDBACK_MIN_NANOS}), whether they still do; when a whole period passed
+ * without one, or an application thread is about to block ({@link #handOver()}), it runs the duty
+ * cycle itself, sleeping in the engine's selector between cycles that found no work, until an
+ * application thread calls in again. So a polling application keeps one busy thread per process,
+ * and a passive one still answers its peer.
+ *
+ * <p>Who runs a cycle is decided by the device's {@code invoking} flag: never two at once.
+ */
+final class StandbyEngine implements Runnable {
+
+    /**
+     * How long the application may go without calling in before this thread takes over: at first
+     * {@code HANDBACK_MIN_NANOS}, doubling while the application keeps calling in, up to
+     * {@code HANDBACK_MAX_NANOS}. Each look wakes this thread, and on a machine whose CPUs are all
+     * busy polling a wake-up displaces a poller, so a busy application is looked at rarely; one
+     * that blocks in a wait hands over at once ({@link #handOver()}).
+     */
+    static final long HANDBACK_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    static final long HANDBACK_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(16);
+
+    private final JwarpDevice device;
+    private final IdleStrategy idle;
+    private final Thread thread;
+    private volatile boolean running = true;
+    /** The application's invocation count at its last {@link #handOver()}; -1 for none. */
+    private volatile long handedOverAt = -1;
+
+    /**
+     * @param idle how this thread idles while it runs the engine: parked on the engine's doorbell,
+     *             in its selector
+     */
+    StandbyEngine(JwarpDevice device, IdleStrategy idle) {
+        this.device = device;
+        this.idle = idle;
+        this.thread = Thread.ofPlatform().daemon().name("jwarp-engine-standby-" + device.index()).unstarted(this);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    Thread thread() {
+        return thread;
+    }
+
+    /**
+     * An application thread is about to block without calling in (a channel wait, a CM wait): this
+     * thread takes the engine now rather than after a period.
+     */
+    void handOver() {
+        handedOverAt = device.invocations();
+        LockSupport.unpark(thread);
+        device.wakeEngine();
+    }
+
+    @Override
+    public void run() {
+        long seen = device.invocations();
+        long period = HANDBACK_MIN_NANOS;
+        while (running) {
+            if (handedOverAt != device.invocations()) {
+                LockSupport.parkNanos(period);
+            }
+            long now = device.invocations();
+            if (now != seen && handedOverAt != now) {
+                seen = now;              // an application thread ran the engine in this period
+                period = Math.min(period << 1, HANDBACK_MAX_NANOS);
+                continue;
+            }
+            drive(now);
+            seen = device.invocations();
+            period = HANDBACK_MIN_NANOS;
+        }
+    }
+
+    /** Runs the duty cycle until an application thread calls in (the count moves past {@code seen}). */
+    private void drive(long seen) {
+        idle.reset();
+        while (running && device.invocations() == seen) {
+            int work = device.standbyCycle();
+            if (work < 0) {
+                return;                  // an application thread is in a cycle
+            }
+            idle.idle(work);
+        }
+    }
+
+    /** Stops the thread and waits for it (device close). */
+    void close() {
+        running = false;
+        LockSupport.unpark(thread);
+        device.wakeEngine();
+        try {
+            if (!thread.join(java.time.Duration.ofSeconds(10))) {
+                throw new IllegalStateException(thread.getName() + " did not stop within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping " + thread.getName(), e);
+        }
+    }
+}
