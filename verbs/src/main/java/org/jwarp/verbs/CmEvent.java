@@ -52,7 +52,7 @@ public sealed interface CmEvent {
 
     /**
      * Active side: the peer answered with an MPA Reply with R=1 (RFC 5044 §7.1.2 rule 3). The queue
-     * pair is in ERROR; {@link QueuePair#modify} it to RESET and INIT to use it again.
+     * pair is in ERROR and has flushed what was posted; a new attempt takes a new queue pair.
      *
      * @param peerPrivateData the Reply's private data (often the reason in the peer's terms)
      * @param reason          a description (e.g. "peer rejected", "peer refused markers")

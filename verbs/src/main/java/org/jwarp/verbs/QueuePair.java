@@ -7,10 +7,13 @@ import java.util.Optional;
  * stream carrying MPA FPDUs).
  *
  * <h2>Life cycle</h2>
- * Created in {@link QpState#RESET}; {@link #modify}{@code (INIT)} before {@code connect} or
- * {@code accept}; the connection manager moves it to RTR and RTS when the connection is
- * established; a Terminate, a lost connection or a disconnect move it to ERROR, which flushes
- * (see {@link QpState} for the transition table).
+ * Created in {@link QpState#INIT}, ready for {@code connect} or {@code accept} (as
+ * {@code rdma_create_qp} leaves a QP); receives may be posted at once. The queue pair stays in INIT
+ * while the connection is set up; the connection manager moves it to RTR when the MPA exchange is
+ * done and to RTS when the connection is established ({@link CmEvent.Established}); a Terminate,
+ * a lost connection or a disconnect move it to ERROR, which flushes (see {@link QpState} for the
+ * transition table). A queue pair carries one connection: a second {@code connect} or
+ * {@code accept} fails.
  *
  * <h2>Posting</h2>
  * {@link #postSend(SendWr[], int)} posts a list of work requests with one doorbell (seed 003's
@@ -53,13 +56,11 @@ public interface QueuePair extends AutoCloseable {
 
     /**
      * Moves the queue pair to {@code target} ({@code ibv_modify_qp} with {@code IBV_QP_STATE}).
-     * Applications use INIT (before connecting), ERROR (to flush) and RESET (to reuse after an
-     * error, which also disconnects and discards queued work without completions). RTR and RTS are
-     * reached through the connection manager; asking for them directly fails unless a connection is
-     * established.
+     * Applications use ERROR (to disconnect and flush every outstanding request with
+     * {@link WcStatus#WR_FLUSH_ERR}). RTR and RTS are reached only through the connection manager.
      *
      * @throws IllegalStateException if {@link QpState#canTransitionTo} forbids it, or RTR/RTS is
-     *                               asked for without an established connection
+     *                               asked for
      */
     void modify(QpState target);
 

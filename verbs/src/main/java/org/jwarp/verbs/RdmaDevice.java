@@ -81,7 +81,8 @@ public interface RdmaDevice extends AutoCloseable {
     CompletionQueue createCq(int depth, CompletionChannel channel);
 
     /**
-     * Creates an RC queue pair in {@link QpState#RESET} ({@code ibv_create_qp}). The provider may
+     * Creates an RC queue pair in {@link QpState#INIT}, ready to connect or accept ({@code ibv_create_qp}
+     * followed by the move to INIT that {@code rdma_create_qp} makes). The provider may
      * round the queue depths up; {@link QueuePair#initAttr()} reports the depths it allocated.
      *
      * @throws IllegalArgumentException if {@code attr} exceeds the device limits

@@ -23,9 +23,11 @@ class DeviceConfigTest {
     void defaultsOnTwoCores() {
         DeviceConfig c = DeviceConfig.builder().availableProcessors(2).build();
         assertNull(c.providerName());
-        assertEquals(ThreadingMode.DEDICATED, c.threadingMode());
+        // a dedicated engine thread beside a polling application thread: two spinners per process,
+        // and two such processes on 2 CPUs hand over only at scheduler ticks
+        assertEquals(ThreadingMode.HYBRID, c.threadingMode());
         assertEquals(1, c.engineThreads());
-        assertEquals(IdleStrategyKind.BACKOFF, c.idleStrategy());
+        assertEquals(IdleStrategyKind.ADAPTIVE, c.idleStrategy());
         assertEquals(0, c.spinningThreads());
         assertEquals(CrcPolicy.PREFERRED, c.crcPolicy());
         assertEquals(MarkerPolicy.NEVER_REQUEST, c.markerPolicy());
@@ -39,10 +41,30 @@ class DeviceConfigTest {
     }
 
     @Test
-    void oneCoreDefaultsToInvokerMode() {
-        DeviceConfig c = DeviceConfig.builder().availableProcessors(1).build();
-        assertEquals(ThreadingMode.INVOKER, c.threadingMode());
+    void fewerThanFourCoresDefaultToHybridMode() {
+        for (int cores = 1; cores < DeviceConfig.DEDICATED_FROM_PROCESSORS; cores++) {
+            DeviceConfig c = DeviceConfig.builder().availableProcessors(cores).build();
+            assertEquals(ThreadingMode.HYBRID, c.threadingMode(), cores + " cores");
+            assertEquals(0, c.spinningThreads());
+            assertTrue(DeviceConfig.defaultThreadingReason(cores).contains("standby"), cores + " cores");
+        }
+    }
+
+    @Test
+    void fourCoresDefaultToOneDedicatedEngineThread() {
+        DeviceConfig c = DeviceConfig.builder().availableProcessors(4).build();
+        assertEquals(ThreadingMode.DEDICATED, c.threadingMode());
+        assertEquals(1, c.engineThreads());
+        assertEquals(IdleStrategyKind.ADAPTIVE, c.idleStrategy());
         assertEquals(0, c.spinningThreads());
+    }
+
+    @Test
+    void hybridModeRunsOneDutyCycleAndPinsNothing() {
+        assertThrows(IllegalArgumentException.class, () -> DeviceConfig.builder().availableProcessors(2)
+                .threadingMode(ThreadingMode.HYBRID).engineThreads(2).build());
+        assertThrows(IllegalArgumentException.class, () -> DeviceConfig.builder().availableProcessors(2)
+                .threadingMode(ThreadingMode.HYBRID).cpuList(List.of(0)).build());
     }
 
     @Test
@@ -114,7 +136,7 @@ class DeviceConfigTest {
     void copiesCollectionsDefensively() {
         Set<RtrKind> kinds = EnumSet.of(RtrKind.READ);
         List<Integer> cpus = new java.util.ArrayList<>(List.of(0));
-        DeviceConfig c = DeviceConfig.builder().availableProcessors(2).rtrKinds(kinds).cpuList(cpus).build();
+        DeviceConfig c = DeviceConfig.builder().availableProcessors(4).rtrKinds(kinds).cpuList(cpus).build();
         kinds.add(RtrKind.SEND);
         cpus.add(1);
         assertEquals(Set.of(RtrKind.READ), c.rtrKinds());

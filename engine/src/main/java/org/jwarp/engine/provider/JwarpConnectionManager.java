@@ -66,7 +66,9 @@ final class JwarpConnectionManager implements ConnectionManager {
             throw new IllegalStateException("a QP connects from INIT, not " + qp.state());
         }
         PrivateData.checkLength(params.privateDataLength(), device.config().mpaRevision());
-        jqp.state(QpState.RTR);
+        if (!jqp.bind()) {
+            throw new IllegalStateException("the QP is already connecting or connected; a QP carries one connection");
+        }
         SocketChannel ch;
         try {
             ch = SocketChannel.open();
@@ -74,7 +76,7 @@ final class JwarpConnectionManager implements ConnectionManager {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             ch.connect(remote);
         } catch (IOException e) {
-            jqp.state(QpState.INIT);
+            jqp.unbind();
             throw new UncheckedIOException("cannot connect to " + remote + ": " + e.getMessage(), e);
         }
         long deadline = System.nanoTime() + params.timeout().toNanos();

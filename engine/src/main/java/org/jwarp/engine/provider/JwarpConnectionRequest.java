@@ -105,10 +105,13 @@ final class JwarpConnectionRequest implements org.jwarp.verbs.ConnectionRequest 
         if (!(qp instanceof JwarpQp jqp) || qp.device() != device) {
             throw new IllegalArgumentException("the QP does not belong to this device");
         }
-        if (qp.state() != QpState.INIT && qp.state() != QpState.RTR) {
+        if (qp.state() != QpState.INIT) {
             throw new IllegalStateException("the accepting QP must be in INIT, not " + qp.state());
         }
         PrivateData.checkLength(params.privateDataLength(), request.revision());
+        if (!jqp.bind()) {
+            throw new IllegalStateException("the QP is already connecting or connected; a QP carries one connection");
+        }
         decide();
         CompletableFuture<Void> sent = new CompletableFuture<>();
         device.acceptOn(connection, jqp, params, sent);

@@ -51,6 +51,8 @@ final class JwarpQp implements QueuePair {
     private volatile QpState state = QpState.INIT;
     private volatile QpAttr connectionAttr;
     private volatile boolean closed;
+    /** Set once by connect or accept: a QP carries one connection (its state stays INIT until the peer answers). */
+    private final java.util.concurrent.atomic.AtomicBoolean bound = new java.util.concurrent.atomic.AtomicBoolean();
     /** Engine-thread only: the TCP connection carrying this QP's stream, once there is one. */
     Connection connection;
 
@@ -134,8 +136,25 @@ final class JwarpQp implements QueuePair {
         connectionAttr = a;
     }
 
+    /**
+     * Connect or accept takes this QP for its connection; false if one already did. The state stays
+     * INIT until the MPA exchange is done (RTR), then RTS once established.
+     */
+    boolean bind() {
+        return bound.compareAndSet(false, true);
+    }
+
+    /** A connect that could not start gives the QP back. */
+    void unbind() {
+        bound.set(false);
+    }
+
     @Override
     public void modify(QpState target) {
+        if (target == QpState.RTR || target == QpState.RTS) {
+            throw new IllegalStateException("a QP reaches " + target + " through the connection manager (connect or"
+                    + " accept), not modify; it is " + state);
+        }
         state.checkTransitionTo(target);
         if (target == QpState.ERROR || target == QpState.RESET) {
             // the engine thread stops the stream and flushes every outstanding request

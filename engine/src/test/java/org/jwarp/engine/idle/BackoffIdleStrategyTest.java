@@ -87,9 +87,33 @@ class BackoffIdleStrategyTest {
         IdleStrategy p = IdleStrategies.create(IdleStrategyKind.PARK, backoff, parker);
         assertEquals(40, ((ParkIdleStrategy) p).parkNanos(), "PARK is bounded by the backoff maximum");
         DeviceConfig config = DeviceConfig.builder().availableProcessors(2).build();
-        assertEquals("backoff", IdleStrategies.create(config, parker).alias(), "the default is BACKOFF");
+        assertEquals("adaptive", IdleStrategies.create(config, parker).alias(), "the default is ADAPTIVE");
+        assertTrue(IdleStrategies.create(IdleStrategyKind.BACKOFF, backoff, parker) instanceof BackoffIdleStrategy);
         assertThrows(IllegalArgumentException.class, () -> IdleStrategies.create(null, backoff, parker));
         assertThrows(IllegalArgumentException.class, () -> IdleStrategies.create(IdleStrategyKind.PARK, backoff, null));
+    }
+
+    @Test
+    void adaptiveSpinsForItsSpinTimeThenParksUntilWorkComes() {
+        RecordingParker parker = new RecordingParker();
+        long[] now = {1_000};
+        AdaptiveIdleStrategy a = new AdaptiveIdleStrategy(parker, 50_000, 1_000_000, () -> now[0]);
+        for (int i = 0; i < 10_000; i++) {
+            a.idle(0);                        // the clock stands still: within the spin time
+        }
+        assertEquals(List.of(), parker.parks, "no park while idle for less than the spin time");
+        now[0] += 50_000;
+        for (int i = 0; i < 65; i++) {
+            a.idle(0);                        // the next clock read sees the spin time over
+        }
+        assertEquals(List.of(1_000_000L), parker.parks, "parks for the longest park once the spin time is over");
+        a.idle(1);                            // work: spin again before the next park
+        for (int i = 0; i < 10_000; i++) {
+            a.idle(0);
+        }
+        assertEquals(1, parker.parks.size(), "work restarts the spin time");
+        assertThrows(IllegalArgumentException.class, () -> new AdaptiveIdleStrategy(parker, -1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new AdaptiveIdleStrategy(parker, 0, 0));
     }
 
     @Test
