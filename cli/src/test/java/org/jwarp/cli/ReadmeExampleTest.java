@@ -1,0 +1,60 @@
+package org.jwarp.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * README's "Using the verbs API" example, taken out of README.md as it stands, compiled against the
+ * project's classes and run as its own process, the way a Java developer would: an example the
+ * build compiles cannot drift from the API.
+ */
+class ReadmeExampleTest {
+
+    @Test
+    void theReadmeExampleCompilesAndRuns(@TempDir Path dir) throws Exception {
+        String source = javaBlockUnder(Files.readString(Path.of("..", "README.md")), "## Using the verbs API");
+        Path file = dir.resolve("HelloRdma.java");
+        Files.writeString(file, source);
+        String classpath = System.getProperty("java.class.path");
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        int rc = javac.run(null, null, null, "-d", dir.toString(), "-cp", classpath, file.toString());
+        assertEquals(0, rc, "README's example does not compile against the API");
+
+        Path out = dir.resolve("out.txt");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", dir + File.pathSeparator + classpath, "HelloRdma")
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("README's example did not finish in 60 s: " + Files.readString(out));
+        }
+        String printed = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), printed);
+        assertEquals(List.of("server got: hello, iWARP"), printed.lines().filter(l -> !l.isBlank()).toList(),
+                "the example prints the bytes the WRITE placed, and nothing else");
+    }
+
+    /** The first ```java block after {@code heading}. */
+    static String javaBlockUnder(String markdown, String heading) throws IOException {
+        int at = markdown.indexOf(heading);
+        assertTrue(at >= 0, "README.md has no '" + heading + "' section");
+        int start = markdown.indexOf("```java\n", at);
+        assertTrue(start >= 0, "no ```java block under '" + heading + "'");
+        start += "```java\n".length();
+        int end = markdown.indexOf("\n```", start);
+        assertTrue(end > start, "the ```java block under '" + heading + "' is not closed");
+        return markdown.substring(start, end + 1);
+    }
+}
