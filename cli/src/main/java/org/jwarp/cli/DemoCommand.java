@@ -18,22 +18,25 @@ import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.DeviceConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code jwarp demo}: the README's main job. On loopback, WRITE, READ and SEND latency and
  * bandwidth at two sizes each, over jwarp and over TCP sockets, in one table with a ratio column.
- * Both sides are set up alike: one busy-polling thread per side (jwarp in invoker mode, whose
- * polling thread runs the engine; sockets busy-polled), the client's on one CPU and the server's
- * on another when there are two.
+ * Both sides are set up alike: one busy-polling thread per side (jwarp with this machine's device
+ * defaults, under which the polling thread runs the engine below 4 CPUs; sockets busy-polled),
+ * the client's on one CPU and the server's on another when there are two. The device options are
+ * every command's ({@link DeviceOptions}).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare jwarp with TCP sockets on loopback: WRITE, READ and SEND latency and bandwidth at a "
                 + "few sizes, one table with a jwarp/sockets ratio (about 20 s).",
-                "Each side runs one busy-polling thread: jwarp in invoker mode (that thread runs the engine), sockets "
-                        + "busy-polled (sockets-busypoll); client on one CPU, server on another. Every run verifies "
-                        + "its data. The full tests are the subcommands (jwarp write-bw --help)."})
+                "Each side runs one busy-polling thread: jwarp with the device options below (by default, below 4 "
+                        + "CPUs, that thread runs the engine), sockets busy-polled (sockets-busypoll); client on one "
+                        + "CPU, server on another. Every run verifies its data. The full tests are the subcommands "
+                        + "(jwarp write-bw --help)."})
 final class DemoCommand implements Callable<Integer> {
 
     /** Latency rounds per size; bandwidth milliseconds per size. */
@@ -42,6 +45,9 @@ final class DemoCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    DeviceOptions device;
 
     /** One line of the table: a test at a size, and which sockets run it is compared with. */
     record Case(String label, TestKind test, int size, TestKind socketsTest) {
@@ -79,10 +85,9 @@ final class DemoCommand implements Callable<Integer> {
         List<Integer> cpus = twoCpus();
         Placement placement = cpus.size() == 2 ? Placement.of(cpus, true, 0) : Placement.NONE;
         boolean yield = cores < 2;
-        JwarpOptions jwarp = new JwarpOptions(DeviceConfig.ThreadingMode.INVOKER, 1,
-                DeviceConfig.IdleStrategyKind.BACKOFF, true, false, List.of(), false, yield);
+        JwarpOptions jwarp = new JwarpOptions(device.toConfig(spec), List.of(), false, yield);
         out.println("jwarp demo: jwarp verbs against TCP sockets on loopback (127.0.0.1), both ends in this process");
-        out.println("  jwarp  : invoker mode (each side's one thread polls and runs its engine), MPA CRC on");
+        out.println("  jwarp  : " + jwarp.describe() + ", MPA CRC " + jwarp.device().crcPolicy().name().toLowerCase(Locale.ROOT));
         out.println("  sockets: sockets-busypoll (non-blocking, busy-polled), TCP_NODELAY; the same workload:");
         out.println("           ping-pong for WRITE/SEND latency, request/response for READ, one-way stream for");
         out.println("           WRITE/SEND bandwidth");

@@ -10,60 +10,143 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The MPA connection-setup choices of a jwarp device ({@link DeviceConfig}), as options: what a
- * peer such as siw or a hardware RNIC must agree to.
+ * The settings of a jwarp device ({@link DeviceConfig}) as options, one set for every command that
+ * opens a device (the perf tests, {@code demo}, {@code rping}): the same spellings, the same
+ * defaults (this machine's {@link DeviceConfig#defaults()}), one option per setting.
  */
 final class DeviceOptions {
 
-    @Option(names = "--mpa-rev", paramLabel = "1|2", defaultValue = "2",
-            description = "MPA revision: 2 = RFC 6581 enhanced setup with IRD/ORD (default), 1 = RFC 5044.")
-    int mpaRevision;
+    @Option(names = "--threading", paramLabel = "MODE", description = "Who runs the engine: dedicated (engine"
+            + " threads of their own; default with 4+ CPUs), hybrid (the polling application thread, with a standby"
+            + " engine thread when it stops; default with fewer) or invoker (only the application's threads).")
+    String threading;
 
-    @Option(names = "--p2p", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "As initiator, ask for RFC 6581 peer-to-peer mode and send an RTR (default: on; needs --mpa-rev 2).")
-    boolean peerToPeer;
+    @Option(names = "--engine-threads", paramLabel = "N", description = "Engine threads per device (dedicated"
+            + " mode; default 1).")
+    Integer engineThreads;
 
-    @Option(names = "--rtr", paramLabel = "KIND,...", split = ",", defaultValue = "write,read",
-            description = "RTR messages offered as initiator and accepted as responder: write, read, send (default: ${DEFAULT-VALUE}).")
-    List<String> rtr;
+    @Option(names = "--idle", paramLabel = "KIND", description = "What an idle engine thread does: adaptive"
+            + " (default: spin 50 µs, then sleep in its selector), spin, backoff or park.")
+    String idle;
 
-    @Option(names = "--crc", paramLabel = "POLICY", defaultValue = "preferred",
-            description = "MPA CRC32c: preferred (send C=1; default), required (refuse a peer without it), off (send C=0; CRC runs only if the peer asks).")
+    @Option(names = "--crc", paramLabel = "POLICY", description = "MPA CRC32c: preferred (send C=1; default; 'on'"
+            + " means the same), required (refuse a peer without it), off (send C=0; CRC runs only if the peer asks).")
     String crc;
 
-    @Option(names = "--markers", description = "Ask the peer for MPA markers (M=1). siw refuses this.")
-    boolean markers;
+    @Option(names = "--markers", paramLabel = "on|off", arity = "0..1", fallbackValue = "on",
+            description = "Ask the peer for MPA markers (M=1; default off; --markers alone means on). siw refuses them.")
+    String markers;
 
-    /** The device configuration these options describe, on this machine's defaults otherwise. */
-    DeviceConfig toConfig(CommandSpec spec) {
-        DeviceConfig.CrcPolicy crcPolicy = switch (crc.toLowerCase(Locale.ROOT)) {
+    @Option(names = "--mpa-rev", paramLabel = "1|2", description = "MPA revision: 2 = RFC 6581 enhanced setup with"
+            + " IRD/ORD (default), 1 = RFC 5044.")
+    Integer mpaRevision;
+
+    @Option(names = "--p2p", negatable = true, fallbackValue = "true", description = "As initiator, ask for RFC 6581"
+            + " peer-to-peer mode and send an RTR (default: on; needs --mpa-rev 2).")
+    Boolean peerToPeer;
+
+    @Option(names = "--rtr", paramLabel = "KIND,...", split = ",", description = "RTR messages offered as initiator"
+            + " and accepted as responder: write, read, send (default: write,read).")
+    List<String> rtr;
+
+    /** The threading mode these options ask for, or this machine's default. */
+    DeviceConfig.ThreadingMode threadingMode(CommandSpec spec) {
+        if (threading == null) {
+            return DeviceConfig.defaults().threadingMode();
+        }
+        return switch (threading.toLowerCase(Locale.ROOT)) {
+            case "dedicated" -> DeviceConfig.ThreadingMode.DEDICATED;
+            case "hybrid" -> DeviceConfig.ThreadingMode.HYBRID;
+            case "invoker" -> DeviceConfig.ThreadingMode.INVOKER;
+            default -> throw bad(spec, "--threading must be dedicated, hybrid or invoker, not '" + threading + "'");
+        };
+    }
+
+    /** Whether --threading was given (else the header says why the default was chosen). */
+    boolean threadingGiven() {
+        return threading != null;
+    }
+
+    /** The idle strategy these options ask for, or the default. */
+    DeviceConfig.IdleStrategyKind idleKind(CommandSpec spec) {
+        if (idle == null) {
+            return DeviceConfig.defaults().idleStrategy();
+        }
+        return switch (idle.toLowerCase(Locale.ROOT)) {
+            case "adaptive" -> DeviceConfig.IdleStrategyKind.ADAPTIVE;
+            case "spin" -> DeviceConfig.IdleStrategyKind.SPIN;
+            case "backoff" -> DeviceConfig.IdleStrategyKind.BACKOFF;
+            case "park" -> DeviceConfig.IdleStrategyKind.PARK;
+            default -> throw bad(spec, "--idle must be adaptive, spin, backoff or park, not '" + idle + "'");
+        };
+    }
+
+    /** Engine threads asked for (1 by default). */
+    int engineThreads(CommandSpec spec) {
+        int n = engineThreads == null ? 1 : engineThreads;
+        if (n < 1 || n > 64) {
+            throw bad(spec, "--engine-threads must be in 1..64, not " + n);
+        }
+        if (n > 1 && threadingMode(spec) != DeviceConfig.ThreadingMode.DEDICATED) {
+            throw bad(spec, "--engine-threads " + n + " needs --threading dedicated (" + (threading == null
+                    ? "the default here is " + threadingMode(spec).name().toLowerCase(Locale.ROOT)
+                    : "--threading " + threading + " runs the engine on the application's thread") + ")");
+        }
+        return n;
+    }
+
+    /**
+     * The device configuration these options describe, on this machine's defaults otherwise.
+     * {@code processors} overrides the processor count for the spinner rule (0: this machine's).
+     */
+    DeviceConfig toConfig(CommandSpec spec, int processors) {
+        DeviceConfig.CrcPolicy crcPolicy = switch (crc == null ? "preferred" : crc.toLowerCase(Locale.ROOT)) {
             case "preferred", "on" -> DeviceConfig.CrcPolicy.PREFERRED;
             case "required" -> DeviceConfig.CrcPolicy.REQUIRED;
             case "off" -> DeviceConfig.CrcPolicy.OFF;
-            default -> throw new ParameterException(spec.commandLine(),
-                    "--crc must be preferred, required or off, not '" + crc + "'");
+            default -> throw bad(spec, "--crc must be preferred, required or off, not '" + crc + "'");
         };
-        if (mpaRevision != 1 && mpaRevision != 2) {
-            throw new ParameterException(spec.commandLine(), "--mpa-rev must be 1 or 2, not " + mpaRevision);
+        boolean markersOn = switch (markers == null ? "off" : markers.toLowerCase(Locale.ROOT)) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw bad(spec, "--markers must be on or off, not '" + markers + "'");
+        };
+        int rev = mpaRevision == null ? 2 : mpaRevision;
+        if (rev != 1 && rev != 2) {
+            throw bad(spec, "--mpa-rev must be 1 or 2, not " + rev);
         }
         Set<DeviceConfig.RtrKind> kinds = EnumSet.noneOf(DeviceConfig.RtrKind.class);
-        for (String k : rtr) {
+        for (String k : rtr == null ? List.of("write", "read") : rtr) {
             try {
                 kinds.add(DeviceConfig.RtrKind.valueOf(k.strip().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--rtr takes write, read or send, not '" + k + "'");
+                throw bad(spec, "--rtr takes write, read or send, not '" + k + "'");
             }
         }
-        boolean p2p = peerToPeer && mpaRevision == 2;
+        boolean p2p = (peerToPeer == null || peerToPeer) && rev == 2;
         if (p2p && kinds.isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "--p2p needs at least one --rtr kind");
+            throw bad(spec, "--p2p needs at least one --rtr kind");
         }
         try {
-            return DeviceConfig.builder().mpaRevision(mpaRevision).peerToPeer(p2p).rtrKinds(kinds).crcPolicy(crcPolicy)
-                    .markerPolicy(markers ? DeviceConfig.MarkerPolicy.REQUEST : DeviceConfig.MarkerPolicy.NEVER_REQUEST)
-                    .build();
+            DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(threadingMode(spec))
+                    .engineThreads(engineThreads(spec)).idleStrategy(idleKind(spec))
+                    .mpaRevision(rev).peerToPeer(p2p).rtrKinds(kinds).crcPolicy(crcPolicy)
+                    .markerPolicy(markersOn ? DeviceConfig.MarkerPolicy.REQUEST : DeviceConfig.MarkerPolicy.NEVER_REQUEST);
+            if (processors > 0) {
+                b.availableProcessors(processors);
+            }
+            return b.build();
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw bad(spec, e.getMessage());
         }
+    }
+
+    /** {@link #toConfig(CommandSpec, int)} on this machine's processor count. */
+    DeviceConfig toConfig(CommandSpec spec) {
+        return toConfig(spec, 0);
+    }
+
+    private static ParameterException bad(CommandSpec spec, String message) {
+        return new ParameterException(spec.commandLine(), message);
     }
 }

@@ -34,7 +34,7 @@ final class LinkOptions {
     int overhead;
 
     @Option(names = "--loss", paramLabel = "P", defaultValue = "0",
-            description = "Random loss per packet, e.g. 0.1% (default: none).")
+            description = "Random loss per packet, e.g. 0.1%% (default: none).")
     String loss;
 
     @Option(names = "--queue", paramLabel = "BYTES", defaultValue = "1m",

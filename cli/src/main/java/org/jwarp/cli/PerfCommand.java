@@ -26,6 +26,7 @@ import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.DeviceConfig;
 import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -115,37 +116,24 @@ abstract class PerfCommand implements Callable<Integer> {
             + " for READ).")
     String transport;
 
-    @Option(names = "--engine-threads", paramLabel = "N", description = "Engine threads per device (dedicated mode;"
-            + " default 1).")
-    Integer engineThreads;
 
-    @Option(names = "--idle", paramLabel = "KIND", description = "What an idle engine thread does: adaptive"
-            + " (default: spin 50 µs, then sleep in its selector), spin, backoff or park.")
-    String idle;
 
-    @Option(names = "--threading", paramLabel = "MODE", description = "dedicated: engine threads of their own"
-            + " (default with 4+ CPUs); hybrid: the polling application thread runs the engine, a standby engine"
-            + " thread takes over when it stops (default with fewer); invoker: only the application's threads"
-            + " run the engine.")
-    String threading;
 
     @Option(names = "--pin", paramLabel = "CPUS", description = "Pin threads, e.g. 0,1: in order the client's"
             + " application thread, the server's (--loopback), then the client's engine threads, then the"
             + " server's; the list wraps. Without it nothing is pinned. The footer says where each thread ran.")
     String pin;
 
-    @Option(names = "--crc", paramLabel = "on|off", description = "Ask for MPA CRC32c (default on; it is on if"
-            + " either side asks).")
-    String crc;
 
-    @Option(names = "--markers", paramLabel = "on|off", description = "Ask the peer for MPA markers (default off).")
-    String markers;
 
     @Option(names = "--json", description = "Print one JSON document (schema jwarp-perf/1) instead of the table.")
     boolean json;
 
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write the rows to FILE as CSV.")
     Path csv;
+
+    @Mixin
+    DeviceOptions device;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
@@ -159,9 +147,9 @@ abstract class PerfCommand implements Callable<Integer> {
         Settings s = settings(t, tr);
         int cores = Runtime.getRuntime().availableProcessors();
         List<Integer> cpus = pinList();
-        DeviceConfig.ThreadingMode mode = threadingMode();
-        int engines = engineThreads == null ? 1 : engineThreads;
-        DeviceConfig.IdleStrategyKind idleKind = idleKind();
+        DeviceConfig.ThreadingMode mode = device.threadingMode(spec);
+        int engines = device.engineThreads(spec);
+        DeviceConfig.IdleStrategyKind idleKind = device.idleKind(spec);
         int here = loopback ? 2 : 1;
         int engineHere = tr == TransportKind.JWARP && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines * here : 0;
         Placement placement = Placement.of(cpus, loopback, tr == TransportKind.JWARP
@@ -187,12 +175,13 @@ abstract class PerfCommand implements Callable<Integer> {
                 err.flush();
             }
         }
-        JwarpOptions options = new JwarpOptions(mode, engines, idleKind, onOff("--crc", crc, true),
-                onOff("--markers", markers, false), List.of(), engines > cores && engineSpinners > 0, yield);
+        boolean oversubscribe = engines > cores && engineSpinners > 0;
+        JwarpOptions options = new JwarpOptions(device.toConfig(spec, oversubscribe ? engines : 0), List.of(),
+                oversubscribe, yield);
         List<String> setup = new ArrayList<>();
         if (tr == TransportKind.JWARP) {
             setup.add("Engine          : " + options.describe());
-            if (threading == null) {
+            if (!device.threadingGiven()) {
                 setup.add("                  default for " + DeviceConfig.defaultThreadingReason(cores));
             }
         }
@@ -307,42 +296,6 @@ abstract class PerfCommand implements Callable<Integer> {
         return t;
     }
 
-    private DeviceConfig.ThreadingMode threadingMode() {
-        if (threading == null) {
-            return DeviceConfig.defaults().threadingMode();
-        }
-        return switch (threading) {
-            case "dedicated" -> DeviceConfig.ThreadingMode.DEDICATED;
-            case "invoker" -> DeviceConfig.ThreadingMode.INVOKER;
-            case "hybrid" -> DeviceConfig.ThreadingMode.HYBRID;
-            default -> throw bad("unknown --threading '" + threading + "': use dedicated, hybrid or invoker");
-        };
-    }
-
-    private DeviceConfig.IdleStrategyKind idleKind() {
-        if (idle == null) {
-            return DeviceConfig.defaults().idleStrategy();
-        }
-        return switch (idle) {
-            case "spin" -> DeviceConfig.IdleStrategyKind.SPIN;
-            case "backoff" -> DeviceConfig.IdleStrategyKind.BACKOFF;
-            case "park" -> DeviceConfig.IdleStrategyKind.PARK;
-            case "adaptive" -> DeviceConfig.IdleStrategyKind.ADAPTIVE;
-            default -> throw bad("unknown --idle '" + idle + "': use adaptive, spin, backoff or park");
-        };
-    }
-
-    private boolean onOff(String name, String value, boolean dflt) {
-        if (value == null) {
-            return dflt;
-        }
-        return switch (value) {
-            case "on" -> true;
-            case "off" -> false;
-            default -> throw bad("unknown " + name + " '" + value + "': use on or off");
-        };
-    }
-
     private Settings settings(TestKind t, TransportKind tr) {
         boolean lat = t.isLatency();
         if (host != null && loopback) {
@@ -369,9 +322,6 @@ abstract class PerfCommand implements Callable<Integer> {
         if (port != null && (port < 0 || port > 65535)) {
             throw bad("-p must be a TCP port, 0..65535");
         }
-        if (engineThreads != null && (engineThreads < 1 || engineThreads > 64)) {
-            throw bad("--engine-threads must be in 1..64");
-        }
         int limit = t.verb() == TestKind.Verb.READ ? Math.min(tx, outs) : tx;
         int mod = range("-Q", cqMod, lat ? 1 : Math.min(100, limit), 1, 8192);
         if (tr == TransportKind.JWARP && mod > limit) {
@@ -391,11 +341,6 @@ abstract class PerfCommand implements Callable<Integer> {
         if (events && t == TestKind.WRITE_LAT) {
             throw bad("-e does not apply to write-lat: an RDMA WRITE raises no completion at its target, so both"
                     + " sides poll memory (as perftest's does); use send-lat or write-imm-lat");
-        }
-        if (engineThreads != null && engineThreads > 1 && threadingMode() != DeviceConfig.ThreadingMode.DEDICATED) {
-            throw bad("--engine-threads " + engineThreads + " needs --threading dedicated (" + (threading == null
-                    ? "the default here is " + threadingMode().name().toLowerCase(java.util.Locale.ROOT)
-                    : "--threading " + threading + " runs the engine on the application's thread") + ")");
         }
         int sz = size != null ? size : lat ? 2 : 65536;
         long n = iterations != null ? iterations : lat ? 1000 : 5000;

@@ -17,7 +17,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code jwarp rping}: rdma-core's rping, on jwarp; interoperates with rping on siw or an RNIC. */
-@Command(name = "rping", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "rping", sortOptions = false,
         description = {"RDMA ping-pong with the protocol of rdma-core's rping: the client advertises a buffer with a Send, "
                 + "the server RDMA READs it and RDMA WRITEs it back, and the client compares the two.",
                 "Examples: jwarp rping -s -a 0.0.0.0 -v      jwarp rping -c -a 10.0.0.2 -C 10 -S 4096 -V"})
@@ -25,6 +25,11 @@ final class RpingCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    // rping's -V is "validate", so the help options are spelled out instead of picocli's standard
+    // mixin (whose -V is --version)
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
 
     @Option(names = "-s", description = "Server side.")
     boolean server;

@@ -365,8 +365,15 @@ public final class Testbed {
         }
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns));
         cmd.addAll(command);
+        String launcher = System.getenv(LAUNCHER_ENV);
+        if (command.getFirst().equals("jwarp") && launcher != null && !launcher.isBlank()) {
+            cmd.set(4, launcher); // "jwarp" in a host is this jwarp, whether or not it is on the PATH
+        }
         return new ProcessBuilder(cmd).inheritIO().start().waitFor();
     }
+
+    /** Set by the {@code jwarp} launcher script to its own path. */
+    public static final String LAUNCHER_ENV = "JWARP_LAUNCHER";
 
     /** What is up, whether degen is alive, and its latest statistics. */
     public String status() throws IOException {
