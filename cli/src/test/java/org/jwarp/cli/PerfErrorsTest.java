@@ -50,11 +50,13 @@ class PerfErrorsTest {
         assertLine(PerfRun.of("write-bw", "--loopback", "--transport", "carrier-pigeon"), 2, "jwarp: unknown --transport"
                 + " 'carrier-pigeon': use jwarp, sockets-blocking, sockets-nio or sockets-busypoll" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "--idle", "nap"), 2,
-                "jwarp: unknown --idle 'nap': use spin, backoff or park" + help("write-bw"));
+                "jwarp: --idle must be adaptive, spin, backoff or park, not 'nap'" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "--threading", "many"), 2,
-                "jwarp: unknown --threading 'many': use dedicated or invoker" + help("write-bw"));
+                "jwarp: --threading must be dedicated, hybrid or invoker, not 'many'" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "--crc", "maybe"), 2,
-                "jwarp: unknown --crc 'maybe': use on or off" + help("write-bw"));
+                "jwarp: --crc must be preferred, required or off, not 'maybe'" + help("write-bw"));
+        assertLine(PerfRun.of("write-bw", "--loopback", "--markers", "maybe"), 2,
+                "jwarp: --markers must be on or off, not 'maybe'" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "-t", "0"), 2, "jwarp: -t must be in 1..8192, not 0"
                 + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "-t", "64", "-Q", "100"), 2, "jwarp: -Q 100 is more than the"
@@ -68,8 +70,8 @@ class PerfErrorsTest {
                 + " --transport jwarp: the sockets transports wait as their name says (sockets-blocking sleeps in read,"
                 + " sockets-nio in select)" + help("send-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "--threading", "invoker", "--engine-threads", "2"), 2,
-                "jwarp: --threading invoker runs no engine thread; --engine-threads needs --threading dedicated"
-                        + help("write-bw"));
+                "jwarp: --engine-threads 2 needs --threading dedicated (--threading invoker runs the engine on the"
+                        + " application's thread)" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "--pin", "0,x"), 2, "jwarp: --pin '0,x' is not a CPU list:"
                 + " give CPU numbers and ranges, e.g. 0,1 or 0-3" + help("write-bw"));
         assertTrue(PerfRun.of("write-bw", "--loopback", "--pin", "1000").err().startsWith(

@@ -1,11 +1,13 @@
 package org.jwarp.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jwarp.verbs.DeviceConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -49,7 +51,7 @@ class PerfLoopbackTest {
                 Arguments.of("send-bw", List.of("-q", "3", "-l", "4", "-Q", "8", "-t", "32", "-r", "64", "-e")),
                 Arguments.of("write-bw", List.of("-q", "2", "-I", "128", "-s", "100", "--markers", "on")),
                 Arguments.of("read-bw", List.of("-o", "4", "-q", "2", "--threading", "invoker", "--report_gbits")),
-                Arguments.of("write-imm-bw", List.of("--idle", "park", "--engine-threads", "2", "-r", "8")),
+                Arguments.of("write-imm-bw", List.of("--threading", "dedicated", "--idle", "park", "--engine-threads", "2", "-r", "8")),
                 Arguments.of("write-lat", List.of("-s", "1", "--idle", "park")),
                 Arguments.of("read-bw", List.of("--transport", "sockets-nio", "-q", "2", "-o", "3")),
                 Arguments.of("send-bw", List.of("--transport", "sockets-busypoll", "-q", "3")));
@@ -71,7 +73,7 @@ class PerfLoopbackTest {
         int cores = Runtime.getRuntime().availableProcessors();
         int engines = cores + 1;
         PerfRun r = PerfRun.of("write-bw", "--loopback", "-s", "4096", "-n", "50", "--idle", "spin",
-                "--engine-threads", String.valueOf(engines));
+                "--threading", "dedicated", "--engine-threads", String.valueOf(engines));
         assertEquals(0, r.exit(), r.err() + r.out());
         assertEquals("jwarp: warning: --idle spin: " + 2 * engines + " busy-spinning engine threads beside 2 polling"
                 + " application threads on " + cores + " CPU" + (cores == 1 ? "" : "s") + ": threads sharing a CPU"
@@ -80,9 +82,10 @@ class PerfLoopbackTest {
         // by default nothing spins beyond the CPUs: no warning, and pollers yield when threads outnumber CPUs
         PerfRun d = PerfRun.of("write-bw", "--loopback", "-s", "4096", "-n", "50");
         assertEquals("", d.err());
-        boolean crowded = 4 > cores;
-        assertEquals(crowded, d.out().contains(", yielding the CPU when idle (4 busy threads on " + cores + " CPU"),
-                d.out());
+        // the default threading never puts more busy threads than CPUs: hybrid below 4 CPUs (one poller
+        // per side runs its engine), a dedicated engine thread per side from 4
+        assertFalse(d.out().contains("yielding the CPU when idle"), d.out());
+        assertTrue(d.out().contains("default for " + DeviceConfig.defaultThreadingReason(cores)), d.out());
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -94,6 +94,8 @@ final class JwarpDevice implements RdmaDevice {
                 // the doorbell ends a park when work is posted; the deadline keeps moderation timers on time
                 AgentRunner.Builder b = AgentRunner.builder(w)
                         .idleStrategy(IdleStrategies.create(config, new DeadlineParker(w.doorbell(), w::nanosToNextDeadline)))
+                        // an engine thread that dies says so at once, with its cause, not only at close
+                        .errorHandler(this::report)
                         .daemon(true);
                 if (!config.cpuList().isEmpty()) {
                     b.cpu(config.cpuList().get(i % config.cpuList().size()));

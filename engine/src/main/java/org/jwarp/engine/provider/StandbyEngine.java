@@ -64,6 +64,16 @@ final class StandbyEngine implements Runnable {
 
     @Override
     public void run() {
+        try {
+            standBy();
+        } catch (RuntimeException | Error e) {
+            running = false;
+            device.report(new IllegalStateException(thread.getName() + " failed; the engine now runs only when an"
+                    + " application thread calls in", e));
+        }
+    }
+
+    private void standBy() {
         long seen = device.invocations();
         long period = HANDBACK_MIN_NANOS;
         while (running) {
