@@ -71,7 +71,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         /**
          * {@link #INVOKER} while an application thread calls into the device (polls, posts), and a
          * standby engine thread, asleep in its selector, that runs the duty cycle whenever none has
-         * for a millisecond, or at once when an application thread blocks in a
+         * for a while (16 to 64 ms), or at once when an application thread blocks in a
          * wait ({@link CompletionChannel#await}, {@link CmEventQueue#poll(java.time.Duration, RdmaDevice)}).
          * One busy thread per process where the application polls, and progress without calling in
          * (Read Responses, CM events) where it does not: the default on machines with fewer than 4

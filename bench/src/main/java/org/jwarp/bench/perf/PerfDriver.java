@@ -1,5 +1,7 @@
 package org.jwarp.bench.perf;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,17 +29,21 @@ public final class PerfDriver {
 
     /**
      * How long each warm-up pass runs, whatever {@code -n} says: the JIT compiles the data path
-     * (and finishes compiling it) in this time, not in the measured one; a short count such as
+     * (and finishes compiling it) in the warm-up, not in the measured pass; a short count such as
      * perftest's default of 1000 round trips would otherwise time the interpreter and the
      * compiler threads.
      */
     public static final long WARMUP_NANOS = 500_000_000L;
     /**
-     * Warm-up passes, each followed by the control exchange that precedes a measurement: code the
-     * compiler specialised to the data path alone is recompiled for the mix during the second
-     * pass, not during the measured one.
+     * Warm-up passes, each followed by the control exchange that precedes a measurement (code the
+     * compiler specialised to the data path alone is recompiled for the mix in a later pass): at
+     * least {@code WARMUP_MIN_PASSES}, then more while the JIT still compiled for more than
+     * {@code WARMUP_QUIET_SHARE} of a pass, up to {@code WARMUP_MAX_PASSES}.
      */
-    public static final int WARMUP_PASSES = 2;
+    public static final int WARMUP_MIN_PASSES = 2;
+    public static final int WARMUP_MAX_PASSES = 8;
+    public static final double WARMUP_QUIET_SHARE = 0.02;
+
     /** Longest wait for a control message the peer should send promptly. */
     public static final Duration PROMPT = Duration.ofSeconds(60);
     /** Wait for the end of a measurement of unknown length: the connection's loss ends it sooner. */
@@ -63,11 +69,7 @@ public final class PerfDriver {
             List<Integer> sizes = st.sizes();
             List<ResultRow> rows = new ArrayList<>();
             int first = sizes.getFirst();
-            s.warmingUp(true);
-            for (int pass = 0; pass < WARMUP_PASSES; pass++) {
-                clientPhase(s, first, true, st.iterationsFor(first), WARMUP_NANOS, meter);
-            }
-            s.warmingUp(false);
+            warmUp(s, first, st.iterationsFor(first), meter);
             for (int i = 0; i < sizes.size(); i++) {
                 int size = sizes.get(i);
                 long duration = st.durationMillis() * 1_000_000L;
@@ -83,6 +85,28 @@ public final class PerfDriver {
         } catch (RuntimeException e) {
             tellPeer(s, e);
             throw e;
+        }
+    }
+
+    /**
+     * The warm-up passes at {@code size}: until the JIT has gone quiet (this process's compilation
+     * time grew by at most {@link #WARMUP_QUIET_SHARE} of a pass), within the pass bounds.
+     */
+    private static void warmUp(Session s, int size, long iterations, CpuMeter meter) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+        s.warmingUp(true);
+        try {
+            for (int pass = 1; pass <= WARMUP_MAX_PASSES; pass++) {
+                long compiledBefore = timed ? jit.getTotalCompilationTime() : 0;
+                clientPhase(s, size, true, iterations, WARMUP_NANOS, meter);
+                long compiledMillis = timed ? jit.getTotalCompilationTime() - compiledBefore : 0;
+                if (pass >= WARMUP_MIN_PASSES && compiledMillis <= WARMUP_QUIET_SHARE * WARMUP_NANOS / 1e6) {
+                    return;
+                }
+            }
+        } finally {
+            s.warmingUp(false);
         }
     }
 

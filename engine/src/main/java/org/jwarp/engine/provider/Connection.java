@@ -132,6 +132,14 @@ final class Connection {
         }
     }
 
+    /** Engine thread: leaves the selector it joined (the connection moves to another engine thread). */
+    void unregister() {
+        if (key != null) {
+            key.cancel();
+            key = null;
+        }
+    }
+
     /** Changes what readiness wakes the engine for, only when it changes. */
     private void interest(int ops) {
         if (key != null && key.isValid() && ops != interest) {
@@ -175,6 +183,72 @@ final class Connection {
                 case RUNNING -> runningWork(now);
                 default -> qp == null ? 0 : qp.stream.flush();
             };
+        } catch (IOException e) {
+            if (phase == HANDSHAKE) {
+                setupLost(e);        // reset or TCP error before the connection ran: exactly one ConnectError
+            } else {
+                lost();
+            }
+            return 1;
+        }
+    }
+
+    /**
+     * TCP failed (a reset, most often) during MPA setup: the connection ends with a
+     * {@link CmEvent.ConnectError} on the side's handler, as a clean close does; without it the
+     * connecting application would wait for an event that never comes.
+     */
+    private void setupLost(IOException e) {
+        String peer = peerName();
+        String why = "the peer " + peer + " reset the connection during MPA setup ("
+                + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")";
+        closeChannel();
+        phase = CLOSED;
+        if (active) {
+            failQp();
+            emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.PROTOCOL, why + privateDataHint()));
+        } else {
+            failPassive(CmEvent.ConnectError.Kind.PROTOCOL, peer, why);
+        }
+    }
+
+    /**
+     * Something this connection's work threw that is not an I/O error (a bug, or memory that was
+     * freed under a region while the engine was using it): the connection ends as a lost one, is
+     * reported with its cause, and the engine thread carries on with the others.
+     */
+    void failed(Throwable e) {
+        device.report(new IllegalStateException("connection " + peerName() + " failed on the engine thread and was"
+                + " closed; other connections carry on: " + e, e));
+        if (phase == HANDSHAKE || phase == CONNECTING) {
+            setupLost(new IOException(e.toString()));
+        } else if (phase == RUNNING) {
+            try {
+                lost();
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+                phase = CLOSED;
+                closeChannel();
+            }
+        }
+    }
+
+    /** Closed with nothing left to do on the engine: no QP that may still need its posts flushed. */
+    boolean finished() {
+        return phase == CLOSED && qp == null;
+    }
+
+    /**
+     * The transmit half of a running connection's work, which the duty cycle runs for every
+     * connection before any socket read: a freshly posted request leaves without waiting behind
+     * the read system calls of this or another connection.
+     */
+    int transmitWork() {
+        if (phase != RUNNING) {
+            return 0;
+        }
+        try {
+            return qp.stream.transmit(sink) + drainTx();
         } catch (IOException e) {
             lost();
             return 1;
@@ -465,10 +539,13 @@ final class Connection {
 
     private int runningWork(long now) throws IOException {
         RdmapStream stream = qp.stream;
-        // Transmit first: a freshly posted request leaves without waiting behind a read syscall
-        // (in invoker mode the posting thread runs this cycle), as a plain socket ping-pong would.
+        // The duty cycle ran transmitWork() before any read; what was framed since goes out now.
+        // Bytes a full socket left pending wait for the next cycle's transmitWork() (a second
+        // write into a full socket would find no room, and costs a system call).
         int work = stream.transmit(sink);
-        work += drainTx();
+        if (work > 0) {
+            work += drainTx();
+        }
         long n = receiver.read(channel, stream);
         if (n > 0) {
             work++;

@@ -53,12 +53,35 @@ final class EngineWorker implements Agent {
         int work = 0;
         doorbell.consume();
         for (Runnable c = commands.poll(); c != null; c = commands.poll()) {
-            c.run();
+            try {
+                c.run();
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // a setup command (an accepted socket, a connect) that failed ends only its own
+                // connection; the engine thread serves the others
+                device.report(new IllegalStateException("an engine command failed: " + e, e));
+            }
             work++;
+        }
+        for (int i = 0; i < connections.size(); i++) {
+            Connection c = connections.get(i);
+            try {
+                work += c.transmitWork();                   // sends first: none waits behind a read
+            } catch (RuntimeException | OutOfMemoryError e) {
+                c.failed(e);
+            }
         }
         long now = System.nanoTime();
         for (int i = 0; i < connections.size(); i++) {
-            work += connections.get(i).doWork(now);
+            Connection c = connections.get(i);
+            try {
+                work += c.doWork(now);
+            } catch (RuntimeException | OutOfMemoryError e) {
+                c.failed(e);                                // one connection's failure ends that connection only
+            }
+            if (c.finished()) {
+                connections.remove(i--);                    // a failed setup releases its socket and buffers
+                work++;
+            }
         }
         for (int i = 0; i < channels.size(); i++) {
             work += channels.get(i).pollTimers();
@@ -86,6 +109,12 @@ final class EngineWorker implements Agent {
 
     void removeConnection(Connection c) {
         connections.remove(c);
+        c.unregister();              // this thread's selector no longer watches a socket it does not serve
+    }
+
+    /** Connections this thread carries (engine thread, or a command run on it). */
+    int connectionCount() {
+        return connections.size();
     }
 
     void addChannel(JwarpChannel c) {

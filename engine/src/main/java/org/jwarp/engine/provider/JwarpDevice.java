@@ -227,6 +227,24 @@ final class JwarpDevice implements RdmaDevice {
         return new DeadlineParker(w.doorbell(), w::nanosToNextDeadline);
     }
 
+    /**
+     * Connections the engine threads carry, each counted on its own thread (setup path; tests use
+     * it to see that ended connections are released).
+     */
+    int connectionCount() throws InterruptedException {
+        int sum = 0;
+        for (EngineWorker w : workers) {
+            CompletableFuture<Integer> n = new CompletableFuture<>();
+            w.execute(() -> n.complete(w.connectionCount()));
+            try {
+                sum += n.get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new IllegalStateException("engine thread " + w.roleName() + " did not answer", e);
+            }
+        }
+        return sum;
+    }
+
     /** The engine thread for a new QP (round robin until RSS steers connections). */
     EngineWorker pickWorker() {
         return workers[Math.floorMod(nextWorker.getAndIncrement(), workers.length)];

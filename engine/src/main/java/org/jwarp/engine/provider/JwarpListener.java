@@ -58,7 +58,24 @@ final class JwarpListener implements Listener {
                 }
                 continue;
             }
-            worker.execute(() -> worker.addConnection(Connection.accepted(device, ch, this, System.nanoTime())));
+            worker.execute(() -> {
+                Connection c;
+                try {
+                    c = Connection.accepted(device, ch, this, System.nanoTime());
+                } catch (RuntimeException | OutOfMemoryError e) {
+                    closeQuietly(ch);      // the socket goes with the connection that could not be made
+                    throw e;
+                }
+                worker.addConnection(c);
+            });
+        }
+    }
+
+    private void closeQuietly(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException e) {
+            device.report(new IOException("closing " + ch + " failed", e));
         }
     }
 

@@ -24,8 +24,8 @@ final class StandbyEngine implements Runnable {
      * busy polling a wake-up displaces a poller, so a busy application is looked at rarely; one
      * that blocks in a wait hands over at once ({@link #handOver()}).
      */
-    static final long HANDBACK_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    static final long HANDBACK_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(16);
+    static final long HANDBACK_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(16);
+    static final long HANDBACK_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(64);
 
     private final JwarpDevice device;
     private final IdleStrategy idle;

@@ -1,0 +1,115 @@
+package org.jwarp.engine.provider;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventQueue;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.Listener;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QpState;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every way a connection setup ends gives its side exactly one CM event, and releases what the
+ * connection held: a peer that resets TCP after reading our MPA Request, and clients that send
+ * garbage to a listener.
+ */
+class SetupEndTest {
+
+    static final Duration WAIT = Duration.ofSeconds(20);
+
+    static DeviceConfig dedicated() {
+        return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1).build();
+    }
+
+    @Test
+    void aPeerThatResetsAfterReadingTheMpaRequestGivesOneConnectError() throws Exception {
+        try (ServerSocket peer = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
+             RdmaDevice dev = RdmaDevice.open(dedicated())) {
+            CompletableFuture<Integer> requestBytes = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = peer.accept()) {
+                    InputStream in = s.getInputStream();
+                    int n = in.readNBytes(new byte[20], 0, 20);    // the MPA Request's fixed part
+                    s.setSoLinger(true, 0);                         // close with RST
+                    return n;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            CompletionQueue cq = dev.createCq(16, null);
+            QueuePair qp = dev.createQp(dev.allocPd(), QpInitAttr.builder(cq, cq).build());
+            CmEventQueue events = new CmEventQueue();
+            dev.connectionManager().connect((InetSocketAddress) peer.getLocalSocketAddress(), qp,
+                    ConnectParams.of(new byte[0]), events);
+            assertEquals(QpState.INIT, qp.state(), "no answer from the peer yet: the QP stays in INIT");
+            assertEquals(20, requestBytes.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            CmEvent e = events.poll(WAIT, dev);
+            assertNotNull(e, "a reset during MPA setup must end with a CM event");
+            CmEvent.ConnectError err = assertInstance(CmEvent.ConnectError.class, e);
+            assertSame(CmEvent.ConnectError.Kind.PROTOCOL, err.kind());
+            assertTrue(err.reason().contains("reset the connection during MPA setup"), err.reason());
+            assertSame(qp, err.qp());
+            assertEquals(QpState.ERROR, qp.state());
+            assertEquals(0, ((JwarpDevice) dev).connectionCount() - 1, "only the failed QP's flushing connection stays");
+            assertEquals(0, events.size(), "exactly one event");
+        }
+    }
+
+    @Test
+    void garbageClientsEachGiveOneConnectErrorAndLeaveNothingBehind() throws Exception {
+        try (RdmaDevice dev = RdmaDevice.open(dedicated())) {
+            CmEventQueue events = new CmEventQueue();
+            Listener listener = dev.connectionManager().listen(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64, events);
+            long fdsBefore = openFds();
+            int clients = 100;
+            for (int i = 0; i < clients; i++) {
+                try (Socket s = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort())) {
+                    OutputStream out = s.getOutputStream();
+                    out.write(("GET / HTTP/1.1\r\nHost: x\r\n\r\n" + i).getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    CmEvent e = events.poll(WAIT, dev);
+                    CmEvent.ConnectError err = assertInstance(CmEvent.ConnectError.class, e);
+                    assertTrue(err.reason().contains("not speaking MPA"), err.reason());
+                }
+            }
+            assertEquals(0, events.size(), "one event per client");
+            assertEquals(0, ((JwarpDevice) dev).connectionCount(), "ended setups are dropped with their buffers");
+            assertTrue(openFds() <= fdsBefore + 2, "sockets of ended setups are closed: " + fdsBefore + " -> " + openFds());
+            listener.close();
+        }
+    }
+
+    private static long openFds() throws Exception {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
+    private static <T> T assertInstance(Class<T> type, Object o) {
+        assertNotNull(o, "no " + type.getSimpleName() + " within " + WAIT);
+        assertTrue(type.isInstance(o), "expected " + type.getSimpleName() + ", got " + o);
+        return type.cast(o);
+    }
+}
