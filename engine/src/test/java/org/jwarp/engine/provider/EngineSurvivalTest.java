@@ -1,0 +1,141 @@
+package org.jwarp.engine.provider;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import org.jwarp.verbs.Access;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventQueue;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.AcceptParams;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.Listener;
+import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.PostStatus;
+import org.jwarp.verbs.ProtectionDomain;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QpState;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.verbs.SendWr;
+import org.jwarp.verbs.WcStatus;
+import org.jwarp.verbs.WorkCompletion;
+import org.jwarp.verbs.WrOpcode;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An application that frees a region's memory while a peer still writes into it (as an rping
+ * server that refused a client did) costs that connection, not the engine thread: the other
+ * connection on the same engine thread keeps moving verified data, and the failure is reported
+ * with its cause.
+ */
+class EngineSurvivalTest {
+
+    static final Duration WAIT = Duration.ofSeconds(20);
+    static final int SIZE = 64 * 1024;
+
+    @Test
+    void memoryFreedUnderARegionEndsOnlyThatConnection() throws Exception {
+        DeviceConfig oneEngine = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
+                .engineThreads(1).build();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        try (RdmaDevice server = RdmaDevice.open(oneEngine); RdmaDevice client = RdmaDevice.open(oneEngine);
+             Arena keep = Arena.ofShared()) {
+            ProtectionDomain spd = server.allocPd();
+            ProtectionDomain cpd = client.allocPd();
+            CompletionQueue scq = server.createCq(64, null);
+            CompletionQueue ccq = client.createCq(1024, null);
+            CmEventQueue sevents = new CmEventQueue();
+            Listener listener = server.connectionManager().listen(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8, sevents);
+            QueuePair[] sqp = new QueuePair[2];
+            QueuePair[] cqp = new QueuePair[2];
+            CmEventQueue[] cevents = {new CmEventQueue(), new CmEventQueue()};
+            for (int i = 0; i < 2; i++) {
+                sqp[i] = server.createQp(spd, QpInitAttr.builder(scq, scq).build());
+                cqp[i] = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).maxSendWr(256).build());
+                client.connectionManager().connect(listener.localAddress(), cqp[i], ConnectParams.of(new byte[0]),
+                        cevents[i]);
+                CmEvent.ConnectRequest req = expect(sevents, CmEvent.ConnectRequest.class, server);
+                req.request().accept(sqp[i], AcceptParams.of(new byte[0]));
+                expect(cevents[i], CmEvent.Established.class, client);
+                expect(sevents, CmEvent.Established.class, server);
+            }
+            Arena doomed = Arena.ofShared();
+            MemoryRegion victim = spd.registerMemory(doomed.allocate(SIZE, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            MemoryRegion healthy = spd.registerMemory(keep.allocate(SIZE, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            MemoryRegion source = cpd.registerMemory(keep.allocate(SIZE, 64), Access.LOCAL_WRITE);
+            for (int i = 0; i < SIZE; i++) {
+                source.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7 + 1));
+            }
+            SendWr toVictim = new SendWr().opcode(WrOpcode.RDMA_WRITE).addSge(source, 0, SIZE)
+                    .remote(victim.iova(), victim.rkey());
+            System.setErr(new PrintStream(log, true));
+            // WRITEs into the victim until the arena closes under them; the engine must survive it
+            int posted = 0;
+            while (posted < 50) {
+                if (cqp[0].postSend(toVictim.wrId(posted)) == PostStatus.OK) {
+                    posted++;
+                }
+                if (posted == 10) {
+                    doomed.close();          // the application frees the memory, region still registered
+                }
+                drain(ccq);
+            }
+            CmEvent ended = cevents[0].poll(WAIT, client);
+            assertNotNull(ended, "the connection whose region memory went away must end");
+            assertEquals(QpState.ERROR, sqp[0].state());
+            // the other connection on the same engine thread carries on
+            WorkCompletion wc = new WorkCompletion();
+            while (drainOne(ccq, wc)) {
+                // completions of the victim connection (success or flush)
+            }
+            assertEquals(PostStatus.OK, cqp[1].postSend(new SendWr().wrId(99).opcode(WrOpcode.RDMA_WRITE)
+                    .signaled(true).addSge(source, 0, SIZE).remote(healthy.iova(), healthy.rkey())));
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            boolean done = false;
+            while (!done && System.nanoTime() < deadline) {
+                if (drainOne(ccq, wc) && wc.wrId() == 99) {
+                    assertSame(WcStatus.SUCCESS, wc.status(), wc.toString());
+                    done = true;
+                }
+            }
+            assertTrue(done, "the healthy connection's WRITE completed");
+            assertEquals(-1, healthy.segment().mismatch(source.segment()), "and its bytes arrived");
+            assertTrue(log.toString().contains("failed on the engine thread and was closed"), log.toString());
+            listener.close();
+        } finally {
+            System.setErr(err);
+        }
+    }
+
+    private static void drain(CompletionQueue cq) {
+        WorkCompletion wc = new WorkCompletion();
+        while (drainOne(cq, wc)) {
+            // only freeing send-queue room
+        }
+    }
+
+    private static boolean drainOne(CompletionQueue cq, WorkCompletion wc) {
+        WorkCompletion[] one = {wc};
+        return cq.poll(one) == 1;
+    }
+
+    private static <T extends CmEvent> T expect(CmEventQueue q, Class<T> type, RdmaDevice dev) throws InterruptedException {
+        T e = q.expect(type, WAIT, dev);
+        assertNotNull(e, "no " + type.getSimpleName() + " within " + WAIT);
+        return e;
+    }
+}
