@@ -376,6 +376,12 @@ public final class RdmapStream {
             if (wr.hasFlag(SendFlags.FENCE) && orq.size() > 0) {
                 return false;
             }
+            if (op.consumesOrd() && params.ord() == 0) {
+                // RFC 6581 §9.1: no more Read Requests outstanding than the peer's IRD; an ORD of 0
+                // (the peer has no IRD) allows none: refuse locally, never put one on the wire
+                failLocally(wr, WcStatus.LOC_QP_OP_ERR);
+                return false;
+            }
             if (op.consumesOrd() && orq.full()) {
                 return false;
             }

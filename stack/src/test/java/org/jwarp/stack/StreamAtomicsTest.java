@@ -150,4 +150,23 @@ class StreamAtomicsTest {
             assertTrue(p.b.sentBytes().length == 0 || p.b.stream.terminateCause() == null);
         }
     }
+
+    @Test
+    void anOrdOfZeroRefusesReadsAndAtomicsLocally() {
+        // RFC 6581 §9.1: the peer offered IRD 0, so the negotiated ORD is 0 and no Read Request may leave
+        StreamParameters noOrd = new StreamParameters(true, false, false, 1442, 0, 8, true);
+        try (StreamPair p = new StreamPair(noOrd, StreamPair.defaults(), Seeds.random(79))) {
+            Region local = p.a.register(64, Access.LOCAL_WRITE);
+            Region remote = p.b.register(64, Access.LOCAL_WRITE | Access.REMOTE_READ);
+            p.a.postSend(w -> w.wrId(1).opcode(WrOpcode.RDMA_READ).signaled(true).addSge(local.stag(), 0, 64)
+                    .remote(remote.iova(), remote.stag()));
+            p.pump();
+            WorkCompletion wc = p.a.sendCq.take();
+            assertSame(WcStatus.LOC_QP_OP_ERR, wc.status());
+            assertEquals(1, wc.wrId());
+            assertSame(null, p.b.stream.terminateCause(), "the responder never saw a Read Request to refuse");
+            assertTrue(p.b.stream.fpdusReceived() <= 1, "at most our Terminate reached the peer, no Read Request");
+            assertEquals(0, p.b.sentBytes().length, "the peer sent no Read Response");
+        }
+    }
 }
