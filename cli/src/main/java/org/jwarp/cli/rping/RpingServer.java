@@ -146,6 +146,11 @@ final class RpingServer {
                     throw new RpingException("the client's buffer of " + source.sizeUnsigned()
                             + " bytes is larger than this server's -S " + size);
                 }
+                if (source.sizeUnsigned() < RpingPattern.MIN_SIZE) {
+                    // rping refuses buffers too small for its ping text (RPING_MIN_BUFSIZE); so do we
+                    throw new RpingException("the client's buffer of " + source.sizeUnsigned()
+                            + " bytes is smaller than rping's minimum of " + RpingPattern.MIN_SIZE);
+                }
                 length = source.size();
                 c.postRdma(WrOpcode.RDMA_READ, source, length);
                 c.await(WcOpcode.RDMA_READ, "the RDMA READ of the client's source (ping " + ping + ")");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.foreign.Arena;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -12,9 +13,23 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jwarp.verbs.Access;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventQueue;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.ConnectParams;
 import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.PostStatus;
+import org.jwarp.verbs.ProtectionDomain;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.verbs.SendWr;
+import org.jwarp.verbs.WrOpcode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** jwarp rping against jwarp rping over loopback TCP, both sides in this JVM, data validated both ways. */
 class RpingLoopbackTest {
@@ -86,6 +101,51 @@ class RpingLoopbackTest {
         assertTrue(serverOut.toString().contains("server ended: interrupted"), serverOut.toString());
         assertEquals(2, serverOut.toString().lines().filter(l -> l.startsWith("server: 2 pings of 100 bytes")).count(),
                 serverOut.toString());
+    }
+
+    @ParameterizedTest(name = "advertised size {0}")
+    @ValueSource(ints = {0, 5, RpingPattern.MIN_SIZE - 1})
+    void aValidatingServerRefusesAdvertsRpingWouldRefuseAndServesTheNextClient(int advertised) throws Exception {
+        DeviceConfig config = DeviceConfig.defaults();
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), freePort());
+        WatchedWriter serverOut = new WatchedWriter("listening on");
+        Thread server = new Thread(() -> {
+            try {
+                Rping.run(config, new RpingOptions(true, address, 0, 100, false, true, true, true, TIMEOUT),
+                        new PrintWriter(serverOut, true));
+            } catch (RpingException e) {
+                serverOut.write("server ended: " + e.getMessage() + "\n");
+            }
+        }, "rping-server");
+        server.start();
+        serverOut.await(TIMEOUT);
+        // a client of our own that advertises a buffer of `advertised` bytes
+        try (RdmaDevice dev = RdmaDevice.open(config);
+             Arena arena = Arena.ofShared()) {
+            ProtectionDomain pd = dev.allocPd();
+            CompletionQueue cq = dev.createCq(16, null);
+            QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build());
+            MemoryRegion buf = pd.registerMemory(arena.allocate(64),
+                    Access.LOCAL_WRITE | Access.REMOTE_READ);
+            CmEventQueue events = new CmEventQueue();
+            dev.connectionManager().connect(address, qp, ConnectParams.of(new byte[0]), events);
+            assertTrue(events.expect(CmEvent.Established.class, TIMEOUT, dev) != null);
+            new RpingInfo(buf.iova(), buf.rkey(), advertised).writeTo(buf.segment(), 0);
+            assertEquals(PostStatus.OK, qp.postSend(new SendWr().wrId(1)
+                    .opcode(WrOpcode.SEND).addSge(buf, 0, RpingInfo.LENGTH)));
+            CmEvent end = events.poll(TIMEOUT, dev);
+            assertTrue(end instanceof CmEvent.Disconnected, "the server ends the connection: " + end);
+        }
+        // the same server still serves a well-behaved client
+        StringWriter out = new StringWriter();
+        Rping.run(config, new RpingOptions(false, address, 2, 100, true, true, false, false, TIMEOUT),
+                new PrintWriter(out, true));
+        assertEquals(2, out.toString().lines().count(), out.toString());
+        server.interrupt();
+        server.join(TIMEOUT.toMillis());
+        assertTrue(serverOut.toString().contains("failed: the client's buffer of " + advertised
+                + " bytes is smaller than rping's minimum of " + RpingPattern.MIN_SIZE), serverOut.toString());
+        assertTrue(!serverOut.toString().contains("Exception"), "no stack trace: " + serverOut);
     }
 
     /** Output that signals when a line containing a marker has been written. */
