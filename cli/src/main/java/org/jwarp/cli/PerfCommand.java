@@ -313,17 +313,17 @@ abstract class PerfCommand implements Callable<Integer> {
         if (duration != null && !(duration > 0 && duration <= 3600)) {
             throw bad("-D must be more than 0 and at most 3600 seconds");
         }
-        int tx = range("-t", txDepth, lat ? 1 : 128, 1, 8192);
-        int rx = range("-r", rxDepth, lat ? 16 : 512, 1, 8192);
-        int in = range("-I", inline, lat ? 64 : 0, 0, 256);
-        int list = range("-l", postList, 1, 1, 8192);
-        int q = range("-q", qps, 1, 1, 32);
-        int outs = range("-o", outstanding, 16, 1, 128);
+        int tx = range("-t", txDepth, lat ? 1 : 128, 1, Settings.MAX_DEPTH);
+        int rx = range("-r", rxDepth, lat ? 16 : 512, 1, Settings.MAX_DEPTH);
+        int in = range("-I", inline, lat ? 64 : 0, 0, Settings.MAX_INLINE);
+        int list = range("-l", postList, 1, 1, Settings.MAX_DEPTH);
+        int q = range("-q", qps, 1, 1, Settings.MAX_QPS);
+        int outs = range("-o", outstanding, 16, 1, Settings.MAX_OUTSTANDING);
         if (port != null && (port < 0 || port > 65535)) {
             throw bad("-p must be a TCP port, 0..65535");
         }
         int limit = t.verb() == TestKind.Verb.READ ? Math.min(tx, outs) : tx;
-        int mod = range("-Q", cqMod, lat ? 1 : Math.min(100, limit), 1, 8192);
+        int mod = range("-Q", cqMod, lat ? 1 : Math.min(100, limit), 1, Settings.MAX_DEPTH);
         if (tr == TransportKind.JWARP && mod > limit) {
             throw bad("-Q " + mod + " is more than the " + (limit == tx ? "send queue depth -t " : "READs in flight -o ")
                     + limit + ": no completion would ever be signaled; lower -Q or raise -t");

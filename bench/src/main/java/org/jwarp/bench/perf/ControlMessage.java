@@ -72,9 +72,14 @@ public record ControlMessage(Type type, int size, boolean warmup, SideReport rep
             SideReport r = type == Type.REPORT ? SideReport.readFrom(b) : null;
             String text = null;
             if (type == Type.ERROR) {
-                byte[] d = new byte[b.getShort()];
+                int length = b.getShort() & 0xFFFF;
+                if (length > b.remaining()) {
+                    throw new IllegalArgumentException("control message text of " + length + " bytes, "
+                            + b.remaining() + " present");
+                }
+                byte[] d = new byte[length];
                 b.get(d);
-                text = new String(d, StandardCharsets.UTF_8);
+                text = PeerText.printable(new String(d, StandardCharsets.UTF_8));
             }
             return new ControlMessage(type, size, warmup, r, text);
         } catch (BufferUnderflowException e) {

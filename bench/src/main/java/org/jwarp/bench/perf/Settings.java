@@ -40,6 +40,22 @@ public record Settings(TestKind test, TransportKind transport, boolean allSizes,
     public static final long AUTO_BYTES_CAP = 256L << 20;
     public static final long MIN_AUTO_ITERATIONS = 16;
 
+    /** Largest send or receive queue depth, post list and completion moderation ({@code -t -r -l -Q}). */
+    public static final int MAX_DEPTH = 8192;
+    /** Largest inline size ({@code -I}). */
+    public static final int MAX_INLINE = 256;
+    /** Most queue pairs ({@code -q}). */
+    public static final int MAX_QPS = 32;
+    /** Most READs in flight per QP ({@code -o}). */
+    public static final int MAX_OUTSTANDING = 128;
+    /** Longest {@code -D}. */
+    public static final long MAX_DURATION_MILLIS = 3_600_000;
+    /**
+     * Most buffer memory a run may ask of each side: QPs times the largest message. A server takes
+     * its workload from the client, so this bounds what a client can make it allocate.
+     */
+    public static final long MAX_BUFFER_BYTES = 1L << 30;
+
     private static final int VERSION = 1;
 
     public Settings {
@@ -139,6 +155,23 @@ public record Settings(TestKind test, TransportKind transport, boolean allSizes,
                 || cqMod < 1 || qps < 1 || outstanding < 1) {
             throw new IllegalArgumentException("a count is out of range: " + this);
         }
+        within("tx depth (-t)", txDepth, MAX_DEPTH);
+        within("rx depth (-r)", rxDepth, MAX_DEPTH);
+        within("post list (-l)", postList, MAX_DEPTH);
+        within("CQ moderation (-Q)", cqMod, MAX_DEPTH);
+        within("inline size (-I)", inline, MAX_INLINE);
+        within("QPs (-q)", qps, MAX_QPS);
+        within("READs in flight (-o)", outstanding, MAX_OUTSTANDING);
+        within("duration in ms (-D)", durationMillis, MAX_DURATION_MILLIS);
+        if ((long) qps * maxSize() > MAX_BUFFER_BYTES) {
+            throw new IllegalArgumentException(qps + " QPs of " + maxSize() + "-byte buffers need more than the "
+                    + (MAX_BUFFER_BYTES >> 20) + " MiB a side may use; lower -q or -s");
+        }
         return this;
     }
-}
+
+    private static void within(String what, long value, long max) {
+        if (value > max) {
+            throw new IllegalArgumentException(what + " " + value + " is above the limit of " + max);
+        }
+    }}

@@ -73,9 +73,13 @@ public record SideReport(boolean client, int size, long messages, long bytes, lo
         long wall = b.getLong();
         int verified = b.get();
         int appCpu = b.getInt();
-        byte[] d = new byte[b.getShort()];
+        int length = b.getShort() & 0xFFFF;
+        if (length > b.remaining()) {
+            throw new IllegalArgumentException("report note of " + length + " bytes, " + b.remaining() + " present");
+        }
+        byte[] d = new byte[length];
         b.get(d);
         return new SideReport((flags & 1) != 0, size, messages, bytes, elapsed, peak, lat, app, engine, process, wall,
-                verified, new String(d, StandardCharsets.UTF_8), appCpu);
+                verified, PeerText.printable(new String(d, StandardCharsets.UTF_8)), appCpu);
     }
 }

@@ -306,11 +306,16 @@ final class JwarpDevice implements RdmaDevice {
                 RingCapacity.roundUp(attr.maxSendWr(), RingCapacity.MIN_SPSC),
                 RingCapacity.roundUp(attr.maxRecvWr(), RingCapacity.MIN_SPSC), attr.maxSendSge(), attr.maxRecvSge(),
                 attr.maxInlineData(), attr.signalAll());
-        JwarpQp qp = new JwarpQp(this, jpd, actual, qpNumbers.incrementAndGet(), pickWorker());
         synchronized (qps) {
+            // the limit RdmaDevice.createQp promises (and a peer asking for many connections meets)
+            if (qps.size() >= config.limits().maxQps()) {
+                throw new IllegalStateException("the device has " + qps.size() + " queue pairs, its limit (maxQps "
+                        + config.limits().maxQps() + "); close one or raise DeviceLimits.maxQps");
+            }
+            JwarpQp qp = new JwarpQp(this, jpd, actual, qpNumbers.incrementAndGet(), pickWorker());
             qps.add(qp);
+            return qp;
         }
-        return qp;
     }
 
     void qpClosed(JwarpQp qp) {

@@ -109,8 +109,8 @@ public final class Rendezvous {
                 case CONTROL -> new Frame(kind, Settings.readFrom(b), -1, null, null);
                 case DATA -> new Frame(kind, null, b.getShort(), Buffers.readFrom(b), null);
                 case OK -> new Frame(kind, null, -1, b.remaining() >= 32 ? Buffers.readFrom(b) : null, null);
-                case ERROR -> new Frame(kind, null, -1, null,
-                        new String(privateData, b.position(), b.remaining(), StandardCharsets.UTF_8));
+                case ERROR -> new Frame(kind, null, -1, null, org.jwarp.bench.perf.PeerText.printable(
+                        new String(privateData, b.position(), b.remaining(), StandardCharsets.UTF_8)));
                 default -> throw new IllegalArgumentException("unknown rendezvous kind " + kind);
             };
         } catch (java.nio.BufferUnderflowException e) {

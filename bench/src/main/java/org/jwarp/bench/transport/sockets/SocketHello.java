@@ -66,7 +66,7 @@ final class SocketHello {
             byte[] text = new byte[in.readUnsignedShort()];
             in.readFully(text);
             s.setSoTimeout(0);
-            return status == 0 ? null : new String(text, StandardCharsets.UTF_8);
+            return status == 0 ? null : org.jwarp.bench.perf.PeerText.printable(new String(text, StandardCharsets.UTF_8));
         } catch (SocketTimeoutException e) {
             throw new PerfException("the peer at " + where + " did not answer the hello in " + TIMEOUT_MILLIS / 1000
                     + " s: it does not speak jwarp's sockets protocol");
