@@ -16,7 +16,10 @@ public interface ConnectionManager {
     /**
      * Listens on {@code address} (port 0: any free port).
      *
-     * @param backlog TCP accept backlog (at least 1)
+     * @param backlog how many connection setups may be pending at once (at least 1), as
+     *                {@code rdma_listen}'s backlog: the TCP accept backlog, and the bound on clients
+     *                between TCP accept and the end of MPA setup (silent or slow clients beyond it are
+     *                refused at once, each with a line on standard error)
      * @param handler receives a {@link CmEvent.ConnectRequest} per incoming request, and the later
      *                events of connections accepted from it
      * @throws java.io.UncheckedIOException if the address cannot be bound

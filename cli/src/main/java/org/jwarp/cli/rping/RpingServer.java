@@ -31,6 +31,9 @@ final class RpingServer {
 
     /** rping's {@code rdma_listen} backlog. */
     private static final int BACKLOG = 3;
+    /** A persistent server serves at most this many clients at once (a thread each); more are rejected. */
+    static final int MAX_CLIENTS = 64;
+    private final java.util.concurrent.Semaphore serving = new java.util.concurrent.Semaphore(MAX_CLIENTS);
 
     private final RdmaDevice device;
     private final RpingOptions o;
@@ -88,6 +91,16 @@ final class RpingServer {
                     throw new RpingException("interrupted");
                 }
                 if (o.persistent()) {
+                    if (!serving.tryAcquire()) {
+                        // silent clients each hold a thread until their timeout: bound how many at once
+                        req.reject(new byte[0]);
+                        failures.incrementAndGet();
+                        lastFailure = MAX_CLIENTS + " clients at once";
+                        out.println("rping server: refused " + req.remoteAddress() + ": already serving " + MAX_CLIENTS
+                                + " clients, the most at once");
+                        out.flush();
+                        continue;
+                    }
                     Thread t = new Thread(() -> {
                         try {
                             serve(req);
@@ -96,6 +109,14 @@ final class RpingServer {
                             lastFailure = e.getMessage();
                             out.println("rping server: connection from " + req.remoteAddress() + " failed: " + e.getMessage());
                             out.flush();
+                        } catch (RuntimeException e) {
+                            // a defect, not the client's doing: said in one line, and the server carries on
+                            failures.incrementAndGet();
+                            lastFailure = e.toString();
+                            out.println("rping server: connection from " + req.remoteAddress() + " failed: " + e);
+                            out.flush();
+                        } finally {
+                            serving.release();
                         }
                     }, "rping-server-" + req.remoteAddress());
                     t.setDaemon(true);

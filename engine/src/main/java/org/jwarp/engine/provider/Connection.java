@@ -233,6 +233,11 @@ final class Connection {
         }
     }
 
+    /** In TCP connect or MPA setup (not running, not closed). */
+    boolean inSetup() {
+        return phase == CONNECTING || phase == HANDSHAKE;
+    }
+
     /** Closed with nothing left to do on the engine: no QP that may still need its posts flushed. */
     boolean finished() {
         return phase == CLOSED && qp == null;

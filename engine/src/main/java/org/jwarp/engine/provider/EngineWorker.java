@@ -112,6 +112,18 @@ final class EngineWorker implements Agent {
         c.unregister();              // this thread's selector no longer watches a socket it does not serve
     }
 
+    /** Connections of {@code listener} still in MPA setup on this thread (engine thread; setup path). */
+    int pendingSetups(JwarpListener listener) {
+        int n = 0;
+        for (int i = 0; i < connections.size(); i++) {
+            Connection c = connections.get(i);
+            if (c.listener() == listener && c.inSetup()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Connections this thread carries (engine thread, or a command run on it). */
     int connectionCount() {
         return connections.size();

@@ -38,7 +38,7 @@ final class JwarpConnectionManager implements ConnectionManager {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             server.bind(address, backlog);
             EngineWorker w = device.listenerWorker();
-            JwarpListener l = new JwarpListener(device, server, handler, w);
+            JwarpListener l = new JwarpListener(device, server, backlog, handler, w);
             // the engine thread closes its listeners when the device closes
             w.execute(() -> w.addListener(l));
             return l.start();

@@ -22,11 +22,15 @@ final class JwarpListener implements Listener {
     private final CmEventHandler handler;
     private final InetSocketAddress local;
     private final Thread acceptor;
+    private final int backlog;
+    /** Clients refused because {@link #backlog} setups were pending; written by the engine thread. */
+    private volatile long refused;
     private volatile boolean closed;
 
-    JwarpListener(JwarpDevice device, ServerSocketChannel server, CmEventHandler handler, EngineWorker worker)
-            throws IOException {
+    JwarpListener(JwarpDevice device, ServerSocketChannel server, int backlog, CmEventHandler handler,
+                  EngineWorker worker) throws IOException {
         this.device = device;
+        this.backlog = Math.max(1, backlog);
         this.server = server;
         this.handler = handler;
         this.local = (InetSocketAddress) server.getLocalAddress();
@@ -59,6 +63,14 @@ final class JwarpListener implements Listener {
                 continue;
             }
             worker.execute(() -> {
+                if (worker.pendingSetups(this) >= backlog) {
+                    // a flood of silent or slow clients must not hold sockets and buffers without bound
+                    refused++;
+                    closeQuietly(ch);
+                    System.err.println("jwarp: listener " + local + ": " + backlog + " connection setups pending (its"
+                            + " backlog); refused a client (" + refused + " refused so far)");
+                    return;
+                }
                 Connection c;
                 try {
                     c = Connection.accepted(device, ch, this, System.nanoTime());
@@ -77,6 +89,11 @@ final class JwarpListener implements Listener {
         } catch (IOException e) {
             device.report(new IOException("closing " + ch + " failed", e));
         }
+    }
+
+    /** Clients refused because the backlog of pending setups was full. */
+    long refused() {
+        return refused;
     }
 
     boolean isClosed() {

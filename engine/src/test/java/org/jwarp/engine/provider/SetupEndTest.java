@@ -101,6 +101,43 @@ class SetupEndTest {
         }
     }
 
+    @Test
+    void pendingSetupsAreBoundedByTheBacklogAndTheRestRefusedAtOnce() throws Exception {
+        try (RdmaDevice dev = RdmaDevice.open(dedicated())) {
+            CmEventQueue events = new CmEventQueue();
+            int backlog = 4;
+            Listener listener = dev.connectionManager().listen(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), backlog, events);
+            JwarpListener jl = (JwarpListener) listener;
+            Socket[] silent = new Socket[backlog];
+            for (int i = 0; i < backlog; i++) {
+                silent[i] = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort());
+            }
+            // wait until the engine holds all four setups (each counted on its engine thread)
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (((JwarpDevice) dev).connectionCount() < backlog && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(backlog, ((JwarpDevice) dev).connectionCount());
+            for (int i = 0; i < 6; i++) {
+                try (Socket extra = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort())) {
+                    extra.setSoTimeout((int) WAIT.toMillis());
+                    assertEquals(-1, extra.getInputStream().read(), "a client beyond the backlog is closed at once");
+                }
+            }
+            assertEquals(6, jl.refused());
+            assertEquals(backlog, ((JwarpDevice) dev).connectionCount(), "the pending setups are untouched");
+            for (Socket s : silent) {
+                s.close();                         // each ends its setup: one ConnectError each
+            }
+            for (int i = 0; i < backlog; i++) {
+                assertInstance(CmEvent.ConnectError.class, events.poll(WAIT, dev));
+            }
+            assertEquals(0, ((JwarpDevice) dev).connectionCount());
+            listener.close();
+        }
+    }
+
     private static long openFds() throws Exception {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.count();

@@ -167,7 +167,7 @@ public final class JwarpSession implements Session {
         CmEventQueue events = side.cmEvents;
         Listener listener;
         try {
-            listener = side.device.connectionManager().listen(bind, 16, events);
+            listener = side.device.connectionManager().listen(bind, Settings.MAX_QPS + 1, events); // every data QP and the control QP may set up at once
         } catch (UncheckedIOException e) {
             side.close();
             throw listenFailure(bind, e);
