@@ -75,7 +75,9 @@ class EngineSurvivalTest {
             }
             Arena doomed = Arena.ofShared();
             MemoryRegion victim = spd.registerMemory(doomed.allocate(SIZE, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-            MemoryRegion healthy = spd.registerMemory(keep.allocate(SIZE, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            MemoryRegion healthy = spd.registerMemory(keep.allocate(SIZE, 64),
+                    Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
+            MemoryRegion back = cpd.registerMemory(keep.allocate(SIZE, 64), Access.LOCAL_WRITE);
             MemoryRegion source = cpd.registerMemory(keep.allocate(SIZE, 64), Access.LOCAL_WRITE);
             for (int i = 0; i < SIZE; i++) {
                 source.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7 + 1));
@@ -113,7 +115,18 @@ class EngineSurvivalTest {
                 }
             }
             assertTrue(done, "the healthy connection's WRITE completed");
-            assertEquals(-1, healthy.segment().mismatch(source.segment()), "and its bytes arrived");
+            // a WRITE's completion says it left; RFC 5040 §5.5: a READ after it returns what it placed
+            assertEquals(PostStatus.OK, cqp[1].postSend(new SendWr().wrId(100).opcode(WrOpcode.RDMA_READ)
+                    .signaled(true).addSge(back, 0, SIZE).remote(healthy.iova(), healthy.rkey())));
+            done = false;
+            while (!done && System.nanoTime() < deadline) {
+                if (drainOne(ccq, wc) && wc.wrId() == 100) {
+                    assertSame(WcStatus.SUCCESS, wc.status(), wc.toString());
+                    done = true;
+                }
+            }
+            assertTrue(done, "the healthy connection's READ completed");
+            assertEquals(-1, back.segment().mismatch(source.segment()), "the WRITE's bytes arrived and came back");
             assertTrue(log.toString().contains("failed on the engine thread and was closed"), log.toString());
             listener.close();
         } finally {
