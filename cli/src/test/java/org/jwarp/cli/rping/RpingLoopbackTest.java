@@ -27,6 +27,7 @@ import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WrOpcode;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -75,21 +76,12 @@ class RpingLoopbackTest {
         assertTrue(serverOut.toString().contains("server: 3 pings of " + size + " bytes"), serverOut.toString());
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aPersistentServerServesOneClientAfterAnother() throws Exception {
         DeviceConfig config = DeviceConfig.defaults();
         InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), freePort());
         WatchedWriter serverOut = new WatchedWriter("listening on");
-        Thread server = new Thread(() -> {
-            try {
-                Rping.run(config, new RpingOptions(true, address, 0, 100, false, true, true, true, TIMEOUT),
-                        new PrintWriter(serverOut, true));
-            } catch (RpingException e) {
-                serverOut.write("server ended: " + e.getMessage() + "\n");
-            }
-        }, "rping-server");
-        server.start();
-        serverOut.await(TIMEOUT);
+        Thread server = persistentValidatingServer(config, address, serverOut);
         for (int client = 0; client < 2; client++) {
             StringWriter out = new StringWriter();
             Rping.run(config, new RpingOptions(false, address, 2, 100, true, true, false, false, TIMEOUT),
@@ -109,16 +101,7 @@ class RpingLoopbackTest {
         DeviceConfig config = DeviceConfig.defaults();
         InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), freePort());
         WatchedWriter serverOut = new WatchedWriter("listening on");
-        Thread server = new Thread(() -> {
-            try {
-                Rping.run(config, new RpingOptions(true, address, 0, 100, false, true, true, true, TIMEOUT),
-                        new PrintWriter(serverOut, true));
-            } catch (RpingException e) {
-                serverOut.write("server ended: " + e.getMessage() + "\n");
-            }
-        }, "rping-server");
-        server.start();
-        serverOut.await(TIMEOUT);
+        Thread server = persistentValidatingServer(config, address, serverOut);
         // a client of our own that advertises a buffer of `advertised` bytes
         try (RdmaDevice dev = RdmaDevice.open(config);
              Arena arena = Arena.ofShared()) {
@@ -146,6 +129,25 @@ class RpingLoopbackTest {
         assertTrue(serverOut.toString().contains("failed: the client's buffer of " + advertised
                 + " bytes is smaller than rping's minimum of " + RpingPattern.MIN_SIZE), serverOut.toString());
         assertTrue(!serverOut.toString().contains("Exception"), "no stack trace: " + serverOut);
+    }
+
+    /**
+     * Starts {@code jwarp rping -s -P -V -d -S 100} on {@code address} and waits until it listens; its
+     * output goes to {@code serverOut}, ending with "server ended: ..." when it stops.
+     */
+    static Thread persistentValidatingServer(DeviceConfig config, InetSocketAddress address, WatchedWriter serverOut)
+            throws InterruptedException {
+        Thread server = new Thread(() -> {
+            try {
+                Rping.run(config, new RpingOptions(true, address, 0, 100, false, true, true, true, TIMEOUT),
+                        new PrintWriter(serverOut, true));
+            } catch (RpingException e) {
+                serverOut.write("server ended: " + e.getMessage() + "\n");
+            }
+        }, "rping-server");
+        server.start();
+        serverOut.await(TIMEOUT);
+        return server;
     }
 
     /** Output that signals when a line containing a marker has been written. */
