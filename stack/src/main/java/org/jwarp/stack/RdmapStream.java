@@ -170,6 +170,10 @@ public final class RdmapStream {
     private RtrType rtrPending;
     private boolean txHeldForFirstFpdu;
     private long fpdusReceived;
+    /** Set while the current FPDU's header is being checked (see {@link #terminate}). */
+    private boolean inHeader;
+    /** A DDP or RDMAP violation in the current FPDU's header, answered once its CRC holds; or null. */
+    private TerminateError headerViolation;
     private long fpdusSent;
 
     // send completions waiting for their bytes to leave registered memory, in submission order
@@ -710,14 +714,25 @@ public final class RdmapStream {
                 case FpduDecoder.NEED_MORE -> {
                     return fpdus;
                 }
-                case FpduDecoder.HEADER -> onHeader();
+                case FpduDecoder.HEADER -> {
+                    inHeader = true;
+                    try {
+                        onHeader();
+                    } finally {
+                        inHeader = false;
+                    }
+                }
                 case FpduDecoder.PAYLOAD -> onPayload(decoder.chunkSegment(), decoder.chunkOffset(),
                         decoder.chunkLength(), decoder.chunkPayloadPosition());
                 case FpduDecoder.END -> {
                     fpdus++;
                     fpdusReceived++;
                     txHeldForFirstFpdu = false;
-                    onEnd();
+                    if (headerViolation != null) {
+                        answerHeaderViolation();
+                    } else {
+                        onEnd();
+                    }
                 }
                 default -> onFramingError(decoder.error());
             }
@@ -741,6 +756,7 @@ public final class RdmapStream {
     }
 
     private void onFramingError(TerminateError error) {
+        headerViolation = null;     // the framing error (a bad CRC, most often) is the one to answer
         if (error == MpaError.CRC_ERROR && rxKind == RX_CONTROL && rxOpcode == RdmapOpcode.TERMINATE
                 && fpdusReceived == 0 && decoder.receivedCrc() == 0) {
             // Linux siw 6.1 sends its connection-setup Terminates (RFC 6581 §8: no matching RTR,
@@ -1331,10 +1347,9 @@ public final class RdmapStream {
      * next {@link #transmit}.
      */
     private void terminate(TerminateError error, DdpHeader failed, int segmentPayloadLength) {
-        if (terminateCause != null || state != State.RTS) {
+        if (terminateCause != null || headerViolation != null || state != State.RTS) {
             return;
         }
-        terminateCause = error;
         // RFC 5040 §5.7 via reference: Terminate is untagged on QN 2, MSN 1, MO 0, L set.
         int h = DdpHeader.writeUntagged(terminateMessage, 0, true, RdmapOpcode.TERMINATE, 0,
                 RdmapOpcode.QN_TERMINATE, 1, 0);
@@ -1352,9 +1367,26 @@ public final class RdmapStream {
             t = TerminateHeader.write(terminateMessage, h, error, -1, null, 0, 0, null, 0);
         }
         terminateLength = h + t;
+        rxKind = RX_DISCARD;
+        if (inHeader) {
+            // RFC 5044 §4.4: an FPDU is passed to DDP only once its CRC is good, so a header that
+            // breaks a DDP or RDMAP rule is answered at the FPDU's end: with its own error if the
+            // CRC holds, with MPA's CRC error if it does not (the header may be the corrupted part).
+            // The Terminate is built now, while the header is at hand.
+            headerViolation = error;
+            return;
+        }
+        terminateCause = error;
         terminatePending = true;
         state = State.TERMINATING;
-        rxKind = RX_DISCARD;
+    }
+
+    /** The FPDU's CRC held: a header violation found at its start is now answered. */
+    private void answerHeaderViolation() {
+        terminateCause = headerViolation;
+        headerViolation = null;
+        terminatePending = true;
+        state = State.TERMINATING;
     }
 
     /** Stops the stream and completes every outstanding request with a flush (no WR lost, none twice). */

@@ -196,6 +196,9 @@ class StreamDirectPlacementTest {
             byte[] wire = p.takeFramed(p.a);
             p.b.stream.receive(MemorySegment.ofArray(wire), 0, Fpdu.LENGTH_FIELD + 14 + 10);
             assertEquals(0, p.b.stream.directPlacement().length());
+            // RFC 5044 §4.4: the violation is answered once the FPDU's CRC has held
+            p.b.stream.receive(MemorySegment.ofArray(wire), Fpdu.LENGTH_FIELD + 14 + 10,
+                    wire.length - (Fpdu.LENGTH_FIELD + 14 + 10));
             assertSame(DdpError.INVALID_STAG, p.b.stream.terminateCause());
         }
         try (StreamPair p = direct(BIG, 4)) {
@@ -205,6 +208,8 @@ class StreamDirectPlacementTest {
             byte[] wire = p.takeFramed(p.a);
             p.b.stream.receive(MemorySegment.ofArray(wire), 0, Fpdu.LENGTH_FIELD + 18 + 10);
             assertEquals(0, p.b.stream.directPlacement().length());
+            p.b.stream.receive(MemorySegment.ofArray(wire), Fpdu.LENGTH_FIELD + 18 + 10,
+                    wire.length - (Fpdu.LENGTH_FIELD + 18 + 10));
             assertSame(DdpError.NO_BUFFER_AVAILABLE, p.b.stream.terminateCause());
         }
     }

@@ -56,6 +56,8 @@ public final class FpduDecoder {
     private static final int S_PAD = 2;
     private static final int S_CRC = 3;
     private static final int S_ERROR = 4;
+    /** Past a preamble that broke a rule: the rest of the FPDU is consumed for its CRC verdict only. */
+    private static final int S_SKIP = 5;
 
     /** The first bytes of every FPDU: ULPDU_Length, DDP control, RDMAP control. */
     private static final int PREAMBLE = Fpdu.LENGTH_FIELD + 2;
@@ -79,6 +81,8 @@ public final class FpduDecoder {
     private long crcFrom;
 
     private int state;
+    /** A preamble rule the current FPDU broke, reported once its CRC holds; or null. */
+    private TerminateError preambleError;
     private long streamPosition;
     private long fpduStart;
     private boolean fpduStarted;
@@ -119,6 +123,7 @@ public final class FpduDecoder {
         this.limit = 0;
         this.crcFrom = 0;
         this.state = S_HEADER;
+        this.preambleError = null;
         this.fpduStarted = false;
         this.markerFill = 0;
         this.headerFill = 0;
@@ -184,6 +189,17 @@ public final class FpduDecoder {
                     }
                     return PAYLOAD;
                 }
+                case S_SKIP -> {
+                    if (pos == limit) {
+                        return needMore();
+                    }
+                    int n = available(payloadLength - payloadPosition);
+                    advance(n);
+                    payloadPosition += n;
+                    if (payloadPosition == payloadLength) {
+                        state = padRemaining > 0 ? S_PAD : S_CRC;
+                    }
+                }
                 case S_PAD -> {
                     if (pos == limit) {
                         return needMore();
@@ -237,8 +253,19 @@ public final class FpduDecoder {
         if (headerNeed == PREAMBLE) {
             TerminateError e = checkPreamble();
             if (e != null) {
-                fail(e);
-                return true;
+                int rest = ulpduLength - (PREAMBLE - Fpdu.LENGTH_FIELD);
+                if (!crcEnabled || rest < 0) {
+                    fail(e);
+                    return true;
+                }
+                // RFC 5044 §4.4: an FPDU is passed on only once its CRC is good, and a corrupted
+                // preamble is the likeliest cause of a broken rule: the CRC verdict comes first.
+                preambleError = e;
+                payloadLength = rest;
+                payloadPosition = 0;
+                padRemaining = Fpdu.pad(ulpduLength);
+                state = rest > 0 ? S_SKIP : padRemaining > 0 ? S_PAD : S_CRC;
+                return false;
             }
             headerNeed = Fpdu.LENGTH_FIELD + headerLength;
             return false;
@@ -321,7 +348,14 @@ public final class FpduDecoder {
         // RFC 5044 §4.4: if CRC was negotiated, an FPDU whose CRC does not match is invalid (MPA
         // error 2). Without CRC the field is present but MUST NOT be checked.
         if (crcEnabled && Crc32c.getWire(crcBuffer, 0) != crc.value()) {
+            preambleError = null;
             fail(MpaError.CRC_ERROR);
+            return ERROR;
+        }
+        if (preambleError != null) {
+            TerminateError e = preambleError;
+            preambleError = null;
+            fail(e);
             return ERROR;
         }
         crc.reset();
