@@ -61,7 +61,10 @@ public interface MemoryRegion {
     MemoryRegion reregister(MemorySegment segment, int access);
 
     /**
-     * Deregisters the region ({@code ibv_dereg_mr}) and invalidates its STag. Idempotent.
+     * Deregisters the region ({@code ibv_dereg_mr}) and invalidates its STag. Idempotent. Returns
+     * once the provider no longer touches the memory (a segment being placed into it, a Read
+     * Response being read from it, has finished): the application may free or reuse it then, and
+     * not before.
      */
     void deregister();
 }

@@ -58,6 +58,8 @@ final class JwarpDevice implements RdmaDevice {
     private final StandbyEngine standby;
     /** Held by whoever runs the invoked duty cycle (an application thread or the standby). */
     private final AtomicBoolean invoking = new AtomicBoolean();
+    /** The thread in the invoked duty cycle (written and cleared under {@link #invoking}; read by itself). */
+    private Thread invokingThread;
     /** Duty cycles application threads ran ({@link #invoke()}); written under {@link #invoking}. */
     private final AtomicLong invocations = new AtomicLong();
     private final AtomicInteger handles = new AtomicInteger();
@@ -201,9 +203,11 @@ final class JwarpDevice implements RdmaDevice {
         if (!invoking.compareAndSet(false, true)) {
             return -1;
         }
+        invokingThread = Thread.currentThread();
         try {
             return invoker.invoke();
         } finally {
+            invokingThread = null;
             invoking.set(false);
         }
     }
@@ -460,11 +464,52 @@ final class JwarpDevice implements RdmaDevice {
             return 0;
         }
         invocations.lazySet(invocations.get() + 1);
+        invokingThread = Thread.currentThread();
         try {
             return invoker.invoke();
         } finally {
             invoking.set(false);
         }
+    }
+
+    /**
+     * Waits until every engine thread has started a new duty cycle, so that whatever a cycle was
+     * doing with memory before this call (placing a segment into a region, reading one for a Read
+     * Response) has finished: the grace period of a deregistration. Called from an engine's own
+     * cycle (a CM event handler) it returns at once: that cycle touches no region meanwhile.
+     */
+    void awaitEngineCycles() {
+        if (closed || onEngineCycle()) {
+            return;
+        }
+        List<CompletableFuture<Void>> started = new ArrayList<>();
+        for (EngineWorker w : workers) {
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            w.execute(() -> f.complete(null));
+            started.add(f);
+        }
+        BooleanSupplier all = () -> started.stream().allMatch(CompletableFuture::isDone);
+        try {
+            if (!invokeUntil(all, 10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the engine did not start a duty cycle within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the engine to let go of a region", e);
+        }
+    }
+
+    private boolean onEngineCycle() {
+        Thread me = Thread.currentThread();
+        if (invokingThread == me) {
+            return true;
+        }
+        for (AgentRunner r : runners) {
+            if (r.thread() == me) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void checkOpen() {

@@ -56,15 +56,26 @@ final class JwarpMr implements MemoryRegion {
         return pd.stags().lookup(region.stag()) != null;
     }
 
+    /**
+     * Re-registers in place; returns once no engine thread still works on the old memory, so the
+     * application may reuse or free it.
+     */
     @Override
     public synchronized MemoryRegion reregister(MemorySegment segment, int access) {
         region = pd.stags().reregister(region.stag(), pd.handle(), segment, JwarpPd.iova(segment), access);
+        pd.engine().awaitEngineCycles();
         return this;
     }
 
+    /**
+     * Invalidates the STag (no segment starts placing into the region from now on) and returns once
+     * every engine thread has finished the duty cycle it was in, so that no placement or Read
+     * Response still touches the memory: the application may then free it.
+     */
     @Override
     public synchronized void deregister() {
         pd.stags().deregister(region.stag());
+        pd.engine().awaitEngineCycles();
     }
 
     @Override

@@ -17,6 +17,11 @@ final class JwarpPd implements ProtectionDomain {
         this.handle = handle;
     }
 
+    /** The device, as the provider's own class. */
+    JwarpDevice engine() {
+        return device;
+    }
+
     @Override
     public RdmaDevice device() {
         return device;

@@ -134,6 +134,43 @@ class EngineSurvivalTest {
         }
     }
 
+    @Test
+    void aRegionDeregisteredBeforeItsMemoryIsFreedEndsTheWritesWithATerminateNotAFailure() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        DeviceConfig oneEngine = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
+                .engineThreads(1).build();
+        try (LoopbackPair p = new LoopbackPair(oneEngine, oneEngine, new byte[0], new byte[0]);
+             Arena keep = Arena.ofShared()) {
+            Arena doomed = Arena.ofShared();
+            MemoryRegion victim = p.server.pd.registerMemory(doomed.allocate(SIZE, 64),
+                    Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            MemoryRegion source = p.client.pd.registerMemory(keep.allocate(SIZE, 64), Access.LOCAL_WRITE);
+            SendWr w = new SendWr().opcode(WrOpcode.RDMA_WRITE).addSge(source, 0, SIZE)
+                    .remote(victim.iova(), victim.rkey());
+            System.setErr(new PrintStream(log, true));
+            int posted = 0;
+            while (posted < 40) {
+                if (p.client.qp.postSend(w.wrId(posted)) == PostStatus.OK) {
+                    posted++;
+                }
+                if (posted == 10) {
+                    victim.deregister();     // returns once the engine no longer touches the memory
+                    doomed.close();
+                }
+                drain(p.client.cq);
+            }
+            CmEvent ended = p.client.events.poll(WAIT, p.client.device);
+            // the peer's Terminate arrives just before its close: whichever the event names, it
+            // carries the Terminate's error
+            assertTrue(ended instanceof CmEvent.Disconnected d && d.terminate() != 0,
+                    "the later WRITEs name an invalid STag and get a Terminate: " + ended);
+            assertTrue(!log.toString().contains("failed on the engine thread"), log.toString());
+        } finally {
+            System.setErr(err);
+        }
+    }
+
     private static void drain(CompletionQueue cq) {
         WorkCompletion wc = new WorkCompletion();
         while (drainOne(cq, wc)) {
