@@ -98,6 +98,8 @@ class EngineSurvivalTest {
             }
             CmEvent ended = cevents[0].poll(WAIT, client);
             assertNotNull(ended, "the connection whose region memory went away must end");
+            CmEvent serverSide = expect(sevents, CmEvent.Disconnected.class, server);
+            assertSame(sqp[0], serverSide.qp(), "the server's victim connection ended, not the other");
             assertEquals(QpState.ERROR, sqp[0].state());
             // the other connection on the same engine thread carries on
             WorkCompletion wc = new WorkCompletion();
