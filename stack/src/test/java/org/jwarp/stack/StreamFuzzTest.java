@@ -58,6 +58,8 @@ class StreamFuzzTest {
     static final byte SECRET = (byte) 0xA5;
     static final int RECV_AREA = RECVS * (RECV + GUARD);
     static final int LAYOUT = GUARD + R1 + GUARD + R2 + GUARD + RECV_AREA;
+    /** The tagged offset of the victim's layout (a VA-like base, the same for every victim). */
+    static final long IOVA = 0x7F12_3400_0000L;
 
     /** What was mutated, when the answer is known. */
     enum Expect { ANY, CRC_ERROR, PROTECTION_ERROR }
@@ -98,12 +100,14 @@ class StreamFuzzTest {
             recvCq = new ListCompletionSink(1024);
             stream = new RdmapStream(2, StreamPair.PD, stags, sq, rq, sendCq, recvCq, true, 8,
                     new CounterSet("qp", StreamPair.COUNTERS));
-            r1 = stags.register(StreamPair.PD, layout.asSlice(GUARD, R1), layout.address() + GUARD,
+            // tagged offsets independent of where the memory happens to be, so that the corpus,
+            // framed once, addresses every victim alike
+            r1 = stags.register(StreamPair.PD, layout.asSlice(GUARD, R1), IOVA + GUARD,
                     Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
-            r2 = stags.register(StreamPair.PD, layout.asSlice(GUARD + R1 + GUARD, R2),
-                    layout.address() + GUARD + R1 + GUARD, Access.LOCAL_WRITE);
+            r2 = stags.register(StreamPair.PD, layout.asSlice(GUARD + R1 + GUARD, R2), IOVA + GUARD + R1 + GUARD,
+                    Access.LOCAL_WRITE);
             recvRegion = stags.register(StreamPair.PD, layout.asSlice(recvOffset(0), RECV_AREA - GUARD),
-                    layout.address() + recvOffset(0), Access.LOCAL_WRITE);
+                    IOVA + recvOffset(0), Access.LOCAL_WRITE);
             for (int r = 0; r < RECVS; r++) {
                 RecvWr wr = rq.slot().reset();
                 wr.wrId(100 + r).addSge(recvRegion.stag(), recvOffset(r) - recvOffset(0), RECV);
@@ -389,12 +393,15 @@ class StreamFuzzTest {
             Victim layout = new Victim(arena);
             layout.reset(params);     // the STags a victim will have
             int r1 = layout.r1.stag();
-            long r1Base = layout.layout.address() + GUARD;
+            long r1Base = layout.r1.iova();
             for (int c = 0; c < CORPUS; c++) {
                 RandomGenerator rnd = Seeds.random(Seeds.caseSeed("StreamFuzzTest.corpus", c));
                 try (StreamPair p = new StreamPair(params, params, rnd)) {
-                    StagTable.Region src = p.a.register(R1, Access.LOCAL_WRITE);
-                    StagTable.Region readSink = p.a.register(R1, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+                    // the peer's regions at fixed tagged offsets too: the corpus is the same bytes on every run
+                    StagTable.Region src = p.a.stags.register(StreamPair.PD, p.arena.allocate(R1, 8), 0x1000_0000L,
+                            Access.LOCAL_WRITE);
+                    StagTable.Region readSink = p.a.stags.register(StreamPair.PD, p.arena.allocate(R1, 8), 0x2000_0000L,
+                            Access.LOCAL_WRITE | Access.REMOTE_WRITE);
                     int ops = 1 + rnd.nextInt(6);
                     int sends = 0;
                     for (int o = 0; o < ops; o++) {

@@ -141,6 +141,15 @@ public interface RdmaDevice extends AutoCloseable {
         }
     }
 
+    /**
+     * What stopped one of the device's engine threads, if anything did (OFED's
+     * {@code IBV_EVENT_DEVICE_FATAL}): its connections have ended with their CM events and their
+     * outstanding work requests were flushed; close the device and open a new one.
+     */
+    default java.util.Optional<Throwable> failure() {
+        return java.util.Optional.empty();
+    }
+
     /** Closes the device and everything opened from it. Idempotent. */
     @Override
     void close();

@@ -220,6 +220,11 @@ final class Connection {
     void failed(Throwable e) {
         device.report(new IllegalStateException("connection " + peerName() + " failed on the engine thread and was"
                 + " closed; other connections carry on: " + e, e));
+        endAfter(e);
+    }
+
+    /** Ends this connection as a lost one because of {@code e} (an event, and a flush of every request). */
+    void endAfter(Throwable e) {
         if (phase == HANDSHAKE || phase == CONNECTING) {
             setupLost(new IOException(e.toString()));
         } else if (phase == RUNNING) {

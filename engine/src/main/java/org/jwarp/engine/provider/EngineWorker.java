@@ -124,6 +124,20 @@ final class EngineWorker implements Agent {
         return n;
     }
 
+    /**
+     * This engine thread failed: every connection it carries ends (its event, a flush of every
+     * outstanding request). Runs on this thread, after its loop stopped.
+     */
+    void failAll(Throwable cause) {
+        for (Connection c : connections) {
+            try {
+                c.endAfter(cause);
+            } catch (RuntimeException | Error e) {
+                cause.addSuppressed(e);
+            }
+        }
+    }
+
     /** Connections this thread carries (engine thread, or a command run on it). */
     int connectionCount() {
         return connections.size();

@@ -71,6 +71,8 @@ final class JwarpDevice implements RdmaDevice {
     private final int index = DEVICES.getAndIncrement();
     private final CounterPublisher.Registration publication;
     private volatile boolean closed;
+    /** What stopped an engine thread, or null. */
+    private volatile Throwable failure;
 
     JwarpDevice(DeviceConfig config) {
         this.config = config;
@@ -96,8 +98,9 @@ final class JwarpDevice implements RdmaDevice {
                 // the doorbell ends a park when work is posted; the deadline keeps moderation timers on time
                 AgentRunner.Builder b = AgentRunner.builder(w)
                         .idleStrategy(IdleStrategies.create(config, new DeadlineParker(w.doorbell(), w::nanosToNextDeadline)))
-                        // an engine thread that dies says so at once, with its cause, not only at close
-                        .errorHandler(this::report)
+                        // an engine thread that dies says so at once, with its cause, and ends its
+                        // connections (the handler runs on that thread, the connections' owner)
+                        .errorHandler(f -> engineDied(w, f))
                         .daemon(true);
                 if (!config.cpuList().isEmpty()) {
                     b.cpu(config.cpuList().get(i % config.cpuList().size()));
@@ -359,6 +362,23 @@ final class JwarpDevice implements RdmaDevice {
         } catch (RuntimeException | Error e) {
             report(new IllegalStateException("connection event handler failed on " + event, e));
         }
+    }
+
+    /**
+     * An engine thread's loop failed (what one connection's work throws is caught and ends only
+     * that connection; this is what escaped anyway). On the dying thread, which still owns its
+     * connections: every connection ends with its event and every outstanding request is flushed,
+     * and the device records the failure ({@link #failure()}), OFED's fatal device event.
+     */
+    private void engineDied(EngineWorker w, Throwable failure) {
+        this.failure = failure;
+        report(failure);
+        w.failAll(failure);
+    }
+
+    @Override
+    public java.util.Optional<Throwable> failure() {
+        return java.util.Optional.ofNullable(failure);
     }
 
     /** Setup-path failures nobody is waiting for: printed with their cause, never swallowed. */

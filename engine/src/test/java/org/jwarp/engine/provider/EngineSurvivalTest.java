@@ -173,6 +173,49 @@ class EngineSurvivalTest {
         }
     }
 
+    @Test
+    void anEngineThreadThatDiesAnywayEndsItsConnectionsFlushesTheirWorkAndSaysSo() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        DeviceConfig oneEngine = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
+                .engineThreads(1).build();
+        try (LoopbackPair p = new LoopbackPair(oneEngine, oneEngine, new byte[0], new byte[0]);
+             Arena keep = Arena.ofShared()) {
+            MemoryRegion inbox = p.client.pd.registerMemory(keep.allocate(4096, 64), Access.LOCAL_WRITE);
+            for (int r = 0; r < 3; r++) {
+                assertEquals(PostStatus.OK, p.client.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(70 + r)
+                        .addSge(inbox, r * 1024L, 1024)));
+            }
+            System.setErr(new PrintStream(log, true));
+            // what the per-connection guard does not catch: an Error escaping the duty cycle itself
+            ((JwarpQp) p.client.qp).worker().execute(() -> {
+                throw new AssertionError("injected engine failure");
+            });
+            CmEvent ended = p.client.events.poll(WAIT, p.client.device);
+            assertTrue(ended instanceof CmEvent.Disconnected, "the dead engine's connection ends: " + ended);
+            java.util.Set<Long> flushed = new java.util.HashSet<>();
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            WorkCompletion wc = new WorkCompletion();
+            while (flushed.size() < 3 && System.nanoTime() < deadline) {
+                if (drainOne(p.client.cq, wc)) {
+                    assertSame(WcStatus.WR_FLUSH_ERR, wc.status(), wc.toString());
+                    assertTrue(flushed.add(wc.wrId()), "flushed twice: " + wc);
+                }
+            }
+            assertEquals(java.util.Set.of(70L, 71L, 72L), flushed, "every posted receive is flushed once");
+            assertTrue(p.client.device.failure().isPresent(), "the device reports the fatal failure");
+            assertTrue(p.client.device.failure().get().toString().contains("jwarp-engine-0"),
+                    p.client.device.failure().get().toString());
+            assertTrue(log.toString().contains("injected engine failure"), log.toString());
+            // closing the device rethrows the engine's failure, once; the pair then closes the rest
+            org.jwarp.engine.agent.AgentFailedException closing = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.jwarp.engine.agent.AgentFailedException.class, p.client.device::close);
+            assertTrue(closing.toString().contains("jwarp-engine-0"), closing.toString());
+        } finally {
+            System.setErr(err);
+        }
+    }
+
     private static void drain(CompletionQueue cq) {
         WorkCompletion wc = new WorkCompletion();
         while (drainOne(cq, wc)) {
