@@ -34,6 +34,12 @@ public final class CounterNames {
      */
     public static final String RX_DIRECT_BYTES = "rx.direct.bytes";
 
+    /**
+     * Clients a listener closed at once because its backlog of pending setups was full (a flood of
+     * silent or slow clients). Not standard: the connection manager's group holds it.
+     */
+    public static final String SETUPS_REFUSED = "setups.refused";
+
     /** The names every {@link Counters} of a provider holds, in this order. */
     public static final List<String> STANDARD = List.of(FPDUS_TX, BYTES_TX, FPDUS_RX, BYTES_RX, DOORBELLS, WAKEUPS,
             TERMINATES_TX, TERMINATES_RX, CRC_ERRORS);

@@ -8,6 +8,8 @@ public final class CounterScopes {
 
     /** The device-wide total. */
     public static final String DEVICE = "device";
+    /** The connection manager: what happened to connection setups. */
+    public static final String CM = "cm";
 
     private CounterScopes() {
     }

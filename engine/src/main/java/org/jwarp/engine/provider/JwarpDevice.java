@@ -31,6 +31,7 @@ import org.jwarp.verbs.CmEventHandler;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.ConnectionManager;
+import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.Counters;
 import org.jwarp.verbs.DeviceConfig;
@@ -71,6 +72,8 @@ final class JwarpDevice implements RdmaDevice {
     private final int index = DEVICES.getAndIncrement();
     private final CounterPublisher.Registration publication;
     private volatile boolean closed;
+    /** Clients listeners refused because their backlog of pending setups was full. */
+    private final java.util.concurrent.atomic.AtomicLong setupsRefused = new java.util.concurrent.atomic.AtomicLong();
     /** What stopped an engine thread, or null. */
     private volatile Throwable failure;
 
@@ -156,6 +159,9 @@ final class JwarpDevice implements RdmaDevice {
         List<Counters> all = new ArrayList<>();
         all.add(Counters.sum(CounterScopes.DEVICE, engines));
         all.addAll(engines);
+        CounterSet cmGroup = new CounterSet(CounterScopes.CM, List.of(CounterNames.SETUPS_REFUSED));
+        cmGroup.add(0, setupsRefused.get());
+        all.add(cmGroup);
         synchronized (qps) {
             for (JwarpQp qp : qps) {
                 all.add(qp.counters());
@@ -385,6 +391,11 @@ final class JwarpDevice implements RdmaDevice {
     void report(Throwable t) {
         System.err.println("jwarp: " + t.getMessage());
         t.printStackTrace(System.err);
+    }
+
+    /** A listener refused a client because its backlog of pending setups was full. */
+    void setupRefused() {
+        setupsRefused.incrementAndGet();
     }
 
     /** The sum over {@link #engineCounters()}: the QPs open now and every doorbell. */

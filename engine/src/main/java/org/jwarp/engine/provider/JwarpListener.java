@@ -66,6 +66,7 @@ final class JwarpListener implements Listener {
                 if (worker.pendingSetups(this) >= backlog) {
                     // a flood of silent or slow clients must not hold sockets and buffers without bound
                     refused++;
+                    device.setupRefused();
                     closeQuietly(ch);
                     System.err.println("jwarp: listener " + local + ": " + backlog + " connection setups pending (its"
                             + " backlog); refused a client (" + refused + " refused so far)");

@@ -47,14 +47,16 @@ class SetupEndTest {
     void aPeerThatResetsAfterReadingTheMpaRequestGivesOneConnectError() throws Exception {
         try (ServerSocket peer = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
              RdmaDevice dev = RdmaDevice.open(dedicated())) {
-            CompletableFuture<Integer> requestBytes = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<Integer> requestBytes = new CompletableFuture<>();
+            java.util.concurrent.CountDownLatch reset = new java.util.concurrent.CountDownLatch(1);
+            CompletableFuture.runAsync(() -> {
                 try (Socket s = peer.accept()) {
                     InputStream in = s.getInputStream();
-                    int n = in.readNBytes(new byte[20], 0, 20);    // the MPA Request's fixed part
+                    requestBytes.complete(in.readNBytes(new byte[20], 0, 20));   // the MPA Request's fixed part
+                    reset.await();
                     s.setSoLinger(true, 0);                         // close with RST
-                    return n;
                 } catch (Exception e) {
-                    throw new IllegalStateException(e);
+                    requestBytes.completeExceptionally(e);
                 }
             });
             CompletionQueue cq = dev.createCq(16, null);
@@ -62,8 +64,9 @@ class SetupEndTest {
             CmEventQueue events = new CmEventQueue();
             dev.connectionManager().connect((InetSocketAddress) peer.getLocalSocketAddress(), qp,
                     ConnectParams.of(new byte[0]), events);
-            assertEquals(QpState.INIT, qp.state(), "no answer from the peer yet: the QP stays in INIT");
             assertEquals(20, requestBytes.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(QpState.INIT, qp.state(), "the peer read the Request and has not answered: the QP stays in INIT");
+            reset.countDown();
             CmEvent e = events.poll(WAIT, dev);
             assertNotNull(e, "a reset during MPA setup must end with a CM event");
             CmEvent.ConnectError err = assertInstance(CmEvent.ConnectError.class, e);
@@ -126,6 +129,8 @@ class SetupEndTest {
                 }
             }
             assertEquals(6, jl.refused());
+            assertEquals(6, ((JwarpDevice) dev).counterGroups().stream().filter(g -> g.scope().equals("cm"))
+                    .findFirst().orElseThrow().get("setups.refused"), "the refusals are counted for jwarp stat");
             assertEquals(backlog, ((JwarpDevice) dev).connectionCount(), "the pending setups are untouched");
             for (Socket s : silent) {
                 s.close();                         // each ends its setup: one ConnectError each
