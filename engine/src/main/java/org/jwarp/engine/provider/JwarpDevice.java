@@ -152,7 +152,8 @@ final class JwarpDevice implements RdmaDevice {
 
     /**
      * Every counter group, in the stable order {@code jwarp stat} shows: the device total, each
-     * engine thread, each queue pair (by QP number). Setup path (allocates).
+     * engine thread, the connection manager ({@code cm}), each queue pair (by QP number). Setup path
+     * (allocates).
      */
     List<Counters> counterGroups() {
         List<Counters> engines = engineCounters();

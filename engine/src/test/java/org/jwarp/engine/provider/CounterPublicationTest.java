@@ -84,7 +84,7 @@ class CounterPublicationTest {
             // every published value is the device's own, group by group
             assertEquals(expected(client.counterGroups()), asMap(c1));
             assertEquals(expected(server.counterGroups()), asMap(s1));
-            assertEquals(List.of(CounterScopes.DEVICE, CounterScopes.engine(0), clientQp),
+            assertEquals(List.of(CounterScopes.DEVICE, CounterScopes.engine(0), CounterScopes.CM, clientQp),
                     c1.groups().stream().map(CounterFileReader.Group::scope).toList());
             assertTrue(c1.label().startsWith("jwarp dedicated"), c1.label());
 

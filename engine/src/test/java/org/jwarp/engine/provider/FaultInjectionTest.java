@@ -36,8 +36,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Faults under a busy connection — the peer reset, a peer that stops reading, a peer that stops
- * in the middle of an FPDU — while a second connection shares the client's engine thread: every
+ * Faults under a busy connection (WRITEs, SENDs and READs) — the peer reset, a peer that stops
+ * reading, a peer that stops in the middle of an FPDU — while a second connection shares the client's engine thread: every
  * work request posted on the faulted connection completes exactly once (success or flush), its
  * receives too, and the other connection then moves verified data.
  */
@@ -72,8 +72,13 @@ class FaultInjectionTest {
                 source.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + 7));
             }
             try (FaultRelay relay = new FaultRelay(listener.localAddress())) {
-                QueuePair faulted = connect(client, cpd, ccq, server, spd, scq, serverEvents, relay.address());
-                QueuePair healthy = connect(client, cpd, ccq, server, spd, scq, serverEvents, listener.localAddress());
+                QueuePair[] f = connect(client, cpd, ccq, server, spd, scq, serverEvents, relay.address());
+                QueuePair faulted = f[0];
+                QueuePair healthy = connect(client, cpd, ccq, server, spd, scq, serverEvents, listener.localAddress())[0];
+                MemoryRegion serverInbox = spd.registerMemory(arena.allocate(16 * 1024, 64), Access.LOCAL_WRITE);
+                for (int r = 0; r < 16; r++) {
+                    assertEquals(PostStatus.OK, f[1].postRecv(new RecvWr().wrId(r).addSge(serverInbox, r * 1024L, 1024)));
+                }
                 for (int r = 0; r < 4; r++) {
                     assertEquals(PostStatus.OK, faulted.postRecv(new RecvWr().wrId(1000 + r).addSge(inbox, r * 512L, 512)));
                 }
@@ -82,13 +87,17 @@ class FaultInjectionTest {
                     case ZERO_WINDOW -> relay.freeze();
                     case MID_FPDU -> relay.cutAfter(SIZE * 3L + 1000);
                 }
-                // a stream of WRITEs and READs on the connection about to fail
+                // a stream of WRITEs, SENDs and READs on the connection about to fail
                 Map<Long, Integer> completions = new HashMap<>();
                 int posted = 0;
                 for (int i = 0; i < WRITES; i++) {
-                    SendWr wr = new SendWr().wrId(i).signaled(true).addSge(i % 4 == 3 ? back : source, 0, SIZE)
-                            .remote(target.iova(), target.rkey())
-                            .opcode(i % 4 == 3 ? WrOpcode.RDMA_READ : WrOpcode.RDMA_WRITE);
+                    SendWr wr = switch (i % 4) {
+                        case 1 -> new SendWr().wrId(i).signaled(true).opcode(WrOpcode.SEND).addSge(source, 0, 1024);
+                        case 3 -> new SendWr().wrId(i).signaled(true).opcode(WrOpcode.RDMA_READ).addSge(back, 0, SIZE)
+                                .remote(target.iova(), target.rkey());
+                        default -> new SendWr().wrId(i).signaled(true).opcode(WrOpcode.RDMA_WRITE)
+                                .addSge(source, 0, SIZE).remote(target.iova(), target.rkey());
+                    };
                     int rc = faulted.postSend(wr);
                     if (rc == PostStatus.OK) {
                         posted++;
@@ -148,7 +157,8 @@ class FaultInjectionTest {
         return clientEvents.get(qp);
     }
 
-    private QueuePair connect(RdmaDevice client, ProtectionDomain cpd, CompletionQueue ccq, RdmaDevice server,
+    /** A connected pair: the client's QP, then the server's. */
+    private QueuePair[] connect(RdmaDevice client, ProtectionDomain cpd, CompletionQueue ccq, RdmaDevice server,
                               ProtectionDomain spd, CompletionQueue scq, CmEventQueue serverEvents,
                               InetSocketAddress to) throws InterruptedException {
         QueuePair cqp = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).maxSendWr(64).build());
@@ -161,6 +171,6 @@ class FaultInjectionTest {
         req.request().accept(sqp, AcceptParams.of(new byte[0]));
         assertNotNull(events.expect(CmEvent.Established.class, WAIT, client));
         assertNotNull(serverEvents.expect(CmEvent.Established.class, WAIT, server));
-        return cqp;
+        return new QueuePair[] {cqp, sqp};
     }
 }
