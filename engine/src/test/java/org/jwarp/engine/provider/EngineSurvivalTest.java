@@ -8,23 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.ConnectParams;
-import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.DeviceConfig;
-import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.ProtectionDomain;
-import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QpState;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
@@ -47,32 +40,20 @@ class EngineSurvivalTest {
 
     @Test
     void memoryFreedUnderARegionEndsOnlyThatConnection() throws Exception {
-        DeviceConfig oneEngine = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).build();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream err = System.err;
-        try (RdmaDevice server = RdmaDevice.open(oneEngine); RdmaDevice client = RdmaDevice.open(oneEngine);
-             Arena keep = Arena.ofShared()) {
-            ProtectionDomain spd = server.allocPd();
-            ProtectionDomain cpd = client.allocPd();
-            CompletionQueue scq = server.createCq(64, null);
-            CompletionQueue ccq = client.createCq(1024, null);
-            CmEventQueue sevents = new CmEventQueue();
-            Listener listener = server.connectionManager().listen(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8, sevents);
-            QueuePair[] sqp = new QueuePair[2];
-            QueuePair[] cqp = new QueuePair[2];
-            CmEventQueue[] cevents = {new CmEventQueue(), new CmEventQueue()};
-            for (int i = 0; i < 2; i++) {
-                sqp[i] = server.createQp(spd, QpInitAttr.builder(scq, scq).build());
-                cqp[i] = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).maxSendWr(256).build());
-                client.connectionManager().connect(listener.localAddress(), cqp[i], ConnectParams.of(new byte[0]),
-                        cevents[i]);
-                CmEvent.ConnectRequest req = expect(sevents, CmEvent.ConnectRequest.class, server);
-                req.request().accept(sqp[i], AcceptParams.of(new byte[0]));
-                expect(cevents[i], CmEvent.Established.class, client);
-                expect(sevents, CmEvent.Established.class, server);
-            }
+        try (DevicePair d = new DevicePair(1024)) {
+            RdmaDevice client = d.client;
+            RdmaDevice server = d.server;
+            ProtectionDomain spd = d.spd;
+            ProtectionDomain cpd = d.cpd;
+            CompletionQueue ccq = d.ccq;
+            CmEventQueue sevents = d.serverEvents;
+            DevicePair.Connected[] pairs = {d.connect(), d.connect()};    // both on the one engine thread
+            QueuePair[] sqp = {pairs[0].server(), pairs[1].server()};
+            QueuePair[] cqp = {pairs[0].client(), pairs[1].client()};
+            CmEventQueue[] cevents = {pairs[0].clientEvents(), pairs[1].clientEvents()};
+            Arena keep = d.arena;
             Arena doomed = Arena.ofShared();
             MemoryRegion victim = spd.registerMemory(doomed.allocate(SIZE, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             MemoryRegion healthy = spd.registerMemory(keep.allocate(SIZE, 64),
@@ -98,7 +79,7 @@ class EngineSurvivalTest {
             }
             CmEvent ended = cevents[0].poll(WAIT, client);
             assertNotNull(ended, "the connection whose region memory went away must end");
-            CmEvent serverSide = expect(sevents, CmEvent.Disconnected.class, server);
+            CmEvent serverSide = DevicePair.expect(sevents, CmEvent.Disconnected.class, server);
             assertSame(sqp[0], serverSide.qp(), "the server's victim connection ended, not the other");
             assertEquals(QpState.ERROR, sqp[0].state());
             // the other connection on the same engine thread carries on
@@ -130,7 +111,6 @@ class EngineSurvivalTest {
             assertTrue(done, "the healthy connection's READ completed");
             assertEquals(-1, back.segment().mismatch(source.segment()), "the WRITE's bytes arrived and came back");
             assertTrue(log.toString().contains("failed on the engine thread and was closed"), log.toString());
-            listener.close();
         } finally {
             System.setErr(err);
         }
@@ -228,9 +208,4 @@ class EngineSurvivalTest {
         return cq.poll(one) == 1;
     }
 
-    private static <T extends CmEvent> T expect(CmEventQueue q, Class<T> type, RdmaDevice dev) throws InterruptedException {
-        T e = q.expect(type, WAIT, dev);
-        assertNotNull(e, "no " + type.getSimpleName() + " within " + WAIT);
-        return e;
-    }
 }

@@ -5,25 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.jwarp.verbs.Access;
-import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
-import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.ConnectParams;
-import org.jwarp.verbs.DeviceConfig;
-import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
-import org.jwarp.verbs.ProtectionDomain;
-import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QpState;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
@@ -52,32 +42,23 @@ class FaultInjectionTest {
     @ParameterizedTest
     @EnumSource(Fault.class)
     void everyRequestCompletesOnceAndTheOtherConnectionCarriesOn(Fault fault) throws Exception {
-        DeviceConfig oneEngine = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).build();
-        try (RdmaDevice server = RdmaDevice.open(oneEngine); RdmaDevice client = RdmaDevice.open(oneEngine);
-             Arena arena = Arena.ofShared()) {
-            CmEventQueue serverEvents = new CmEventQueue();
-            Listener listener = server.connectionManager().listen(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8, serverEvents);
-            ProtectionDomain spd = server.allocPd();
-            ProtectionDomain cpd = client.allocPd();
-            CompletionQueue scq = server.createCq(1024, null);
-            CompletionQueue ccq = client.createCq(1024, null);
-            MemoryRegion target = spd.registerMemory(arena.allocate(SIZE, 64),
-                    Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
-            MemoryRegion source = cpd.registerMemory(arena.allocate(SIZE, 64), Access.LOCAL_WRITE);
-            MemoryRegion back = cpd.registerMemory(arena.allocate(SIZE, 64), Access.LOCAL_WRITE);
-            MemoryRegion inbox = cpd.registerMemory(arena.allocate(4096, 64), Access.LOCAL_WRITE);
+        try (DevicePair d = new DevicePair(1024)) {
+            RdmaDevice client = d.client;
+            CompletionQueue ccq = d.ccq;
+            MemoryRegion target = d.serverRegion(SIZE, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
+            MemoryRegion source = d.clientRegion(SIZE, Access.LOCAL_WRITE);
+            MemoryRegion back = d.clientRegion(SIZE, Access.LOCAL_WRITE);
+            MemoryRegion inbox = d.clientRegion(4096, Access.LOCAL_WRITE);
             for (int i = 0; i < SIZE; i++) {
                 source.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + 7));
             }
-            try (FaultRelay relay = new FaultRelay(listener.localAddress())) {
-                QueuePair[] f = connect(client, cpd, ccq, server, spd, scq, serverEvents, relay.address());
-                QueuePair faulted = f[0];
-                QueuePair healthy = connect(client, cpd, ccq, server, spd, scq, serverEvents, listener.localAddress())[0];
-                MemoryRegion serverInbox = spd.registerMemory(arena.allocate(16 * 1024, 64), Access.LOCAL_WRITE);
+            try (FaultRelay relay = new FaultRelay(d.listener.localAddress())) {
+                DevicePair.Connected f = d.connect(relay.address());
+                QueuePair faulted = f.client();
+                QueuePair healthy = d.connect().client();
+                MemoryRegion serverInbox = d.serverRegion(16 * 1024, Access.LOCAL_WRITE);
                 for (int r = 0; r < 16; r++) {
-                    assertEquals(PostStatus.OK, f[1].postRecv(new RecvWr().wrId(r).addSge(serverInbox, r * 1024L, 1024)));
+                    assertEquals(PostStatus.OK, f.server().postRecv(new RecvWr().wrId(r).addSge(serverInbox, r * 1024L, 1024)));
                 }
                 for (int r = 0; r < 4; r++) {
                     assertEquals(PostStatus.OK, faulted.postRecv(new RecvWr().wrId(1000 + r).addSge(inbox, r * 512L, 512)));
@@ -112,7 +93,7 @@ class FaultInjectionTest {
                     // nothing moves; the application gives up on the connection
                     client.connectionManager().disconnect(faulted);
                 }
-                CmEvent end = clientEventsOf(faulted).poll(WAIT, client);
+                CmEvent end = f.clientEvents().poll(WAIT, client);
                 assertNotNull(end, fault + ": the faulted connection must end with an event");
                 assertTrue(end instanceof CmEvent.Disconnected, fault + ": " + end);
                 // every posted request and receive completes exactly once
@@ -147,30 +128,6 @@ class FaultInjectionTest {
                 }
                 assertEquals(-1, back.segment().mismatch(source.segment()));
             }
-            listener.close();
         }
-    }
-
-    private final Map<QueuePair, CmEventQueue> clientEvents = new HashMap<>();
-
-    private CmEventQueue clientEventsOf(QueuePair qp) {
-        return clientEvents.get(qp);
-    }
-
-    /** A connected pair: the client's QP, then the server's. */
-    private QueuePair[] connect(RdmaDevice client, ProtectionDomain cpd, CompletionQueue ccq, RdmaDevice server,
-                              ProtectionDomain spd, CompletionQueue scq, CmEventQueue serverEvents,
-                              InetSocketAddress to) throws InterruptedException {
-        QueuePair cqp = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).maxSendWr(64).build());
-        QueuePair sqp = server.createQp(spd, QpInitAttr.builder(scq, scq).build());
-        CmEventQueue events = new CmEventQueue();
-        clientEvents.put(cqp, events);
-        client.connectionManager().connect(to, cqp, ConnectParams.of(new byte[0]), events);
-        CmEvent.ConnectRequest req = serverEvents.expect(CmEvent.ConnectRequest.class, WAIT, server);
-        assertNotNull(req);
-        req.request().accept(sqp, AcceptParams.of(new byte[0]));
-        assertNotNull(events.expect(CmEvent.Established.class, WAIT, client));
-        assertNotNull(serverEvents.expect(CmEvent.Established.class, WAIT, server));
-        return new QueuePair[] {cqp, sqp};
     }
 }

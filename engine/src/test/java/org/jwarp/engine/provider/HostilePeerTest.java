@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.OutputStream;
-import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,18 +16,14 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import org.jwarp.verbs.Access;
-import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.ConnectParams;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.MpaTimeouts;
 import org.jwarp.verbs.PostStatus;
-import org.jwarp.verbs.ProtectionDomain;
-import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
 import org.jwarp.verbs.SendWr;
@@ -55,27 +49,15 @@ class HostilePeerTest {
                 .mpaTimeouts(new MpaTimeouts(Duration.ofMillis(300), Duration.ofSeconds(10), Duration.ofMillis(300),
                         Duration.ofMillis(300)))
                 .build();
-        try (RdmaDevice server = RdmaDevice.open(config); RdmaDevice client = RdmaDevice.open(config);
-             Arena arena = Arena.ofShared()) {
-            CmEventQueue serverEvents = new CmEventQueue();
-            Listener listener = server.connectionManager().listen(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16, serverEvents);
-            // the legitimate connection
-            ProtectionDomain spd = server.allocPd();
-            CompletionQueue scq = server.createCq(16, null);
-            QueuePair sqp = server.createQp(spd, QpInitAttr.builder(scq, scq).build());
-            ProtectionDomain cpd = client.allocPd();
-            CompletionQueue ccq = client.createCq(16, null);
-            QueuePair cqp = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).build());
-            CmEventQueue clientEvents = new CmEventQueue();
-            client.connectionManager().connect(listener.localAddress(), cqp, ConnectParams.of(new byte[0]), clientEvents);
-            expect(serverEvents, CmEvent.ConnectRequest.class, server).request().accept(sqp, AcceptParams.of(new byte[0]));
-            expect(clientEvents, CmEvent.Established.class, client);
-            expect(serverEvents, CmEvent.Established.class, server);
-            MemoryRegion target = spd.registerMemory(arena.allocate(4096),
-                    Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
-            MemoryRegion source = cpd.registerMemory(arena.allocate(4096), Access.LOCAL_WRITE);
-            MemoryRegion back = cpd.registerMemory(arena.allocate(4096), Access.LOCAL_WRITE);
+        try (DevicePair d = new DevicePair(config, 16)) {
+            RdmaDevice server = d.server;
+            CmEventQueue serverEvents = d.serverEvents;
+            Listener listener = d.listener;
+            QueuePair cqp = d.connect().client();          // the legitimate connection
+            CompletionQueue ccq = d.ccq;
+            MemoryRegion target = d.serverRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
+            MemoryRegion source = d.clientRegion(4096, Access.LOCAL_WRITE);
+            MemoryRegion back = d.clientRegion(4096, Access.LOCAL_WRITE);
             long fdsBefore = openFds();
             int threadsBefore = Thread.activeCount();
 
@@ -137,7 +119,6 @@ class HostilePeerTest {
             assertTrue(Thread.activeCount() <= threadsBefore + 1, "threads: " + threadsBefore + " before, "
                     + Thread.activeCount() + " after");
             assertEquals(0, serverEvents.size(), "one event per attack");
-            listener.close();
         }
     }
 
@@ -145,11 +126,5 @@ class HostilePeerTest {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.count();
         }
-    }
-
-    private static <T extends CmEvent> T expect(CmEventQueue q, Class<T> type, RdmaDevice dev) throws InterruptedException {
-        T e = q.expect(type, WAIT, dev);
-        assertNotNull(e, "no " + type.getSimpleName() + " within " + WAIT);
-        return e;
     }
 }

@@ -1,30 +1,18 @@
 package org.jwarp.engine.provider;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.jwarp.verbs.Access;
-import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
-import org.jwarp.verbs.CmEventQueue;
-import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.ConnectParams;
-import org.jwarp.verbs.DeviceConfig;
-import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
-import org.jwarp.verbs.ProtectionDomain;
-import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
 import org.jwarp.verbs.SendWr;
@@ -45,21 +33,12 @@ class SoakTest {
 
     @Test
     void connectionsOpenedUsedAndClosedLeaveNothingBehind() throws Exception {
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).build();
-        try (RdmaDevice server = RdmaDevice.open(config); RdmaDevice client = RdmaDevice.open(config);
-             Arena arena = Arena.ofShared()) {
-            CmEventQueue serverEvents = new CmEventQueue();
-            Listener listener = server.connectionManager().listen(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8, serverEvents);
-            ProtectionDomain spd = server.allocPd();
-            ProtectionDomain cpd = client.allocPd();
-            CompletionQueue scq = server.createCq(64, null);
-            CompletionQueue ccq = client.createCq(64, null);
-            MemoryRegion target = spd.registerMemory(arena.allocate(4096, 64),
-                    Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
-            MemoryRegion source = cpd.registerMemory(arena.allocate(4096, 64), Access.LOCAL_WRITE);
-            MemoryRegion back = cpd.registerMemory(arena.allocate(4096, 64), Access.LOCAL_WRITE);
+        try (DevicePair d = new DevicePair(64)) {
+            RdmaDevice server = d.server;
+            RdmaDevice client = d.client;
+            MemoryRegion target = d.serverRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
+            MemoryRegion source = d.clientRegion(4096, Access.LOCAL_WRITE);
+            MemoryRegion back = d.clientRegion(4096, Access.LOCAL_WRITE);
             WorkCompletion[] wcs = {new WorkCompletion()};
             long[] before = null;
             int warmUp = Math.min(50, CONNECTIONS / 4);
@@ -67,15 +46,8 @@ class SoakTest {
                 if (i == warmUp) {
                     before = resources((JwarpDevice) server, (JwarpDevice) client);
                 }
-                QueuePair cqp = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).build());
-                QueuePair sqp = server.createQp(spd, QpInitAttr.builder(scq, scq).build());
-                CmEventQueue clientEvents = new CmEventQueue();
-                client.connectionManager().connect(listener.localAddress(), cqp, ConnectParams.of(new byte[0]),
-                        clientEvents);
-                expect(serverEvents, CmEvent.ConnectRequest.class, server).request().accept(sqp,
-                        AcceptParams.of(new byte[0]));
-                expect(clientEvents, CmEvent.Established.class, client);
-                expect(serverEvents, CmEvent.Established.class, server);
+                DevicePair.Connected c = d.connect();
+                QueuePair cqp = c.client();
                 for (int b = 0; b < 4096; b++) {
                     source.segment().set(ValueLayout.JAVA_BYTE, b, (byte) (b + i));
                 }
@@ -85,7 +57,7 @@ class SoakTest {
                         .signaled(true).addSge(back, 0, 4096).remote(target.iova(), target.rkey())));
                 for (int k = 0; k < 2; k++) {
                     long deadline = System.nanoTime() + WAIT.toNanos();
-                    while (ccq.poll(wcs) == 0) {
+                    while (d.ccq.poll(wcs) == 0) {
                         assertTrue(System.nanoTime() < deadline, "connection " + i + " stalled");
                         Thread.onSpinWait();
                     }
@@ -93,10 +65,10 @@ class SoakTest {
                 }
                 assertEquals(-1, back.segment().mismatch(source.segment()), "connection " + i + " moved other bytes");
                 client.connectionManager().disconnect(cqp);
-                expect(clientEvents, CmEvent.Disconnected.class, client);
-                expect(serverEvents, CmEvent.Disconnected.class, server);
+                DevicePair.expect(c.clientEvents(), CmEvent.Disconnected.class, client);
+                DevicePair.expect(d.serverEvents, CmEvent.Disconnected.class, server);
                 cqp.close();
-                sqp.close();
+                c.server().close();
             }
             long[] after = resources((JwarpDevice) server, (JwarpDevice) client);
             System.out.println("SoakTest: " + CONNECTIONS + " connections; connections, fds, threads, heap MiB after "
@@ -106,7 +78,6 @@ class SoakTest {
             assertTrue(after[1] <= before[1] + 4, "file descriptors stay flat: " + before[1] + " -> " + after[1]);
             assertTrue(after[2] <= before[2] + 1, "threads stay flat: " + before[2] + " -> " + after[2]);
             assertTrue(after[3] <= before[3] + 32, "the heap after GC stays flat: " + before[3] + " -> " + after[3] + " MiB");
-            listener.close();
         }
     }
 
@@ -119,11 +90,5 @@ class SoakTest {
             fds = s.count();
         }
         return new long[] {server.connectionCount() + client.connectionCount(), fds, Thread.activeCount(), heap};
-    }
-
-    private static <T extends CmEvent> T expect(CmEventQueue q, Class<T> type, RdmaDevice dev) throws InterruptedException {
-        T e = q.expect(type, WAIT, dev);
-        assertNotNull(e, "no " + type.getSimpleName() + " within " + WAIT);
-        return e;
     }
 }
