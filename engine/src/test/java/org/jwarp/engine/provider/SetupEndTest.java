@@ -99,7 +99,9 @@ class SetupEndTest {
             }
             assertEquals(0, events.size(), "one event per client");
             assertEquals(0, ((JwarpDevice) dev).connectionCount(), "ended setups are dropped with their buffers");
-            assertTrue(openFds() <= fdsBefore + 2, "sockets of ended setups are closed: " + fdsBefore + " -> " + openFds());
+            // a socket kept per client would show as 100 more; the JVM opens a few of its own meanwhile
+            assertTrue(openFds() < fdsBefore + clients / 10, "sockets of ended setups are closed: " + fdsBefore + " -> "
+                    + openFds());
             listener.close();
         }
     }

@@ -75,8 +75,9 @@ class SoakTest {
                     + warmUp + ": " + java.util.Arrays.toString(before) + ", at the end: "
                     + java.util.Arrays.toString(after));
             assertEquals(before[0], after[0], "the engines hold no ended connection");
-            assertTrue(after[1] <= before[1] + 4, "file descriptors stay flat: " + before[1] + " -> " + after[1]);
-            assertTrue(after[2] <= before[2] + 1, "threads stay flat: " + before[2] + " -> " + after[2]);
+            // one kept per connection would show as hundreds more; the JVM starts a few of its own meanwhile
+            assertTrue(after[1] < before[1] + 10, "file descriptors stay flat: " + before[1] + " -> " + after[1]);
+            assertTrue(after[2] < before[2] + 4, "threads stay flat: " + before[2] + " -> " + after[2]);
             assertTrue(after[3] <= before[3] + 32, "the heap after GC stays flat: " + before[3] + " -> " + after[3] + " MiB");
         }
     }
