@@ -73,7 +73,7 @@ class EngineSurvivalTest {
                     posted++;
                 }
                 if (posted == 10) {
-                    doomed.close();          // the application frees the memory, region still registered
+                    closeWhileInUse(doomed); // the application frees the memory, region still registered
                 }
                 drain(ccq);
             }
@@ -193,6 +193,23 @@ class EngineSurvivalTest {
             assertTrue(closing.toString().contains("jwarp-engine-0"), closing.toString());
         } finally {
             System.setErr(err);
+        }
+    }
+
+    /**
+     * Closes a shared arena that the engine may be reading into at this moment: such a close is
+     * refused while an I/O call holds the memory, so it is tried again until the call let go.
+     */
+    private static void closeWhileInUse(Arena arena) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            try {
+                arena.close();
+                return;
+            } catch (IllegalStateException held) {
+                assertTrue(System.nanoTime() < deadline, "the arena stayed in use: " + held);
+                Thread.onSpinWait();
+            }
         }
     }
 
