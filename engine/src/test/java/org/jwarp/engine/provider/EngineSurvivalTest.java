@@ -40,9 +40,7 @@ class EngineSurvivalTest {
 
     @Test
     void memoryFreedUnderARegionEndsOnlyThatConnection() throws Exception {
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream err = System.err;
-        try (DevicePair d = new DevicePair(1024)) {
+        try (DevicePair d = new DevicePair(1024); CapturedErr log = new CapturedErr()) {
             RdmaDevice client = d.client;
             RdmaDevice server = d.server;
             ProtectionDomain spd = d.spd;
@@ -65,7 +63,6 @@ class EngineSurvivalTest {
             }
             SendWr toVictim = new SendWr().opcode(WrOpcode.RDMA_WRITE).addSge(source, 0, SIZE)
                     .remote(victim.iova(), victim.rkey());
-            System.setErr(new PrintStream(log, true));
             // WRITEs into the victim until the arena closes under them; the engine must survive it
             int posted = 0;
             while (posted < 50) {
@@ -110,27 +107,19 @@ class EngineSurvivalTest {
             }
             assertTrue(done, "the healthy connection's READ completed");
             assertEquals(-1, back.segment().mismatch(source.segment()), "the WRITE's bytes arrived and came back");
-            assertTrue(log.toString().contains("failed on the engine thread and was closed"), log.toString());
-        } finally {
-            System.setErr(err);
+            assertTrue(log.text().contains("failed on the engine thread and was closed"), log.text());
         }
     }
 
     @Test
     void aRegionDeregisteredBeforeItsMemoryIsFreedEndsTheWritesWithATerminateNotAFailure() throws Exception {
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream err = System.err;
-        DeviceConfig oneEngine = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).build();
-        try (LoopbackPair p = new LoopbackPair(oneEngine, oneEngine, new byte[0], new byte[0]);
-             Arena keep = Arena.ofShared()) {
+        try (LoopbackPair p = oneEnginePair(); Arena keep = Arena.ofShared(); CapturedErr log = new CapturedErr()) {
             Arena doomed = Arena.ofShared();
             MemoryRegion victim = p.server.pd.registerMemory(doomed.allocate(SIZE, 64),
                     Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             MemoryRegion source = p.client.pd.registerMemory(keep.allocate(SIZE, 64), Access.LOCAL_WRITE);
             SendWr w = new SendWr().opcode(WrOpcode.RDMA_WRITE).addSge(source, 0, SIZE)
                     .remote(victim.iova(), victim.rkey());
-            System.setErr(new PrintStream(log, true));
             int posted = 0;
             while (posted < 40) {
                 if (p.client.qp.postSend(w.wrId(posted)) == PostStatus.OK) {
@@ -147,26 +136,18 @@ class EngineSurvivalTest {
             // carries the Terminate's error
             assertTrue(ended instanceof CmEvent.Disconnected d && d.terminate() != 0,
                     "the later WRITEs name an invalid STag and get a Terminate: " + ended);
-            assertTrue(!log.toString().contains("failed on the engine thread"), log.toString());
-        } finally {
-            System.setErr(err);
+            assertTrue(!log.text().contains("failed on the engine thread"), log.text());
         }
     }
 
     @Test
     void anEngineThreadThatDiesAnywayEndsItsConnectionsFlushesTheirWorkAndSaysSo() throws Exception {
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream err = System.err;
-        DeviceConfig oneEngine = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).build();
-        try (LoopbackPair p = new LoopbackPair(oneEngine, oneEngine, new byte[0], new byte[0]);
-             Arena keep = Arena.ofShared()) {
+        try (LoopbackPair p = oneEnginePair(); Arena keep = Arena.ofShared(); CapturedErr log = new CapturedErr()) {
             MemoryRegion inbox = p.client.pd.registerMemory(keep.allocate(4096, 64), Access.LOCAL_WRITE);
             for (int r = 0; r < 3; r++) {
                 assertEquals(PostStatus.OK, p.client.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(70 + r)
                         .addSge(inbox, r * 1024L, 1024)));
             }
-            System.setErr(new PrintStream(log, true));
             // what the per-connection guard does not catch: an Error escaping the duty cycle itself
             ((JwarpQp) p.client.qp).worker().execute(() -> {
                 throw new AssertionError("injected engine failure");
@@ -186,13 +167,37 @@ class EngineSurvivalTest {
             assertTrue(p.client.device.failure().isPresent(), "the device reports the fatal failure");
             assertTrue(p.client.device.failure().get().toString().contains("jwarp-engine-0"),
                     p.client.device.failure().get().toString());
-            assertTrue(log.toString().contains("injected engine failure"), log.toString());
+            assertTrue(log.text().contains("injected engine failure"), log.text());
             // closing the device rethrows the engine's failure, once; the pair then closes the rest
             org.jwarp.engine.agent.AgentFailedException closing = org.junit.jupiter.api.Assertions.assertThrows(
                     org.jwarp.engine.agent.AgentFailedException.class, p.client.device::close);
             assertTrue(closing.toString().contains("jwarp-engine-0"), closing.toString());
-        } finally {
-            System.setErr(err);
+        }
+    }
+
+    /** Two devices of one dedicated engine thread each, connected. */
+    private static LoopbackPair oneEnginePair() throws InterruptedException {
+        DeviceConfig oneEngine = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
+                .engineThreads(1).build();
+        return new LoopbackPair(oneEngine, oneEngine, new byte[0], new byte[0]);
+    }
+
+    /** Standard error, where the engine reports failures, captured until closed. */
+    private static final class CapturedErr implements AutoCloseable {
+        private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+        private final PrintStream saved = System.err;
+
+        CapturedErr() {
+            System.setErr(new PrintStream(log, true));
+        }
+
+        String text() {
+            return log.toString();
+        }
+
+        @Override
+        public void close() {
+            System.setErr(saved);
         }
     }
 
