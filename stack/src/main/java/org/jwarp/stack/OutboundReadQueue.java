@@ -1,5 +1,7 @@
 package org.jwarp.stack;
 
+import org.jwarp.verbs.WcOpcode;
+
 /**
  * The requester's outstanding RDMA Read Requests, at most ORD of them (RFC 5040 §6.1): each waits
  * for its Read Response, which must match it exactly — sink STag, tagged offset and length — and
@@ -86,6 +88,11 @@ final class OutboundReadQueue {
 
     boolean headCompareSwap() {
         return compareSwap[head];
+    }
+
+    /** The completion opcode of the oldest request. */
+    WcOpcode headOpcode() {
+        return !atomic[head] ? WcOpcode.RDMA_READ : compareSwap[head] ? WcOpcode.COMP_SWAP : WcOpcode.FETCH_ADD;
     }
 
     StagTable.Region headResultRegion() {

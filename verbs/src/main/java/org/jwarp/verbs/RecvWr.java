@@ -12,7 +12,7 @@ package org.jwarp.verbs;
  *
  * <p>The provider reads the request during the {@code postRecv} call only. Not thread-safe.
  */
-public final class RecvWr {
+public final class RecvWr implements ScatterGatherList {
 
     /** Default SGE capacity of {@link #RecvWr()}. */
     public static final int DEFAULT_MAX_SGE = 4;

@@ -26,7 +26,7 @@ import java.lang.foreign.MemorySegment;
  * zero-extended, i.e. in the last (least significant, big-endian) four bytes of the Immediate Data
  * field, and read back with {@link WorkCompletion#immData32()}.
  */
-public final class SendWr {
+public final class SendWr implements ScatterGatherList {
 
     /** Default SGE capacity of {@link #SendWr()}. */
     public static final int DEFAULT_MAX_SGE = 4;

@@ -1,0 +1,116 @@
+package org.jwarp.stack;
+
+import java.lang.foreign.MemorySegment;
+import org.jwarp.stack.StagTable.Region;
+import org.jwarp.verbs.ScatterGatherList;
+
+/**
+ * A position in a work request's scatter/gather list, with the regions its entries resolved to:
+ * the one walk used to gather a message's payload for transmit, to copy a received payload into a
+ * receive's entries, to offer those entries for direct placement, and to move past bytes placed
+ * there. Entries of length 0 are stepped over.
+ */
+final class SgeCursor {
+
+    private final Region[] regions;
+    private ScatterGatherList list;
+    private int sge;
+    private long inSge;
+    private long position;
+
+    /** @param maxSge the most entries a request may have */
+    SgeCursor(int maxSge) {
+        this.regions = new Region[maxSge];
+    }
+
+    int capacity() {
+        return regions.length;
+    }
+
+    /** Entry {@code i} resolved to {@code region} (null for an inline entry of a send). */
+    void resolve(int i, Region region) {
+        regions[i] = region;
+    }
+
+    Region region(int i) {
+        return regions[i];
+    }
+
+    /** Starts at the first byte of {@code list}, whose entries were {@link #resolve resolved}. */
+    void start(ScatterGatherList list) {
+        this.list = list;
+        sge = 0;
+        inSge = 0;
+        position = 0;
+    }
+
+    /** Bytes passed since {@link #start}. */
+    long position() {
+        return position;
+    }
+
+    /** Steps over used-up entries; returns the bytes left in the current one, 0 at the list's end. */
+    long current() {
+        while (sge < list.numSge() && inSge == list.sgeLength(sge)) {
+            sge++;
+            inSge = 0;
+        }
+        return sge < list.numSge() ? list.sgeLength(sge) - inSge : 0;
+    }
+
+    /** Index of the current entry (after {@link #current()}). */
+    int index() {
+        return sge;
+    }
+
+    /** Offset of the current byte within the current entry's region. */
+    long regionOffset() {
+        return list.sgeOffset(sge) + inSge;
+    }
+
+    /** Moves past {@code n} bytes, across entries. */
+    void advance(long n) {
+        while (n > 0) {
+            long k = Math.min(n, current());
+            if (k == 0) {
+                throw new IllegalStateException("moved past the end of the scatter/gather list");
+            }
+            inSge += k;
+            position += k;
+            n -= k;
+        }
+    }
+
+    /** Copies {@code length} bytes into the entries from the current position on, and moves past them. */
+    void scatter(MemorySegment src, long offset, int length) {
+        while (length > 0) {
+            int n = (int) Math.min(length, current());
+            if (n == 0) {
+                throw new IllegalStateException("copied past the end of the scatter/gather list");
+            }
+            MemorySegment.copy(src, offset, regions[sge].segment(), regionOffset(), n);
+            inSge += n;
+            position += n;
+            offset += n;
+            length -= n;
+        }
+    }
+
+    /** Adds the next {@code n} bytes' places to {@code into}, one piece per entry, without moving. */
+    void offer(DirectPlacement into, long n) {
+        int i = sge;
+        long in = inSge;
+        while (n > 0) {
+            long entry = list.sgeLength(i);
+            if (in == entry) {
+                i++;
+                in = 0;
+                continue;
+            }
+            long k = Math.min(n, entry - in);
+            into.add(regions[i].segment(), list.sgeOffset(i) + in, k);
+            in += k;
+            n -= k;
+        }
+    }
+}
