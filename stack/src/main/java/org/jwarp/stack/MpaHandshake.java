@@ -54,6 +54,7 @@ public final class MpaHandshake {
     private final long decisionTimeoutNanos;
     private MpaParameters parameters;
     private String failure;
+    private boolean timedOut;
     private MpaError terminate;
     private byte[] peerPrivateData = new byte[0];
 
@@ -119,6 +120,11 @@ public final class MpaHandshake {
     /** Why the handshake failed or was rejected, in words for the user. */
     public String failure() {
         return failure;
+    }
+
+    /** True if the handshake failed because a wait outlived its timeout ({@link #onTime}). */
+    public boolean timedOut() {
+        return timedOut;
     }
 
     /** The MPA error RFC 6581 says to send in a Terminate before closing, if any. */
@@ -242,6 +248,7 @@ public final class MpaHandshake {
     public void onTime(long nowNanos) {
         if ((phase == Phase.AWAIT_REQUEST || phase == Phase.AWAIT_REPLY || phase == Phase.AWAIT_DECISION)
                 && nowNanos - deadline >= 0) {
+            timedOut = true;
             fail(switch (phase) {
                 case AWAIT_REQUEST -> "no MPA Request arrived in time";
                 case AWAIT_REPLY -> "no MPA Reply arrived in time";

@@ -87,7 +87,9 @@ public sealed interface CmEvent {
             /** The peer's MPA frame was malformed (key, revision, length) or it closed TCP during setup. */
             PROTOCOL,
             /** The peer's choices are incompatible with ours: CRC policy, markers, no common RTR, not enough IRD. */
-            NEGOTIATION
+            NEGOTIATION,
+            /** This side ended the setup: a disconnect, or the queue pair moved to ERROR or RESET. */
+            LOCAL
         }
     }
 

@@ -17,20 +17,18 @@ import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventHandler;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.QpAttr;
-import org.jwarp.verbs.QpState;
 import org.jwarp.wire.fpdu.Mulpdu;
-import org.jwarp.wire.mpa.MpaFrame;
 import org.jwarp.wire.mpa.MpaParameters;
-import org.jwarp.wire.mpa.MpaPolicy;
-import org.jwarp.wire.mpa.MpaV2Header;
 import org.jwarp.wire.mpa.RtrType;
-import org.jwarp.wire.rdmap.MpaError;
+import org.jwarp.wire.rdmap.TerminateError;
 
 /**
- * One TCP connection and the QP it carries, owned by one engine thread: TCP connect, MPA setup
- * ({@link MpaHandshake}), the RTR start of RFC 6581, then full operation — socket bytes into the
- * QP's {@link RdmapStream}, its FPDUs back to the socket — and the end, with the right
- * {@link CmEvent.Disconnected} cause. Everything here runs on the owning engine thread.
+ * One TCP connection and the QP it carries, owned by one engine thread. Its setup — TCP connect
+ * and the MPA exchange — is the role's ({@link InitiatorSetup}, {@link ResponderSetup}); from the
+ * RTR start of RFC 6581 on, this class drives the running stream: socket bytes into the QP's
+ * {@link RdmapStream}, its FPDUs back to the socket, and the end, with the right
+ * {@link CmEvent.Disconnected} cause. Every end of a setup gives exactly one event
+ * ({@link #setupFailed}). Everything here runs on the owning engine thread.
  */
 final class Connection {
 
@@ -46,76 +44,69 @@ final class Connection {
      */
     static final long SILENT_PEER_NUDGE_NANOS = 200_000_000L;
 
-    private final JwarpDevice device;
-    private final SocketChannel channel;
-    private final boolean active;
+    final JwarpDevice device;
+    final SocketChannel channel;
     private final CmEventHandler handler;
-    private final JwarpListener listener;
     private final SocketReceiver receiver = new SocketReceiver();
     private final ByteBuffer rx = receiver.staging();
     private final MemorySegment rxSegment = receiver.stagingSegment();
     private final GatherFpduSink sink = new GatherFpduSink();
+    private ConnectionSetup setup;
 
     private int phase;
-    private long connectDeadline;
-    private MpaHandshake handshake;
-    private ByteBuffer setupOutput;
     private JwarpQp qp;
-    private boolean requestDelivered;
-    /** Passive side: what the client sent first, to name a client that does not speak MPA. */
-    private final FirstBytes firstBytes = new FirstBytes();
-    /** Passive side: completes once the application's accept or reject has its MPA Reply handed to TCP. */
-    private CompletableFuture<Void> replySent;
     private boolean established;
-    private byte[] leftover;
-    private byte[] connectPrivateData;
-    private int connectOrd;
-    private int connectIrd;
-    private MpaPolicy policy;
-    /** Active side: the address connect() dials (a failed connect has no remote address of its own). */
-    private InetSocketAddress connectTarget;
     private SelectionKey key;
+    private int interest;
     private long rtrDeadline;
     private long runningSince;
     private boolean nudged;
-    private int interest;
 
-    private Connection(JwarpDevice device, SocketChannel channel, boolean active, CmEventHandler handler,
-                       JwarpListener listener) {
+    private Connection(JwarpDevice device, SocketChannel channel, CmEventHandler handler) {
         this.device = device;
         this.channel = channel;
-        this.active = active;
         this.handler = handler;
-        this.listener = listener;
     }
 
     /** The active side: TCP connect under way; the MPA Request goes out once it completes. */
     static Connection connecting(JwarpDevice device, SocketChannel channel, InetSocketAddress remote, JwarpQp qp,
                                  byte[] privateData, int ord, int ird, long deadline, CmEventHandler handler) {
-        Connection c = new Connection(device, channel, true, handler, null);
-        c.connectTarget = remote;
+        Connection c = new Connection(device, channel, handler);
         c.qp = qp;
-        c.connectPrivateData = privateData;
-        c.connectOrd = ord;
-        c.connectIrd = ird;
-        c.connectDeadline = deadline;
+        c.setup = new InitiatorSetup(c, remote, privateData, ord, ird, deadline);
         c.phase = CONNECTING;
         return c;
     }
 
     /** The passive side: TCP accepted; waiting for the MPA Request. */
     static Connection accepted(JwarpDevice device, SocketChannel channel, JwarpListener listener, long now) {
-        Connection c = new Connection(device, channel, false, listener.handler(), listener);
-        DeviceConfig cfg = device.config();
-        c.policy = MpaPolicies.of(cfg, cfg.limits().maxIrd(), cfg.limits().maxOrd());
-        c.handshake = MpaHandshake.responder(c.policy, now, cfg.mpaTimeouts().awaitRequest(),
-                cfg.mpaTimeouts().awaitDecision());
+        Connection c = new Connection(device, channel, listener.handler());
+        c.setup = new ResponderSetup(c, listener, now);
         c.phase = HANDSHAKE;
         return c;
     }
 
     JwarpQp qp() {
         return qp;
+    }
+
+    /** Passive side: the application accepted with {@code acceptor}, which this connection carries from now on. */
+    void carry(JwarpQp acceptor) {
+        qp = acceptor;
+        acceptor.connection = this;
+    }
+
+    MpaHandshake handshake() {
+        return setup.handshake;
+    }
+
+    /** The listener that accepted this connection; null on the active side. */
+    JwarpListener listener() {
+        return setup instanceof ResponderSetup r ? r.listener() : null;
+    }
+
+    ResponderSetup responder() {
+        return (ResponderSetup) setup;
     }
 
     /** Engine thread: joins the engine's selector, so readiness wakes an idle engine. */
@@ -141,19 +132,11 @@ final class Connection {
     }
 
     /** Changes what readiness wakes the engine for, only when it changes. */
-    private void interest(int ops) {
+    void interest(int ops) {
         if (key != null && key.isValid() && ops != interest) {
             key.interestOps(ops);
             interest = ops;
         }
-    }
-
-    MpaHandshake handshake() {
-        return handshake;
-    }
-
-    JwarpListener listener() {
-        return listener;
     }
 
     InetSocketAddress localAddress() {
@@ -166,26 +149,51 @@ final class Connection {
 
     /** The peer's address; before (or without) a TCP connection, the address we dial; null if neither. */
     InetSocketAddress remoteAddress() {
+        InetSocketAddress target = setup instanceof InitiatorSetup i ? i.target() : null;
         try {
             InetSocketAddress a = (InetSocketAddress) channel.getRemoteAddress();
-            return a != null ? a : connectTarget;
+            return a != null ? a : target;
         } catch (IOException e) {
-            return connectTarget;
+            return target;
         }
+    }
+
+    /** The remote address as host:port, for messages (read before the channel closes). */
+    String peerName() {
+        InetSocketAddress a = remoteAddress();
+        return a == null ? "(address unknown)" : a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    ByteBuffer rxBuffer() {
+        return rx;
+    }
+
+    MemorySegment rxSegment() {
+        return rxSegment;
+    }
+
+    /** Initiator: TCP is connected; the MPA exchange begins. */
+    void handshaking() {
+        phase = HANDSHAKE;
+        interest(SelectionKey.OP_READ);
     }
 
     /** One step of this connection's work; returns how much was done (0 = idle). */
     int doWork(long now) {
         try {
             return switch (phase) {
-                case CONNECTING -> connectWork(now);
-                case HANDSHAKE -> handshakeWork(now);
+                case CONNECTING -> setup.connectWork(now);
+                case HANDSHAKE -> setup.handshakeWork(now);
                 case RUNNING -> runningWork(now);
                 default -> qp == null ? 0 : qp.stream.flush();
             };
         } catch (IOException e) {
-            if (phase == HANDSHAKE) {
-                setupLost(e);        // reset or TCP error before the connection ran: exactly one ConnectError
+            if (inSetup()) {
+                // reset or TCP error before the connection ran: exactly one setup event
+                setupFailed(new SetupFailure(SetupFailure.Kind.PROTOCOL, "the peer " + peerName()
+                        + " reset the connection during MPA setup ("
+                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")"
+                        + setup.hint()));
             } else {
                 lost();
             }
@@ -194,22 +202,26 @@ final class Connection {
     }
 
     /**
-     * TCP failed (a reset, most often) during MPA setup: the connection ends with a
-     * {@link CmEvent.ConnectError} on the side's handler, as a clean close does; without it the
-     * connecting application would wait for an event that never comes.
+     * The setup ended without a connection: the socket closes, the QP (if one was given) goes to
+     * ERROR and flushes, and the role announces it with its one event.
      */
-    private void setupLost(IOException e) {
+    void setupFailed(SetupFailure f) {
+        if (phase == CLOSED) {
+            return;
+        }
         String peer = peerName();
-        String why = "the peer " + peer + " reset the connection during MPA setup ("
-                + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")";
         closeChannel();
         phase = CLOSED;
-        if (active) {
+        if (qp != null) {
             failQp();
-            emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.PROTOCOL, why + privateDataHint()));
-        } else {
-            failPassive(CmEvent.ConnectError.Kind.PROTOCOL, peer, why);
         }
+        setup.announce(f, peer, qp);
+    }
+
+    /** Passive side: the application's reject went out; the connection ends with no event. */
+    void closeRejected() {
+        closeChannel();
+        phase = CLOSED;
     }
 
     /**
@@ -225,8 +237,9 @@ final class Connection {
 
     /** Ends this connection as a lost one because of {@code e} (an event, and a flush of every request). */
     void endAfter(Throwable e) {
-        if (phase == HANDSHAKE || phase == CONNECTING) {
-            setupLost(new IOException(e.toString()));
+        if (inSetup()) {
+            setupFailed(new SetupFailure(SetupFailure.Kind.PROTOCOL, "the connection setup with " + peerName()
+                    + " failed: " + e));
         } else if (phase == RUNNING) {
             try {
                 lost();
@@ -248,6 +261,10 @@ final class Connection {
         return phase == CLOSED && qp == null;
     }
 
+    boolean closed() {
+        return phase == CLOSED;
+    }
+
     /**
      * The transmit half of a running connection's work, which the duty cycle runs for every
      * connection before any socket read: a freshly posted request leaves without waiting behind
@@ -265,239 +282,30 @@ final class Connection {
         }
     }
 
-    private int connectWork(long now) throws IOException {
-        boolean connected;
-        try {
-            connected = channel.finishConnect();
-        } catch (IOException e) {
-            closeChannel();
-            phase = CLOSED;
-            failQp();
-            emit(new CmEvent.Unreachable(qp, remoteAddress(), e.getMessage() == null ? e.toString() : e.getMessage()));
-            return 1;
-        }
-        if (!connected) {
-            if (now - connectDeadline >= 0) {
-                closeChannel();
-                phase = CLOSED;
-                failQp();
-                emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.TIMEOUT, "TCP connect timed out"));
-                return 1;
-            }
-            return 0;
-        }
-        interest(SelectionKey.OP_READ);
-        DeviceConfig cfg = device.config();
-        policy = MpaPolicies.of(cfg, connectIrd, connectOrd);
-        long replyDeadline = Math.min(connectDeadline - now, cfg.mpaTimeouts().awaitReply().toNanos());
-        handshake = MpaHandshake.initiator(policy, connectPrivateData, now, java.time.Duration.ofNanos(replyDeadline));
-        phase = HANDSHAKE;
-        return 1;
-    }
-
-
-    private int handshakeWork(long now) throws IOException {
-        int work = writeSetupOutput();
-        int n = channel.read(rx);
-        if (n < 0 && !active && handshake.phase() == MpaHandshake.Phase.REJECTED && setupOutput == null
-                && handshake.output().length == 0) {
-            n = 0; // the client closed on reading our reject, as it should: the REJECTED step below ends it
-        }
-        if (n < 0) {
-            String peer = peerName();
-            closeChannel();
-            phase = CLOSED;
-            if (active) {
-                failQp();
-                emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.PROTOCOL,
-                        "the peer closed the connection during MPA setup" + privateDataHint()));
-            } else {
-                if (handshake.phase() == MpaHandshake.Phase.ESTABLISHED && setupOutput == null
-                        && handshake.output().length == 0) {
-                    replied(); // the accept's Reply did leave; the client went away after it
-                }
-                failPassive(CmEvent.ConnectError.Kind.PROTOCOL, peer, "the peer " + peer
-                        + " closed the connection during MPA setup");
-            }
-            return 1;
-        }
-        if (n > 0) {
-            if (!active) {
-                firstBytes.add(rxSegment, 0, n);
-            }
-            long used = handshake.onBytes(rxSegment, 0, n, now);
-            if (used < n) {
-                leftover = rxSegment.asSlice(used, n - used).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-            }
-            rx.clear();
-            work++;
-        }
-        handshake.onTime(now);
-        switch (handshake.phase()) {
-            case AWAIT_DECISION -> {
-                if (!requestDelivered) {
-                    requestDelivered = true;
-                    emit(new CmEvent.ConnectRequest(new JwarpConnectionRequest(device, this)));
-                    work++;
-                }
-            }
-            case ESTABLISHED -> {
-                work += writeSetupOutput();
-                if (setupOutput == null && handshake.output().length == 0) {
-                    replied();
-                    enterRunning();
-                    work++;
-                }
-            }
-            case REJECTED -> {
-                work += writeSetupOutput();
-                if (setupOutput == null) {
-                    String peer = peerName();
-                    closeChannel();
-                    phase = CLOSED;
-                    if (active) {
-                        failQp();
-                        emit(new CmEvent.Rejected(qp, handshake.peerPrivateData(), handshake.failure()));
-                    } else if (!requestDelivered) {
-                        // refused by this side's MPA policy, not by the application: it has not
-                        // heard of this client yet
-                        failPassive(CmEvent.ConnectError.Kind.NEGOTIATION, peer, "refused the client " + peer + ": "
-                                + handshake.failure());
-                    } else if (qp != null) {
-                        // the application accepted, but with parameters the Request cannot take
-                        failPassive(CmEvent.ConnectError.Kind.NEGOTIATION, peer, handshake.failure());
-                    } else {
-                        replied();
-                    }
-                    work++;
-                }
-            }
-            case FAILED -> {
-                String peer = peerName();
-                closeChannel();
-                phase = CLOSED;
-                boolean timeout = handshake.failure().contains("in time");
-                CmEvent.ConnectError.Kind kind = timeout ? CmEvent.ConnectError.Kind.TIMEOUT
-                        : handshake.terminate().isPresent() && handshake.terminate().get() != MpaError.INVALID_REQUEST_OR_REPLY
-                        ? CmEvent.ConnectError.Kind.NEGOTIATION : CmEvent.ConnectError.Kind.PROTOCOL;
-                if (active) {
-                    failQp();
-                    emit(new CmEvent.ConnectError(qp, kind, handshake.failure()));
-                } else {
-                    failPassive(kind, peer, (timeout ? "" : "the client " + peer + ": ") + handshake.failure()
-                            + (timeout ? " from " + peer : ""));
-                }
-                work++;
-            }
-            default -> {
-                // still waiting
-            }
-        }
-        return work;
-    }
-
-    /**
-     * Linux siw and Chelsio cxgb4 take at most 256 bytes of private data (RFC 5044 allows 512) and
-     * close the connection, with no Reply, on a larger Request.
-     */
-    private String privateDataHint() {
-        int pd = handshake.request() == null ? 0 : handshake.request().privateDataLength();
-        return pd > MpaFrame.SIW_MAX_PRIVATE_DATA_LENGTH ? " (our MPA Request carried " + pd
-                + " bytes of private data; siw and cxgb4 close the connection above "
-                + MpaFrame.SIW_MAX_PRIVATE_DATA_LENGTH + ")" : "";
-    }
-
-    /** Writes what the handshake wants sent (the Request or the Reply); 1 if anything went out. */
-    private int writeSetupOutput() throws IOException {
-        if (setupOutput == null) {
-            byte[] out = handshake.output();
-            if (out.length == 0) {
-                return 0;
-            }
-            handshake.outputWritten();
-            setupOutput = ByteBuffer.wrap(out);
-        }
-        channel.write(setupOutput);
-        if (!setupOutput.hasRemaining()) {
-            setupOutput = null;
-        }
-        return 1;
-    }
-
-    /**
-     * Engine thread, passive side: the application accepted with {@code qp}. Returns false (and
-     * fails {@code sent}) if the setup already ended (it timed out, or the client left).
-     */
+    /** Engine thread, passive side: the application accepted with {@code acceptor}; see {@link ResponderSetup#accept}. */
     boolean accept(JwarpQp acceptor, byte[] privateData, int ord, int ird, CompletableFuture<Void> sent) {
-        replySent = sent;
-        if (phase == CLOSED || handshake.phase() != MpaHandshake.Phase.AWAIT_DECISION) {
-            replyFailed(setupEnded());
-            return false;
-        }
-        qp = acceptor;
-        acceptor.connection = this;
-        DeviceConfig cfg = device.config();
-        policy = MpaPolicies.of(cfg, responderIrd(cfg, ird), ord);
-        handshake.accept(privateData, policy);
-        return true;
-    }
-
-    /**
-     * The IRD this responder answers with: the application's, raised to the initiator's ORD where
-     * the device can serve it (RFC 6581 §9.1: responder IRD >= initiator ORD; AcceptParams says the
-     * provider raises it). The responder's ORD needs no care here: the negotiation lowers it to the
-     * initiator's IRD.
-     */
-    private int responderIrd(DeviceConfig cfg, int ird) {
-        MpaV2Header h = handshake.request().enhancedHeader();
-        if (h == null || h.ord() == MpaV2Header.NO_NEGOTIATION || h.ord() <= ird) {
-            return ird;
-        }
-        return Math.min(h.ord(), cfg.limits().maxIrd());
+        return responder().accept(acceptor, privateData, ord, ird, sent, phase == CLOSED);
     }
 
     /** Engine thread, passive side: the application refused. */
     void reject(byte[] privateData, CompletableFuture<Void> sent) {
-        replySent = sent;
-        if (phase == CLOSED || handshake.phase() != MpaHandshake.Phase.AWAIT_DECISION) {
-            replyFailed(setupEnded());
-            return;
-        }
-        handshake.reject(privateData);
-    }
-
-    private String setupEnded() {
-        return "the connection setup had already ended" + (handshake.failure() == null ? ""
-                : " (" + handshake.failure() + ")");
+        responder().reject(privateData, sent, phase == CLOSED);
     }
 
     /**
      * Device close: a Reply the application asked for still goes out before the socket closes
      * (a server that rejects and stops at once must not leave its client without the reason).
-     * The socket is non-blocking; a Reply (at most 512 bytes of private data and a 20-byte frame)
-     * fits the socket's send buffer, so one write carries it.
      */
     void shutdown() {
-        if (phase == HANDSHAKE && !active && (handshake.phase() == MpaHandshake.Phase.REJECTED
-                || handshake.phase() == MpaHandshake.Phase.ESTABLISHED)) {
-            try {
-                writeSetupOutput();
-                if (setupOutput == null) {
-                    if (handshake.phase() == MpaHandshake.Phase.REJECTED) {
-                        closeChannel();
-                        phase = CLOSED;
-                    }
-                    replied();
-                }
-            } catch (IOException e) {
-                replyFailed(e.toString());
-            }
+        if (phase == HANDSHAKE) {
+            setup.shutdown();
         }
         disconnect();
-        replyFailed("the device closed");
+        setup.ended("the device closed");
     }
 
-    private void enterRunning() throws IOException {
+    /** The MPA exchange is done: full operation begins, with the bytes that followed the MPA frame. */
+    void enterRunning(MpaHandshake handshake, byte[] leftover) throws IOException {
         MpaParameters mp = handshake.parameters();
         StreamParameters sp = StreamParameters.of(mp, emss(), device.config().rfc7306());
         RdmapStream stream = qp.stream;
@@ -505,9 +313,10 @@ final class Connection {
         sink.start(sp.crc(), sp.markersTx(), 0);
         receiver.start(qp.maxSge(), sp.markersRx(), device.rxDirectFrom());
         qp.connection = this;
-        qp.state(QpState.RTR);
+        qp.lifecycle().mpaDone();
+        boolean initiator = handshake.isInitiator();
         if (mp.rtr().isPresent()) {
-            if (active) {
+            if (initiator) {
                 stream.queueRtr(mp.rtr().get());
             } else {
                 stream.holdTransmitUntilFirstFpdu();
@@ -519,7 +328,6 @@ final class Connection {
         phase = RUNNING;
         if (leftover != null) {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
-            leftover = null;
         }
         runningSince = System.nanoTime();
         rtrDeadline = runningSince + device.config().mpaTimeouts().awaitRtr().toNanos();
@@ -567,7 +375,8 @@ final class Connection {
             end(CmEvent.Disconnected.Cause.PEER_CLOSED);
             return 1;
         }
-        if (active && !nudged && stream.fpdusReceived() == 0 && stream.fpdusSent() > 0
+        boolean initiator = handshake().isInitiator();
+        if (initiator && !nudged && stream.fpdusReceived() == 0 && stream.fpdusSent() > 0
                 && now - runningSince >= SILENT_PEER_NUDGE_NANOS && stream.state() == RdmapStream.State.RTS) {
             nudged = true;
             stream.queueNudge();
@@ -576,12 +385,9 @@ final class Connection {
         }
         if (!established) {
             checkEstablished();
-            if (!established && !active && now - rtrDeadline >= 0) {
+            if (!established && !initiator && now - rtrDeadline >= 0) {
                 // RFC 5044 §7.1.2 rule 6: a peer that never sends its RTR must not hold the connection
-                phase = CLOSED;
-                closeChannel();
-                failQp();
-                emit(new CmEvent.ConnectError(qp, CmEvent.ConnectError.Kind.TIMEOUT,
+                setupFailed(new SetupFailure(SetupFailure.Kind.TIMEOUT,
                         "no RTR arrived within " + device.config().mpaTimeouts().awaitRtr()));
                 return 1;
             }
@@ -612,57 +418,20 @@ final class Connection {
     /** RFC 6581: the initiator is connected once its RTR is out, the responder once the RTR arrived. */
     private void checkEstablished() {
         RdmapStream stream = qp.stream;
-        boolean rtr = handshake.parameters().rtr().isPresent();
-        boolean ready = active ? !stream.rtrPending() : !rtr || stream.fpdusReceived() > 0;
+        MpaHandshake h = handshake();
+        boolean rtr = h.parameters().rtr().isPresent();
+        boolean ready = h.isInitiator() ? !stream.rtrPending() : !rtr || stream.fpdusReceived() > 0;
         if (ready && stream.state() == RdmapStream.State.RTS) {
             established = true;
-            qp.state(QpState.RTS);
-            emit(new CmEvent.Established(qp, qp.connectionAttr().orElseThrow(), handshake.peerPrivateData()));
+            qp.lifecycle().established();
+            emit(new CmEvent.Established(qp, qp.connectionAttr().orElseThrow(), h.peerPrivateData()));
         }
-    }
-
-    /**
-     * Passive side: setup failed before (or without) the application's answer. The listener's
-     * handler hears of it (rdma_cm's RDMA_CM_EVENT_CONNECT_ERROR), so that a server can say why a
-     * client got nowhere; a client that sent something other than the start of an MPA Request is
-     * named by its first bytes.
-     */
-    private void failPassive(CmEvent.ConnectError.Kind kind, String peer, String reason) {
-        if (qp != null) {
-            failQp();
-        }
-        if (firstBytes.any() && !firstBytes.startsLikeMpa()) {
-            kind = CmEvent.ConnectError.Kind.PROTOCOL;
-            reason = "the peer " + peer + " is not speaking MPA: first bytes " + firstBytes.quoted();
-        }
-        replyFailed(reason);
-        emit(new CmEvent.ConnectError(qp, kind, reason));
-    }
-
-    /** Passive side: the MPA Reply the application asked for has been handed to TCP. */
-    private void replied() {
-        if (replySent != null) {
-            replySent.complete(null);
-        }
-    }
-
-    /** Passive side: the MPA Reply the application asked for will never be sent. */
-    private void replyFailed(String why) {
-        if (replySent != null && !replySent.isDone()) {
-            replySent.completeExceptionally(new IllegalStateException("the MPA Reply was not sent: " + why));
-        }
-    }
-
-    /** The remote address as host:port, for messages (read before the channel closes). */
-    private String peerName() {
-        InetSocketAddress a = remoteAddress();
-        return a == null ? "(address unknown)" : a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
     /** Connection setup failed: the QP goes to ERROR and anything posted is flushed. */
     private void failQp() {
         qp.stream.connectionLost();
-        qp.state(QpState.ERROR);
+        qp.lifecycle().failed();
         qp.stream.flush();
     }
 
@@ -692,6 +461,27 @@ final class Connection {
         end(CmEvent.Disconnected.Cause.LOCAL);
     }
 
+    /**
+     * The QP was reset by the application: the connection ends (with its one event) without
+     * touching the QP's queues, which the reset empties without completions, and lets go of the QP.
+     */
+    void abandon() {
+        if (phase != CLOSED) {
+            boolean wasEstablished = phase == RUNNING && established;
+            String peer = peerName();
+            phase = CLOSED;
+            closeChannel();
+            setup.ended("the queue pair was reset");
+            if (wasEstablished) {
+                emit(new CmEvent.Disconnected(qp, CmEvent.Disconnected.Cause.LOCAL, 0));
+            } else {
+                setup.announce(new SetupFailure(SetupFailure.Kind.LOCAL,
+                        "the queue pair was reset during connection setup"), peer, qp);
+            }
+        }
+        qp = null;
+    }
+
     /** TCP failed under the stream (reset, error): no Terminate can be sent; everything is flushed. */
     private void lost() {
         if (qp != null) {
@@ -700,27 +490,61 @@ final class Connection {
         end(CmEvent.Disconnected.Cause.CONNECTION_LOST);
     }
 
+    /**
+     * The running connection ends. One that was established says why with
+     * {@link CmEvent.Disconnected}; one that ran but was not yet established (the responder waiting
+     * for the RTR) ends its setup with the role's event instead: an application never sees a
+     * Disconnected without an Established before it.
+     */
     private void end(CmEvent.Disconnected.Cause cause) {
         if (phase == CLOSED) {
             return;
         }
-        boolean wasRunning = phase == RUNNING;
+        if (phase == RUNNING && !established || inSetup()) {
+            setupFailed(setupFailure(cause));
+            return;
+        }
         phase = CLOSED;
         closeChannel();
-        replyFailed("the connection closed (" + cause + ")");
+        setup.ended("the connection closed (" + cause + ")");
         if (qp != null) {
-            qp.state(QpState.ERROR);
+            qp.lifecycle().failed();
             qp.stream.flush();
-            if (wasRunning) {
-                int terminate = qp.stream.peerTerminate() >= 0 ? qp.stream.peerTerminate()
-                        : qp.stream.terminateCause() != null ? qp.stream.terminateCause().controlBits() : 0;
-                emit(new CmEvent.Disconnected(qp, cause, terminate));
-            }
+            emit(new CmEvent.Disconnected(qp, cause, terminateBits()));
         }
     }
 
-    boolean closed() {
-        return phase == CLOSED;
+    /** The Terminate behind the end: the peer's if it sent one, else ours, else 0. */
+    private int terminateBits() {
+        RdmapStream stream = qp.stream;
+        return stream.peerTerminate() >= 0 ? stream.peerTerminate()
+                : stream.terminateCause() != null ? stream.terminateCause().controlBits() : 0;
+    }
+
+    /** A running connection that ends before it was established: what ended its setup. */
+    private SetupFailure setupFailure(CmEvent.Disconnected.Cause cause) {
+        String before = " before the connection was established";
+        return switch (cause) {
+            case LOCAL -> new SetupFailure(SetupFailure.Kind.LOCAL, "closed locally" + before);
+            case PEER_CLOSED -> new SetupFailure(SetupFailure.Kind.PROTOCOL, "the peer closed the connection" + before);
+            case CONNECTION_LOST -> new SetupFailure(SetupFailure.Kind.PROTOCOL, "the TCP connection was lost" + before);
+            case TERMINATE_RECEIVED -> new SetupFailure(SetupFailure.Kind.NEGOTIATION,
+                    "the peer sent a Terminate" + describe(qp == null ? 0 : terminateBits()) + before);
+            case TERMINATE_SENT -> new SetupFailure(SetupFailure.Kind.PROTOCOL,
+                    "we sent a Terminate" + describe(qp == null ? 0 : terminateBits()) + before);
+        };
+    }
+
+    private static String describe(int bits) {
+        if (bits == 0) {
+            return "";
+        }
+        int layer = bits >>> 28;
+        int type = (bits >>> 24) & 0xF;
+        int code = (bits >>> 16) & 0xFF;
+        TerminateError e = TerminateError.of(layer, type, code);
+        return String.format(java.util.Locale.ROOT, " (%s, layer %d type %d code 0x%02x)",
+                e == null ? "unknown error" : e.description(), layer, type, code);
     }
 
     private void closeChannel() {
@@ -731,12 +555,13 @@ final class Connection {
         }
     }
 
-    private void emit(CmEvent event) {
+    void emit(CmEvent event) {
         device.deliver(handler, event);
     }
 
     @Override
     public String toString() {
-        return "Connection[" + (active ? "active" : "passive") + ", phase " + phase + ", " + qp + "]";
+        return "Connection[" + (setup instanceof InitiatorSetup ? "active" : "passive") + ", phase " + phase + ", "
+                + qp + "]";
     }
 }

@@ -514,21 +514,65 @@ final class JwarpDevice implements RdmaDevice {
         if (closed || onEngineCycle()) {
             return;
         }
-        List<CompletableFuture<Void>> started = new ArrayList<>();
         for (EngineWorker w : workers) {
-            CompletableFuture<Void> f = new CompletableFuture<>();
-            w.execute(() -> f.complete(null));
-            started.add(f);
+            runOnEngine(w, () -> { });
         }
-        BooleanSupplier all = () -> started.stream().allMatch(CompletableFuture::isDone);
+    }
+
+    /**
+     * Runs {@code command} on {@code worker}'s engine thread (a setup-path command: a QP's
+     * {@code modify}, a grace period) and returns once it ran, rethrowing what it threw. Called from
+     * an engine's own cycle it runs at once (in invoker and hybrid modes every cycle serves every
+     * worker) or, on another worker's thread, is queued without waiting: an engine thread never
+     * blocks on another.
+     *
+     * @throws IllegalStateException if the device is closed, or the engine did not run it within 10 s
+     */
+    void runOnEngine(EngineWorker worker, Runnable command) {
+        checkOpen();
+        if (invokingThread == Thread.currentThread() || runs(worker, Thread.currentThread())) {
+            command.run();
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        worker.execute(() -> {
+            try {
+                command.run();
+                done.complete(null);
+            } catch (RuntimeException | Error e) {
+                done.completeExceptionally(e);
+            }
+        });
+        if (onEngineCycle()) {
+            return;
+        }
         try {
-            if (!invokeUntil(all, 10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the engine did not start a duty cycle within 10 s");
+            if (!invokeUntil(done::isDone, 10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the engine did not carry out a command within 10 s"
+                        + (failure().map(f -> " (it failed: " + f + ")").orElse("")));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the engine to let go of a region", e);
+            throw new IllegalStateException("interrupted while waiting for the engine", e);
         }
+        try {
+            done.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** True if {@code t} is the dedicated engine thread that runs {@code worker}. */
+    private boolean runs(EngineWorker worker, Thread t) {
+        for (int i = 0; i < runners.length; i++) {
+            if (runners[i].thread() == t) {
+                return workers[i] == worker;
+            }
+        }
+        return false;
     }
 
     private boolean onEngineCycle() {

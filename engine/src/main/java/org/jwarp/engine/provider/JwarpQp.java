@@ -3,6 +3,7 @@ package org.jwarp.engine.provider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.ring.SpscSlotRing;
 import org.jwarp.stack.RdmapStream;
@@ -26,7 +27,9 @@ import org.jwarp.verbs.SendWr;
  * host/offload-engine split). The engine thread that owns the QP runs its {@link RdmapStream}.
  *
  * <p>Created in INIT (as rdma_cm's {@code rdma_create_qp} does), so receives can be posted before
- * the connection is made; the connection manager moves it to RTS, an error to ERROR.
+ * the connection is made; the connection manager moves it to RTR and RTS, an error to ERROR. Its
+ * state has one writer, the owning engine thread ({@link QpLifecycle}): {@link #modify} is a
+ * command to it, and returns once carried out.
  */
 final class JwarpQp implements QueuePair {
 
@@ -47,12 +50,16 @@ final class JwarpQp implements QueuePair {
     private final SpscSlotRing<SendSlot> sq;
     private final SpscSlotRing<RecvWr> rq;
     private final CounterSet counters;
-    final RdmapStream stream;
-    private volatile QpState state = QpState.INIT;
+    private final WorkQueue<SendWr> sendQueue;
+    private final WorkQueue<RecvWr> recvQueue;
+    private final QpLifecycle lifecycle = new QpLifecycle();
+    /** Engine-thread only: the protocol machine; a new one after each RESET. */
+    RdmapStream stream;
     private volatile QpAttr connectionAttr;
     private volatile boolean closed;
+    private final Runnable flush = () -> stream.flush();
     /** Set once by connect or accept: a QP carries one connection (its state stays INIT until the peer answers). */
-    private final java.util.concurrent.atomic.AtomicBoolean bound = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean bound = new AtomicBoolean();
     /** Engine-thread only: the TCP connection carrying this QP's stream, once there is one. */
     Connection connection;
 
@@ -66,7 +73,7 @@ final class JwarpQp implements QueuePair {
         this.sq = new SpscSlotRing<>(attr.maxSendWr(), () -> new SendSlot(attr.maxSendSge(), maxInline));
         this.rq = new SpscSlotRing<>(attr.maxRecvWr(), () -> new RecvWr(attr.maxRecvSge()));
         this.counters = new CounterSet(CounterScopes.qp(qpNum), COUNTER_NAMES);
-        WorkQueue<SendWr> sendQueue = new WorkQueue<>() {
+        this.sendQueue = new WorkQueue<>() {
             @Override
             public SendWr peek() {
                 SendSlot s = sq.peek();
@@ -78,7 +85,7 @@ final class JwarpQp implements QueuePair {
                 sq.release();
             }
         };
-        WorkQueue<RecvWr> recvQueue = new WorkQueue<>() {
+        this.recvQueue = new WorkQueue<>() {
             @Override
             public RecvWr peek() {
                 return rq.peek();
@@ -89,9 +96,13 @@ final class JwarpQp implements QueuePair {
                 rq.release();
             }
         };
-        this.stream = new RdmapStream(qpNum, pd.handle(), pd.stags(), sendQueue, recvQueue,
+        this.stream = newStream();
+    }
+
+    private RdmapStream newStream() {
+        return new RdmapStream(qpNum, pd.handle(), pd.stags(), sendQueue, recvQueue,
                 ((JwarpCq) attr.sendCq()).producer(), ((JwarpCq) attr.recvCq()).producer(), attr.signalAll(),
-                Math.max(attr.maxSendSge(), attr.maxRecvSge()), counters);
+                maxSge(), counters);
     }
 
     /** Scatter/gather entries a request of this QP may have (either queue). */
@@ -121,15 +132,16 @@ final class JwarpQp implements QueuePair {
 
     @Override
     public QpState state() {
-        return state;
+        return lifecycle.state();
+    }
+
+    /** The state machine; its transitions are made on the owning engine thread only. */
+    QpLifecycle lifecycle() {
+        return lifecycle;
     }
 
     EngineWorker worker() {
         return worker;
-    }
-
-    void state(QpState s) {
-        state = s;
     }
 
     void connectionAttr(QpAttr a) {
@@ -151,22 +163,43 @@ final class JwarpQp implements QueuePair {
 
     @Override
     public void modify(QpState target) {
-        if (target == QpState.RTR || target == QpState.RTS) {
-            throw new IllegalStateException("a QP reaches " + target + " through the connection manager (connect or"
-                    + " accept), not modify; it is " + state);
-        }
-        state.checkTransitionTo(target);
-        if (target == QpState.ERROR || target == QpState.RESET) {
-            // the engine thread stops the stream and flushes every outstanding request
-            worker.execute(() -> {
+        lifecycle.checkModify(target);
+        device.runOnEngine(worker, () -> modifyOnEngine(target));
+    }
+
+    /** Engine thread: carries out {@code modify(target)}. */
+    private void modifyOnEngine(QpState target) {
+        lifecycle.checkModify(target);     // the engine may have moved the state since the caller looked
+        switch (target) {
+            case ERROR -> {
+                // the stream stops and every outstanding request flushes
                 if (connection != null) {
                     connection.abort();
                 } else {
                     stream.connectionLost();
                 }
-            });
+                lifecycle.modify(QpState.ERROR);
+            }
+            case RESET -> {
+                Connection c = connection;
+                connection = null;
+                if (c != null) {
+                    c.abandon();
+                }
+                // OFED: RESET empties both queues without completions, and the QP forgets its connection
+                while (sq.peek() != null) {
+                    sq.release();
+                }
+                while (rq.peek() != null) {
+                    rq.release();
+                }
+                stream = newStream();
+                connectionAttr = null;
+                bound.set(false);
+                lifecycle.modify(QpState.RESET);
+            }
+            default -> lifecycle.modify(target);
         }
-        state = target;
     }
 
     @Override
@@ -197,8 +230,8 @@ final class JwarpQp implements QueuePair {
         if (closed) {
             return PostStatus.error(PostStatus.QP_DESTROYED, index);
         }
-        QpState s = state;
-        if (!s.acceptsSend() && s != QpState.ERROR) {
+        QpState s = lifecycle.state();
+        if (!s.acceptsSend()) {
             return PostStatus.error(PostStatus.INVALID_STATE, index);
         }
         int check = wr.check(attr.maxSendSge(), attr.maxInlineData(), device.config().rfc7306(), device.config().rfc7306());
@@ -211,7 +244,11 @@ final class JwarpQp implements QueuePair {
         }
         slot.load(wr);
         sq.publish();
-        kick();
+        if (s == QpState.ERROR) {
+            flushSoon();
+        } else {
+            kick();
+        }
         return PostStatus.OK;
     }
 
@@ -235,8 +272,8 @@ final class JwarpQp implements QueuePair {
         if (closed) {
             return PostStatus.error(PostStatus.QP_DESTROYED, index);
         }
-        QpState s = state;
-        if (!s.acceptsRecv() && s != QpState.ERROR) {
+        QpState s = lifecycle.state();
+        if (!s.acceptsRecv()) {
             return PostStatus.error(PostStatus.INVALID_STATE, index);
         }
         int check = wr.check(attr.maxRecvSge());
@@ -250,9 +287,14 @@ final class JwarpQp implements QueuePair {
         slot.copyFrom(wr);
         rq.publish();
         if (s == QpState.ERROR) {
-            kick();
+            flushSoon();
         }
         return PostStatus.OK;
+    }
+
+    /** A request posted in ERROR completes with a flush (error path: a command to the engine). */
+    private void flushSoon() {
+        worker.execute(flush);
     }
 
     /** Doorbell: new work for the engine thread (a volatile write; an unpark only if it sleeps). */
@@ -285,6 +327,6 @@ final class JwarpQp implements QueuePair {
 
     @Override
     public String toString() {
-        return "QP " + qpNum + " (" + state + ")";
+        return "QP " + qpNum + " (" + lifecycle + ")";
     }
 }
