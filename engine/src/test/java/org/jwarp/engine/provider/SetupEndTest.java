@@ -145,6 +145,47 @@ class SetupEndTest {
         }
     }
 
+    /**
+     * A responder that accepted with an RTR agreed (RFC 6581) runs its stream but is not connected
+     * until the RTR arrives: a client that closes before sending it ends the server's setup with a
+     * ConnectError — never a Disconnected without an Established before it.
+     */
+    @Test
+    void aClientThatClosesBeforeItsRtrGivesTheServerOneConnectError() throws Exception {
+        DeviceConfig cfg = ConnectionManagerTest.base().peerToPeer(true).build();
+        try (RdmaDevice dev = RdmaDevice.open(cfg)) {
+            CmEventQueue events = new CmEventQueue();
+            Listener listener = dev.connectionManager().listen(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8, events);
+            CompletionQueue cq = dev.createCq(16, null);
+            QueuePair qp = dev.createQp(dev.allocPd(), QpInitAttr.builder(cq, cq).build());
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort())) {
+                s.setSoTimeout((int) WAIT.toMillis());
+                OutputStream out = s.getOutputStream();
+                // RFC 6581 Request: CRC and the enhanced header (S), revision 2, 4 bytes of private data:
+                // peer-to-peer with IRD 1, Write RTR with ORD 1
+                out.write("MPA ID Req Frame".getBytes(StandardCharsets.US_ASCII));
+                out.write(org.jwarp.wire.Wire.unhex("50020004" + "80018001"));
+                out.flush();
+                CmEvent.ConnectRequest req = assertInstance(CmEvent.ConnectRequest.class, events.poll(WAIT, dev));
+                req.request().accept(qp, org.jwarp.verbs.AcceptParams.of(new byte[0]));
+                byte[] reply = s.getInputStream().readNBytes(24);
+                assertEquals("MPA ID Rep Frame", new String(reply, 0, 16, StandardCharsets.US_ASCII));
+                long deadline = System.nanoTime() + WAIT.toNanos();
+                while (qp.state() == QpState.INIT && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();            // the engine enters RTR right after handing the Reply to TCP
+                }
+                assertEquals(QpState.RTR, qp.state(), "the stream runs; the RTR has not arrived");
+            }
+            CmEvent.ConnectError err = assertInstance(CmEvent.ConnectError.class, events.poll(WAIT, dev));
+            assertSame(qp, err.qp());
+            assertTrue(err.reason().contains("before the connection was established"), err.reason());
+            assertEquals(QpState.ERROR, qp.state());
+            assertEquals(0, events.size(), "exactly one event");
+            listener.close();
+        }
+    }
+
     private static long openFds() throws Exception {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.count();
