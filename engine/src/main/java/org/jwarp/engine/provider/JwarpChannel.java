@@ -29,9 +29,9 @@ final class JwarpChannel implements CompletionChannel {
         // duty cycle and idles as an engine thread would, parking on the engine's doorbell (in its
         // selector): a plain park sees neither a post nor arriving data, and a passive side whose
         // only thread waits here would answer its peer only when a park ran out (up to maxPark)
-        this.channel = device.invokerMode() && device.standby() == null
+        this.channel = device.invokerMode() && device.engines().standby() == null
                 ? new EngineCompletionChannel(notifier, device::invoke, IdleStrategies.create(device.config(),
-                        device.invokerParker()))
+                        device.engines().invokerParker()))
                 : new EngineCompletionChannel(notifier);
     }
 
@@ -63,9 +63,9 @@ final class JwarpChannel implements CompletionChannel {
         if (ready != null) {
             return ready;
         }
-        if (device.standby() != null) {
+        if (device.engines().standby() != null) {
             // HYBRID mode: this thread is about to sleep, the standby engine thread carries on
-            device.standby().handOver();
+            device.engines().standby().handOver();
         }
         return channel.await(timeout, unit);
     }

@@ -28,6 +28,7 @@ final class StandbyEngine implements Runnable {
     static final long HANDBACK_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(64);
 
     private final JwarpDevice device;
+    private final EngineThreads engines;
     private final IdleStrategy idle;
     private final Thread thread;
     private volatile boolean running = true;
@@ -38,8 +39,9 @@ final class StandbyEngine implements Runnable {
      * @param idle how this thread idles while it runs the engine: parked on the engine's doorbell,
      *             in its selector
      */
-    StandbyEngine(JwarpDevice device, IdleStrategy idle) {
+    StandbyEngine(JwarpDevice device, EngineThreads engines, IdleStrategy idle) {
         this.device = device;
+        this.engines = engines;
         this.idle = idle;
         this.thread = Thread.ofPlatform().daemon().name("jwarp-engine-standby-" + device.index()).unstarted(this);
     }
@@ -57,9 +59,9 @@ final class StandbyEngine implements Runnable {
      * thread takes the engine now rather than after a period.
      */
     void handOver() {
-        handedOverAt = device.invocations();
+        handedOverAt = engines.invocations();
         LockSupport.unpark(thread);
-        device.wakeEngine();
+        engines.wakeEngine();
     }
 
     @Override
@@ -74,20 +76,20 @@ final class StandbyEngine implements Runnable {
     }
 
     private void standBy() {
-        long seen = device.invocations();
+        long seen = engines.invocations();
         long period = HANDBACK_MIN_NANOS;
         while (running) {
-            if (handedOverAt != device.invocations()) {
+            if (handedOverAt != engines.invocations()) {
                 LockSupport.parkNanos(period);
             }
-            long now = device.invocations();
+            long now = engines.invocations();
             if (now != seen && handedOverAt != now) {
                 seen = now;              // an application thread ran the engine in this period
                 period = Math.min(period << 1, HANDBACK_MAX_NANOS);
                 continue;
             }
             drive(now);
-            seen = device.invocations();
+            seen = engines.invocations();
             period = HANDBACK_MIN_NANOS;
         }
     }
@@ -95,8 +97,8 @@ final class StandbyEngine implements Runnable {
     /** Runs the duty cycle until an application thread calls in (the count moves past {@code seen}). */
     private void drive(long seen) {
         idle.reset();
-        while (running && device.invocations() == seen) {
-            int work = device.standbyCycle();
+        while (running && engines.invocations() == seen) {
+            int work = engines.standbyCycle();
             if (work < 0) {
                 return;                  // an application thread is in a cycle
             }
@@ -108,7 +110,7 @@ final class StandbyEngine implements Runnable {
     void close() {
         running = false;
         LockSupport.unpark(thread);
-        device.wakeEngine();
+        engines.wakeEngine();
         try {
             if (!thread.join(java.time.Duration.ofSeconds(10))) {
                 throw new IllegalStateException(thread.getName() + " did not stop within 10 s");
