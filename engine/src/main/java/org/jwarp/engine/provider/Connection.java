@@ -2,9 +2,7 @@ package org.jwarp.engine.provider;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -12,23 +10,17 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
-import org.jwarp.stack.StreamParameters;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventHandler;
-import org.jwarp.verbs.DeviceConfig;
-import org.jwarp.verbs.QpAttr;
-import org.jwarp.wire.fpdu.Mulpdu;
-import org.jwarp.wire.mpa.MpaParameters;
-import org.jwarp.wire.mpa.RtrType;
 import org.jwarp.wire.rdmap.TerminateError;
 
 /**
- * One TCP connection and the QP it carries, owned by one engine thread. Its setup — TCP connect
- * and the MPA exchange — is the role's ({@link InitiatorSetup}, {@link ResponderSetup}); from the
- * RTR start of RFC 6581 on, this class drives the running stream: socket bytes into the QP's
- * {@link RdmapStream}, its FPDUs back to the socket, and the end, with the right
- * {@link CmEvent.Disconnected} cause. Every end of a setup gives exactly one event
- * ({@link #setupFailed}). Everything here runs on the owning engine thread.
+ * One TCP connection and the QP it carries, owned by one engine thread: its socket, its phase
+ * (connecting, MPA exchange, running, closed) and its ends. The setup — TCP connect and the MPA
+ * exchange — is the role's ({@link InitiatorSetup}, {@link ResponderSetup}); the running stream is
+ * driven by a {@link StreamDriver}. Every end of a setup gives exactly one event
+ * ({@link #setupFailed}); an established connection ends with one {@link CmEvent.Disconnected}
+ * naming its cause. Everything here runs on the owning engine thread.
  */
 final class Connection {
 
@@ -36,13 +28,6 @@ final class Connection {
     private static final int HANDSHAKE = 1;
     private static final int RUNNING = 2;
     private static final int CLOSED = 3;
-    /**
-     * Initiator: how long a peer may stay silent after our first FPDUs before we send one
-     * zero-length RDMA Write (see {@link RdmapStream#queueNudge()}): Linux siw 6.1 sends its MPA
-     * Reply before it moves the socket under its QP, and an FPDU that arrives in between lies unread
-     * until more bytes come. Setup path only; once per connection.
-     */
-    static final long SILENT_PEER_NUDGE_NANOS = 200_000_000L;
 
     final JwarpDevice device;
     final SocketChannel channel;
@@ -50,17 +35,13 @@ final class Connection {
     private final SocketReceiver receiver = new SocketReceiver();
     private final ByteBuffer rx = receiver.staging();
     private final MemorySegment rxSegment = receiver.stagingSegment();
-    private final GatherFpduSink sink = new GatherFpduSink();
+    private final StreamDriver driver = new StreamDriver(this, receiver);
     private ConnectionSetup setup;
 
     private int phase;
     private JwarpQp qp;
-    private boolean established;
     private SelectionKey key;
     private int interest;
-    private long rtrDeadline;
-    private long runningSince;
-    private boolean nudged;
 
     private Connection(JwarpDevice device, SocketChannel channel, CmEventHandler handler) {
         this.device = device;
@@ -184,7 +165,7 @@ final class Connection {
             return switch (phase) {
                 case CONNECTING -> setup.connectWork(now);
                 case HANDSHAKE -> setup.handshakeWork(now);
-                case RUNNING -> runningWork(now);
+                case RUNNING -> driver.work(now);
                 default -> qp == null ? 0 : qp.stream.flush();
             };
         } catch (IOException e) {
@@ -275,7 +256,7 @@ final class Connection {
             return 0;
         }
         try {
-            return qp.stream.transmit(sink) + drainTx();
+            return driver.transmit();
         } catch (IOException e) {
             lost();
             return 1;
@@ -306,126 +287,12 @@ final class Connection {
 
     /** The MPA exchange is done: full operation begins, with the bytes that followed the MPA frame. */
     void enterRunning(MpaHandshake handshake, byte[] leftover) throws IOException {
-        MpaParameters mp = handshake.parameters();
-        StreamParameters sp = StreamParameters.of(mp, emss(), device.config().rfc7306());
-        RdmapStream stream = qp.stream;
-        stream.establish(sp, 0);
-        sink.start(sp.crc(), sp.markersTx(), 0);
-        receiver.start(qp.maxSge(), sp.markersRx(), device.rxDirectFrom());
-        qp.connection = this;
-        qp.lifecycle().mpaDone();
-        boolean initiator = handshake.isInitiator();
-        if (mp.rtr().isPresent()) {
-            if (initiator) {
-                stream.queueRtr(mp.rtr().get());
-            } else {
-                stream.holdTransmitUntilFirstFpdu();
-            }
-        }
-        qp.connectionAttr(new QpAttr(sp.ord(), sp.ird(), mp.peerOrd(), mp.peerIrd(), mp.revision(), sp.crc(),
-                sp.markersTx(), sp.markersRx(), mp.rtr().map(Connection::rtrKind).orElse(null), localAddress(),
-                remoteAddress()));
+        driver.start(handshake, leftover);
+    }
+
+    /** The stream runs (the driver started it). */
+    void running() {
         phase = RUNNING;
-        if (leftover != null) {
-            stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
-        }
-        runningSince = System.nanoTime();
-        rtrDeadline = runningSince + device.config().mpaTimeouts().awaitRtr().toNanos();
-        runningWork(System.nanoTime());
-    }
-
-    private static DeviceConfig.RtrKind rtrKind(RtrType t) {
-        return switch (t) {
-            case SEND -> DeviceConfig.RtrKind.SEND;
-            case WRITE -> DeviceConfig.RtrKind.WRITE;
-            case READ -> DeviceConfig.RtrKind.READ;
-        };
-    }
-
-    /** EMSS from the MTU of the interface the connection uses (IP + TCP + timestamps headers off). */
-    private int emss() {
-        try {
-            InetSocketAddress local = (InetSocketAddress) channel.getLocalAddress();
-            NetworkInterface ni = NetworkInterface.getByInetAddress(local.getAddress());
-            int mtu = ni != null && ni.getMTU() > 0 ? ni.getMTU() : 1500;
-            int ip = local.getAddress() instanceof Inet6Address ? 40 : 20;
-            return Math.max(Mulpdu.MINIMUM + 16, mtu - ip - 20 - 12);
-        } catch (IOException e) {
-            return 1448;
-        }
-    }
-
-    private int runningWork(long now) throws IOException {
-        RdmapStream stream = qp.stream;
-        // The duty cycle ran transmitWork() before any read; what was framed since goes out now.
-        // Bytes a full socket left pending wait for the next cycle's transmitWork() (a second
-        // write into a full socket would find no room, and costs a system call).
-        int work = stream.transmit(sink);
-        if (work > 0) {
-            work += drainTx();
-        }
-        long n = receiver.read(channel, stream);
-        if (n > 0) {
-            work++;
-            // what the bytes just received call for (Read Responses, a Terminate) goes out now
-            work += stream.transmit(sink);
-            work += drainTx();
-        } else if (n < 0) {
-            stream.connectionLost();
-            end(CmEvent.Disconnected.Cause.PEER_CLOSED);
-            return 1;
-        }
-        boolean initiator = handshake().isInitiator();
-        if (initiator && !nudged && stream.fpdusReceived() == 0 && stream.fpdusSent() > 0
-                && now - runningSince >= SILENT_PEER_NUDGE_NANOS && stream.state() == RdmapStream.State.RTS) {
-            nudged = true;
-            stream.queueNudge();
-            work += stream.transmit(sink);
-            work += drainTx();
-        }
-        if (!established) {
-            checkEstablished();
-            if (!established && !initiator && now - rtrDeadline >= 0) {
-                // RFC 5044 §7.1.2 rule 6: a peer that never sends its RTR must not hold the connection
-                setupFailed(new SetupFailure(SetupFailure.Kind.TIMEOUT,
-                        "no RTR arrived within " + device.config().mpaTimeouts().awaitRtr()));
-                return 1;
-            }
-        }
-        if (stream.state() == RdmapStream.State.ERROR) {
-            work += stream.flush();
-            if (sink.pending() == 0) {
-                end(stream.peerTerminate() >= 0 ? CmEvent.Disconnected.Cause.TERMINATE_RECEIVED
-                        : CmEvent.Disconnected.Cause.TERMINATE_SENT);
-            }
-        }
-        return work;
-    }
-
-    private int drainTx() throws IOException {
-        if (sink.pending() == 0) {
-            return 0;
-        }
-        long written = sink.drain(channel);
-        if (written > 0) {
-            qp.stream.released(sink.written());
-        }
-        // wake for writability only while bytes wait for room in the socket
-        interest(sink.pending() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
-        return written > 0 ? 1 : 0;
-    }
-
-    /** RFC 6581: the initiator is connected once its RTR is out, the responder once the RTR arrived. */
-    private void checkEstablished() {
-        RdmapStream stream = qp.stream;
-        MpaHandshake h = handshake();
-        boolean rtr = h.parameters().rtr().isPresent();
-        boolean ready = h.isInitiator() ? !stream.rtrPending() : !rtr || stream.fpdusReceived() > 0;
-        if (ready && stream.state() == RdmapStream.State.RTS) {
-            established = true;
-            qp.lifecycle().established();
-            emit(new CmEvent.Established(qp, qp.connectionAttr().orElseThrow(), h.peerPrivateData()));
-        }
     }
 
     /** Connection setup failed: the QP goes to ERROR and anything posted is flushed. */
@@ -442,7 +309,7 @@ final class Connection {
         }
         if (phase == RUNNING) {
             try {
-                drainTx();
+                driver.drainTx();
             } catch (IOException e) {
                 // the connection is going away; the flush below reports every request
             }
@@ -467,7 +334,7 @@ final class Connection {
      */
     void abandon() {
         if (phase != CLOSED) {
-            boolean wasEstablished = phase == RUNNING && established;
+            boolean wasEstablished = phase == RUNNING && driver.established();
             String peer = peerName();
             phase = CLOSED;
             closeChannel();
@@ -496,11 +363,11 @@ final class Connection {
      * for the RTR) ends its setup with the role's event instead: an application never sees a
      * Disconnected without an Established before it.
      */
-    private void end(CmEvent.Disconnected.Cause cause) {
+    void end(CmEvent.Disconnected.Cause cause) {
         if (phase == CLOSED) {
             return;
         }
-        if (phase == RUNNING && !established || inSetup()) {
+        if (phase == RUNNING && !driver.established() || inSetup()) {
             setupFailed(setupFailure(cause));
             return;
         }

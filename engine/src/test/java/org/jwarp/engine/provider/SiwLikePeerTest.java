@@ -27,7 +27,7 @@ class SiwLikePeerTest {
     /**
      * When our first FPDU arrives between siw's MPA Reply and the moment its QP takes over the
      * socket, siw does not see it until more bytes arrive, and stays silent. The initiator sends one
-     * zero-length RDMA Write after {@link Connection#SILENT_PEER_NUDGE_NANOS}, which wakes it.
+     * zero-length RDMA Write after {@link StreamDriver#SILENT_PEER_NUDGE_NANOS}, which wakes it.
      */
     @Test
     void aSilentResponderGetsOneZeroLengthWrite() throws Exception {

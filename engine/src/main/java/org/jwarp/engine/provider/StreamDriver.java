@@ -1,0 +1,194 @@
+package org.jwarp.engine.provider;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.nio.channels.SelectionKey;
+import org.jwarp.stack.MpaHandshake;
+import org.jwarp.stack.RdmapStream;
+import org.jwarp.stack.StreamParameters;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.QpAttr;
+import org.jwarp.wire.fpdu.Mulpdu;
+import org.jwarp.wire.mpa.MpaParameters;
+import org.jwarp.wire.mpa.RtrType;
+
+/**
+ * The running half of a {@link Connection}: from the end of the MPA exchange on, socket bytes go
+ * into the QP's {@link RdmapStream} (placed straight from the socket where it can,
+ * {@link SocketReceiver}) and its FPDUs go out gathered from registered memory
+ * ({@link GatherFpduSink}); the RTR start of RFC 6581 decides when the connection is established.
+ */
+final class StreamDriver {
+
+    /**
+     * Initiator: how long a peer may stay silent after our first FPDUs before we send one
+     * zero-length RDMA Write (see {@link RdmapStream#queueNudge()}): Linux siw 6.1 sends its MPA
+     * Reply before it moves the socket under its QP, and an FPDU that arrives in between lies unread
+     * until more bytes come. Setup path only; once per connection.
+     */
+    static final long SILENT_PEER_NUDGE_NANOS = 200_000_000L;
+
+    private final Connection c;
+    private final SocketReceiver receiver;
+    private final GatherFpduSink sink = new GatherFpduSink();
+    private boolean established;
+    private long rtrDeadline;
+    private long runningSince;
+    private boolean nudged;
+
+    StreamDriver(Connection c, SocketReceiver receiver) {
+        this.c = c;
+        this.receiver = receiver;
+    }
+
+    /** True once the connection is established (RFC 6581: the RTR is out, or it arrived). */
+    boolean established() {
+        return established;
+    }
+
+    /**
+     * The transmit half of the work, which the duty cycle runs for every connection before any
+     * socket read: a freshly posted request leaves without waiting behind the read system calls of
+     * this or another connection.
+     */
+    int transmit() throws IOException {
+        return c.qp().stream.transmit(sink) + drainTx();
+    }
+
+    /** Bytes framed and not yet taken by the socket. */
+    long pending() {
+        return sink.pending();
+    }
+
+    /** The MPA exchange is done: full operation begins, with the bytes that followed the MPA frame. */
+    void start(MpaHandshake handshake, byte[] leftover) throws IOException {
+        JwarpQp qp = c.qp();
+        MpaParameters mp = handshake.parameters();
+        StreamParameters sp = StreamParameters.of(mp, emss(), c.device.config().rfc7306());
+        RdmapStream stream = qp.stream;
+        stream.establish(sp, 0);
+        sink.start(sp.crc(), sp.markersTx(), 0);
+        receiver.start(qp.maxSge(), sp.markersRx(), c.device.rxDirectFrom());
+        qp.connection = c;
+        qp.lifecycle().mpaDone();
+        boolean initiator = handshake.isInitiator();
+        if (mp.rtr().isPresent()) {
+            if (initiator) {
+                stream.queueRtr(mp.rtr().get());
+            } else {
+                stream.holdTransmitUntilFirstFpdu();
+            }
+        }
+        qp.connectionAttr(new QpAttr(sp.ord(), sp.ird(), mp.peerOrd(), mp.peerIrd(), mp.revision(), sp.crc(),
+                sp.markersTx(), sp.markersRx(), mp.rtr().map(StreamDriver::rtrKind).orElse(null), c.localAddress(),
+                c.remoteAddress()));
+        c.running();
+        if (leftover != null) {
+            stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
+        }
+        runningSince = System.nanoTime();
+        rtrDeadline = runningSince + c.device.config().mpaTimeouts().awaitRtr().toNanos();
+        work(System.nanoTime());
+    }
+
+    private static DeviceConfig.RtrKind rtrKind(RtrType t) {
+        return switch (t) {
+            case SEND -> DeviceConfig.RtrKind.SEND;
+            case WRITE -> DeviceConfig.RtrKind.WRITE;
+            case READ -> DeviceConfig.RtrKind.READ;
+        };
+    }
+
+    /** EMSS from the MTU of the interface the connection uses (IP + TCP + timestamps headers off). */
+    private int emss() {
+        try {
+            InetSocketAddress local = (InetSocketAddress) c.channel.getLocalAddress();
+            NetworkInterface ni = NetworkInterface.getByInetAddress(local.getAddress());
+            int mtu = ni != null && ni.getMTU() > 0 ? ni.getMTU() : 1500;
+            int ip = local.getAddress() instanceof Inet6Address ? 40 : 20;
+            return Math.max(Mulpdu.MINIMUM + 16, mtu - ip - 20 - 12);
+        } catch (IOException e) {
+            return 1448;
+        }
+    }
+
+    /** One step of the running connection's work. */
+    int work(long now) throws IOException {
+        RdmapStream stream = c.qp().stream;
+        // The duty cycle ran transmitWork() before any read; what was framed since goes out now.
+        // Bytes a full socket left pending wait for the next cycle's transmitWork() (a second
+        // write into a full socket would find no room, and costs a system call).
+        int work = stream.transmit(sink);
+        if (work > 0) {
+            work += drainTx();
+        }
+        long n = receiver.read(c.channel, stream);
+        if (n > 0) {
+            work++;
+            // what the bytes just received call for (Read Responses, a Terminate) goes out now
+            work += stream.transmit(sink);
+            work += drainTx();
+        } else if (n < 0) {
+            stream.connectionLost();
+            c.end(CmEvent.Disconnected.Cause.PEER_CLOSED);
+            return 1;
+        }
+        boolean initiator = c.handshake().isInitiator();
+        if (initiator && !nudged && stream.fpdusReceived() == 0 && stream.fpdusSent() > 0
+                && now - runningSince >= SILENT_PEER_NUDGE_NANOS && stream.state() == RdmapStream.State.RTS) {
+            nudged = true;
+            stream.queueNudge();
+            work += stream.transmit(sink);
+            work += drainTx();
+        }
+        if (!established) {
+            checkEstablished();
+            if (!established && !initiator && now - rtrDeadline >= 0) {
+                // RFC 5044 §7.1.2 rule 6: a peer that never sends its RTR must not hold the connection
+                c.setupFailed(new SetupFailure(SetupFailure.Kind.TIMEOUT,
+                        "no RTR arrived within " + c.device.config().mpaTimeouts().awaitRtr()));
+                return 1;
+            }
+        }
+        if (stream.state() == RdmapStream.State.ERROR) {
+            work += stream.flush();
+            if (sink.pending() == 0) {
+                c.end(stream.peerTerminate() >= 0 ? CmEvent.Disconnected.Cause.TERMINATE_RECEIVED
+                        : CmEvent.Disconnected.Cause.TERMINATE_SENT);
+            }
+        }
+        return work;
+    }
+
+    int drainTx() throws IOException {
+        if (sink.pending() == 0) {
+            return 0;
+        }
+        long written = sink.drain(c.channel);
+        if (written > 0) {
+            c.qp().stream.released(sink.written());
+        }
+        // wake for writability only while bytes wait for room in the socket
+        c.interest(sink.pending() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        return written > 0 ? 1 : 0;
+    }
+
+    /** RFC 6581: the initiator is connected once its RTR is out, the responder once the RTR arrived. */
+    private void checkEstablished() {
+        JwarpQp qp = c.qp();
+        RdmapStream stream = qp.stream;
+        MpaHandshake h = c.handshake();
+        boolean rtr = h.parameters().rtr().isPresent();
+        boolean ready = h.isInitiator() ? !stream.rtrPending() : !rtr || stream.fpdusReceived() > 0;
+        if (ready && stream.state() == RdmapStream.State.RTS) {
+            established = true;
+            qp.lifecycle().established();
+            c.emit(new CmEvent.Established(qp, qp.connectionAttr().orElseThrow(), h.peerPrivateData()));
+        }
+    }
+
+}
