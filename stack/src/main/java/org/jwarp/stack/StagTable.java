@@ -31,6 +31,9 @@ public final class StagTable {
     private int freeCount;
 
     /** A table for up to {@code capacity} regions (index 0 is never used: STag 0 is invalid). */
+    /** Written under this table's lock, read without it. */
+    private volatile long deregistrations;
+
     public StagTable(int capacity) {
         if (capacity < 1 || capacity > Stag.MAX_INDEX) {
             throw new IllegalArgumentException("STag table capacity must be 1.." + Stag.MAX_INDEX + ": " + capacity);
@@ -61,6 +64,7 @@ public final class StagTable {
         if (old == null || old.stag() != stag) {
             throw new IllegalArgumentException("STag " + Stag.toString(stag) + " is not registered");
         }
+        deregistrations++;              // the old memory leaves the region
         return publish(index, pd, segment, iova, access);
     }
 
@@ -84,7 +88,16 @@ public final class StagTable {
         }
         regions.setRelease(index, null);
         freeIndexes[freeCount++] = index;
+        deregistrations++;
         return true;
+    }
+
+    /**
+     * How many regions were deregistered (or reregistered to other memory) so far: a holder of per-region state (views of a region's
+     * memory) drops it when this moves, so that no state of a dead region outlives it.
+     */
+    public long deregistrations() {
+        return deregistrations;
     }
 
     /**

@@ -32,10 +32,10 @@ final class Connection {
     final JwarpDevice device;
     final SocketChannel channel;
     private final CmEventHandler handler;
-    private final SocketReceiver receiver = new SocketReceiver();
-    private final ByteBuffer rx = receiver.staging();
-    private final MemorySegment rxSegment = receiver.stagingSegment();
-    private final StreamDriver driver = new StreamDriver(this, receiver);
+    private final SocketReceiver receiver;
+    private final ByteBuffer rx;
+    private final MemorySegment rxSegment;
+    private final StreamDriver driver;
     private ConnectionSetup setup;
 
     private int phase;
@@ -47,6 +47,10 @@ final class Connection {
         this.device = device;
         this.channel = channel;
         this.handler = handler;
+        this.receiver = new SocketReceiver(device.stags());
+        this.rx = receiver.staging();
+        this.rxSegment = receiver.stagingSegment();
+        this.driver = new StreamDriver(this, receiver);
     }
 
     /** The active side: TCP connect under way; the MPA Request goes out once it completes. */

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.GatheringByteChannel;
-import java.util.IdentityHashMap;
 import org.jwarp.stack.FpduSink;
+import org.jwarp.stack.StagTable;
 import org.jwarp.wire.fpdu.FpduEncoder;
 
 /**
@@ -31,7 +31,7 @@ final class GatherFpduSink implements FpduSink {
     private final MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
     private final ByteBuffer[] stagingViews = new ByteBuffer[MAX_IOV];
     private final ByteBuffer[] iov = new ByteBuffer[MAX_IOV];
-    private final IdentityHashMap<MemorySegment, ByteBuffer[]> regionViews = new IdentityHashMap<>();
+    private final RegionViews regionViews;
     private final MemorySegment[] batchRegions = new MemorySegment[MAX_IOV];
     private final int[] batchUses = new int[MAX_IOV];
     private int batchRegionCount;
@@ -42,7 +42,8 @@ final class GatherFpduSink implements FpduSink {
     private long framed;
     private long written;
 
-    GatherFpduSink() {
+    GatherFpduSink(StagTable stags) {
+        this.regionViews = new RegionViews(stags, VIEWS_PER_REGION);
         for (int i = 0; i < MAX_IOV; i++) {
             stagingViews[i] = staging.duplicate();
         }
@@ -103,7 +104,8 @@ final class GatherFpduSink implements FpduSink {
      * view of its own, {@link #VIEWS_PER_REGION} per region and batch.
      */
     private ByteBuffer viewOf(MemorySegment region) {
-        if (!region.isNative() || region.byteSize() > Integer.MAX_VALUE) {
+        ByteBuffer[] views = regionViews.of(region);
+        if (views == null) {
             return null;
         }
         int k = 0;
@@ -117,16 +119,6 @@ final class GatherFpduSink implements FpduSink {
         }
         if (batchUses[k] == VIEWS_PER_REGION) {
             return null;
-        }
-        ByteBuffer[] views = regionViews.get(region);
-        if (views == null) {
-            // once per region and engine connection: the steady state allocates nothing
-            views = new ByteBuffer[VIEWS_PER_REGION];
-            ByteBuffer base = region.asByteBuffer();
-            for (int i = 0; i < views.length; i++) {
-                views[i] = base.duplicate();
-            }
-            regionViews.put(region, views);
         }
         return views[batchUses[k]++];
     }
@@ -173,10 +165,5 @@ final class GatherFpduSink implements FpduSink {
             batchRegions[i] = null;
         }
         batchRegionCount = 0;
-    }
-
-    /** Forgets the region views (the region was deregistered or the connection ends). */
-    void forgetViews() {
-        regionViews.clear();
     }
 }

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.IdentityHashMap;
 import org.jwarp.stack.DirectPlacement;
 import org.jwarp.stack.RdmapStream;
+import org.jwarp.stack.StagTable;
 
 /**
  * The receive side's socket reads in full operation — the NIC's receive DMA. Small FPDUs are
@@ -51,13 +51,16 @@ final class SocketReceiver {
     /** System property overriding {@link #DIRECT_FROM} (bytes; "off" or a negative value disables). */
     static final String DIRECT_FROM_PROPERTY = "jwarp.rx.directFrom";
     private static final int STAGING = 256 * 1024;
-    private static final int MAX_CACHED_REGIONS = 64;
 
     private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING);
     private final MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
-    private final IdentityHashMap<MemorySegment, ByteBuffer[]> views = new IdentityHashMap<>();
+    private final RegionViews views;
     private ByteBuffer[] iov = new ByteBuffer[0];
     private long directFrom = Long.MAX_VALUE;
+
+    SocketReceiver(StagTable stags) {
+        this.views = new RegionViews(stags, 0);
+    }
 
     /** The staging buffer, also used for the MPA handshake before full operation. */
     ByteBuffer staging() {
@@ -74,6 +77,7 @@ final class SocketReceiver {
      */
     void start(int maxPieces, boolean markersRx, long directFrom) {
         this.iov = new ByteBuffer[maxPieces + 1];
+        views.perRegion(maxPieces);     // one view per piece: a receive may name one region in several entries
         this.directFrom = markersRx ? Long.MAX_VALUE : Math.max(1, directFrom);
     }
 
@@ -131,7 +135,7 @@ final class SocketReceiver {
     /** Points one view per piece at its target; false if a piece cannot be read into directly. */
     private boolean prepare(DirectPlacement p) {
         for (int i = 0; i < p.pieces(); i++) {
-            ByteBuffer[] v = viewsOf(p.segment(i));
+            ByteBuffer[] v = views.of(p.segment(i));
             if (v == null) {
                 return false;
             }
@@ -140,27 +144,5 @@ final class SocketReceiver {
             iov[i] = b;
         }
         return true;
-    }
-
-    /** The views of a region for this connection, made on first use (null: not readable into). */
-    private ByteBuffer[] viewsOf(MemorySegment region) {
-        ByteBuffer[] v = views.get(region);
-        if (v != null) {
-            return v;
-        }
-        if (!region.isNative() || region.byteSize() > Integer.MAX_VALUE) {
-            return null;
-        }
-        if (views.size() >= MAX_CACHED_REGIONS) {
-            views.clear(); // regions come and go; a bounded cache keeps no dead one alive for long
-        }
-        // one view per piece: a receive may name the same region in several entries
-        v = new ByteBuffer[iov.length - 1];
-        ByteBuffer base = region.asByteBuffer();
-        for (int i = 0; i < v.length; i++) {
-            v[i] = base.duplicate();
-        }
-        views.put(region, v);
-        return v;
     }
 }

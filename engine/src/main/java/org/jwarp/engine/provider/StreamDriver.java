@@ -34,7 +34,7 @@ final class StreamDriver {
 
     private final Connection c;
     private final SocketReceiver receiver;
-    private final GatherFpduSink sink = new GatherFpduSink();
+    private final GatherFpduSink sink;
     private boolean established;
     private long rtrDeadline;
     private long runningSince;
@@ -43,6 +43,7 @@ final class StreamDriver {
     StreamDriver(Connection c, SocketReceiver receiver) {
         this.c = c;
         this.receiver = receiver;
+        this.sink = new GatherFpduSink(c.device.stags());
     }
 
     /** True once the connection is established (RFC 6581: the RTR is out, or it arrived). */
