@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.jwarp.degen.sys.Libc;
 import org.jwarp.degen.sys.Tun;
+import org.jwarp.sys.NanoClock;
 
 /**
  * The forwarding loop: one thread owns both TUN devices and both {@link DelayLine}s. Each turn it

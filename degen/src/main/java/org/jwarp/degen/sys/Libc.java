@@ -7,11 +7,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
+import org.jwarp.sys.Downcalls;
+import org.jwarp.sys.Errno;
 
 /**
  * The few libc calls degen needs, as FFM downcalls (no native code to build or install). Every
@@ -38,11 +37,6 @@ public final class Libc {
     public static final int SCHED_OTHER = 0;
     public static final int SCHED_FIFO = 1;
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
-
     private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle IOCTL = downcall("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
             Linker.Option.firstVariadicArg(2));
@@ -55,28 +49,23 @@ public final class Libc {
     private static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle SCHED_SETSCHEDULER = downcall("sched_setscheduler",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
-    private static final MethodHandle GETEUID = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("geteuid").orElseThrow(), FunctionDescriptor.of(JAVA_INT));
+    /** geteuid cannot fail; its handle captures errno like the others, into a buffer of its own. */
+    private static final MethodHandle GETEUID = downcall("geteuid", FunctionDescriptor.of(JAVA_INT));
 
     private final MemorySegment capture;
 
     /** A libc handle for the calling thread, with its errno buffer allocated in {@code arena}. */
     public Libc(Arena arena) {
-        this.capture = arena.allocate(CAPTURE_LAYOUT);
+        this.capture = Downcalls.captureBuffer(arena);
     }
 
     private static MethodHandle downcall(String name, FunctionDescriptor fd, Linker.Option... extra) {
-        MemorySegment symbol = LINKER.defaultLookup().find(name)
-                .orElseThrow(() -> new UnsupportedOperationException("libc has no " + name + "()"));
-        Linker.Option[] options = new Linker.Option[extra.length + 1];
-        options[0] = ERRNO_OPTION;
-        System.arraycopy(extra, 0, options, 1, extra.length);
-        return LINKER.downcallHandle(symbol, fd, options);
+        return Downcalls.require(name, fd, extra);
     }
 
     /** errno of the last failed call made through this instance. */
     public int errno() {
-        return (int) ERRNO.get(capture, 0L);
+        return Downcalls.errno(capture);
     }
 
     public int open(MemorySegment path, int flags) {
@@ -161,28 +150,15 @@ public final class Libc {
     }
 
     public static int geteuid() {
-        try {
-            return (int) GETEUID.invokeExact();
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) GETEUID.invokeExact(Downcalls.captureBuffer(arena));
         } catch (Throwable t) {
             throw new AssertionError("geteuid downcall failed", t);
         }
     }
 
-    /** "Resource temporarily unavailable (errno 11)": strerror is not worth a downcall here. */
+    /** "Resource temporarily unavailable (errno 11)". */
     public static String describe(int errno) {
-        String name = switch (errno) {
-            case 1 -> "Operation not permitted";
-            case 2 -> "No such file or directory";
-            case 4 -> "Interrupted system call";
-            case 9 -> "Bad file descriptor";
-            case 11 -> "Resource temporarily unavailable";
-            case 13 -> "Permission denied";
-            case 16 -> "Device or resource busy";
-            case 19 -> "No such device";
-            case 22 -> "Invalid argument";
-            case 90 -> "Message too long";
-            default -> "error";
-        };
-        return name + " (errno " + errno + ")";
+        return Errno.describe(errno);
     }
 }

@@ -5,7 +5,7 @@ import java.lang.foreign.Arena;
 import org.jwarp.degen.DelayLine;
 import org.jwarp.degen.DirectionStats;
 import org.jwarp.degen.LinkModel;
-import org.jwarp.degen.NanoClock;
+import org.jwarp.sys.NanoClock;
 import org.jwarp.degen.PacketQueue;
 import org.jwarp.degen.Router;
 import org.jwarp.degen.StatsReporter;

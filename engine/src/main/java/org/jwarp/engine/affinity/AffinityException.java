@@ -1,5 +1,7 @@
 package org.jwarp.engine.affinity;
 
+import org.jwarp.sys.Errno;
+
 import java.io.Serial;
 
 /** The kernel refused an affinity call that is supported here; carries the errno. */

@@ -7,13 +7,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.util.Optional;
+import org.jwarp.sys.Downcalls;
 
 /**
  * CPU affinity of the calling thread through FFM downcalls to glibc: {@code sched_setaffinity},
@@ -35,38 +32,27 @@ public final class ThreadAffinity {
     private static final MethodHandle SET_AFFINITY;
     private static final MethodHandle GET_AFFINITY;
     private static final MethodHandle GET_CPU;
-    private static final StructLayout CALL_STATE;
-    private static final VarHandle ERRNO;
     private static final String UNSUPPORTED;
 
     static {
         MethodHandle set = null;
         MethodHandle get = null;
         MethodHandle cpu = null;
-        StructLayout state = null;
-        VarHandle errno = null;
         String why = null;
         try {
             String os = System.getProperty("os.name", "");
             if (!os.startsWith("Linux")) {
                 why = "affinity calls are Linux-only; this is " + os;
             } else {
-                Linker linker = Linker.nativeLinker();
-                SymbolLookup libc = linker.defaultLookup();
-                Optional<MemorySegment> setSym = libc.find("sched_setaffinity");
-                Optional<MemorySegment> getSym = libc.find("sched_getaffinity");
-                Optional<MemorySegment> cpuSym = libc.find("sched_getcpu");
-                if (setSym.isEmpty() || getSym.isEmpty() || cpuSym.isEmpty()) {
+                // int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask)
+                FunctionDescriptor affinity = FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS);
+                set = Downcalls.find("sched_setaffinity", affinity).orElse(null);
+                get = Downcalls.find("sched_getaffinity", affinity).orElse(null);
+                // int sched_getcpu(void)
+                cpu = Downcalls.find("sched_getcpu", FunctionDescriptor.of(JAVA_INT)).orElse(null);
+                if (set == null || get == null || cpu == null) {
+                    set = get = cpu = null;
                     why = "the C library has no sched_setaffinity/sched_getaffinity/sched_getcpu";
-                } else {
-                    // int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask)
-                    FunctionDescriptor affinity = FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS);
-                    set = downcall(linker, setSym.get(), affinity);
-                    get = downcall(linker, getSym.get(), affinity);
-                    // int sched_getcpu(void)
-                    cpu = downcall(linker, cpuSym.get(), FunctionDescriptor.of(JAVA_INT));
-                    state = Linker.Option.captureStateLayout();
-                    errno = state.varHandle(MemoryLayout.PathElement.groupElement("errno"));
                 }
             }
         } catch (RuntimeException | LinkageError e) {
@@ -78,22 +64,10 @@ public final class ThreadAffinity {
         SET_AFFINITY = set;
         GET_AFFINITY = get;
         GET_CPU = cpu;
-        CALL_STATE = state;
-        ERRNO = errno;
         UNSUPPORTED = why;
     }
 
     private ThreadAffinity() {
-    }
-
-    /**
-     * A downcall that captures errno. Restricted (native access): the launcher and the tests pass
-     * {@code --enable-native-access=ALL-UNNAMED}; without it the JDK warns, and where access is
-     * denied this throws IllegalCallerException, which the static initialiser turns into the fallback.
-     */
-    @SuppressWarnings("restricted")
-    private static MethodHandle downcall(Linker linker, MemorySegment symbol, FunctionDescriptor descriptor) {
-        return linker.downcallHandle(symbol, descriptor, Linker.Option.captureCallState("errno"));
     }
 
     /** Whether affinity calls work on this platform and JVM. */
@@ -118,7 +92,7 @@ public final class ThreadAffinity {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(Cpus.MASK_BYTES, 8);
-            MemorySegment state = arena.allocate(CALL_STATE);
+            MemorySegment state = Downcalls.captureBuffer(arena);
             int rc = (int) GET_AFFINITY.invokeExact(state, 0, (long) Cpus.MASK_BYTES, mask);
             if (rc != 0) {
                 throw new AffinityException("sched_getaffinity", errno(state), "");
@@ -156,7 +130,7 @@ public final class ThreadAffinity {
             for (int i = 0; i < words.length; i++) {
                 mask.setAtIndex(JAVA_LONG, i, words[i]);
             }
-            MemorySegment state = arena.allocate(CALL_STATE);
+            MemorySegment state = Downcalls.captureBuffer(arena);
             int rc = (int) SET_AFFINITY.invokeExact(state, 0, (long) Cpus.MASK_BYTES, mask);
             if (rc != 0) {
                 throw new AffinityException("sched_setaffinity", errno(state), "CPUs " + cpus);
@@ -191,7 +165,7 @@ public final class ThreadAffinity {
             return -1;
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(CALL_STATE);
+            MemorySegment state = Downcalls.captureBuffer(arena);
             int cpu = (int) GET_CPU.invokeExact(state);
             return cpu < 0 ? -1 : cpu;
         } catch (Throwable t) {
@@ -200,6 +174,6 @@ public final class ThreadAffinity {
     }
 
     private static int errno(MemorySegment state) {
-        return (int) ERRNO.get(state, 0L);
+        return Downcalls.errno(state);
     }
 }

@@ -1,6 +1,6 @@
 package org.jwarp.engine.idle;
 
-import org.jwarp.engine.notify.NanoClock;
+import org.jwarp.sys.NanoClock;
 
 /**
  * Spins while the thread has been idle for less than {@code spinNanos}, then parks for up to

@@ -9,6 +9,7 @@ import java.util.function.IntSupplier;
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.idle.IdleStrategy;
 import org.jwarp.engine.ring.MpscSlotRing;
+import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.Moderation;
 
 /**

@@ -5,7 +5,7 @@ import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.notify.CompletionNotifier;
 import org.jwarp.engine.notify.CqArming;
 import org.jwarp.engine.notify.EngineCompletionChannel;
-import org.jwarp.engine.notify.NanoClock;
+import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.Moderation;

@@ -16,6 +16,7 @@ import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.idle.ParkIdleStrategy;
 import org.jwarp.engine.idle.Parker;
 import org.junit.jupiter.api.Test;
+import org.jwarp.sys.Errno;
 
 /**
  * Affinity through FFM. Each test pins a thread of its own, so the test runner's thread keeps its

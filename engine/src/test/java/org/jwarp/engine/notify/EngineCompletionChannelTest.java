@@ -13,6 +13,7 @@ import org.jwarp.engine.agent.Agent;
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.idle.ParkIdleStrategy;
 import org.jwarp.engine.idle.Parker;
+import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.Moderation;

@@ -3,7 +3,7 @@ package org.jwarp.engine.testing;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.jwarp.engine.notify.NanoClock;
+import org.jwarp.sys.NanoClock;
 
 /** A {@link NanoClock} that moves only when a test says so (DESIGN.md rule 7). Thread-safe. */
 public final class FakeNanoClock implements NanoClock {

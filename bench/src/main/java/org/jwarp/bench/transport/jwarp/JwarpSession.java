@@ -119,7 +119,7 @@ public final class JwarpSession implements Session {
                 case PROTOCOL -> "the peer at " + where + " broke off MPA setup (" + ce.reason() + "): it is not a"
                         + " jwarp server with --transport jwarp, or it refused this client (see its output)";
                 case TIMEOUT -> "no answer from " + where + " during connection setup (" + ce.reason() + ")";
-                case NEGOTIATION -> "connection setup with " + where + " failed: " + ce.reason();
+                case NEGOTIATION, LOCAL -> "connection setup with " + where + " failed: " + ce.reason();
             });
             case CmEvent.Disconnected d -> throw new PerfException("the server at " + where
                     + " closed the connection during setup (" + d.cause() + ")");

@@ -1,4 +1,4 @@
-package org.jwarp.engine.notify;
+package org.jwarp.sys;
 
 /**
  * A monotonic nanosecond clock, injected wherever something waits on time (DESIGN.md rule 7), so
