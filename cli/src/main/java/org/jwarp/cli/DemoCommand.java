@@ -7,19 +7,19 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jwarp.bench.perf.ResultRow;
-import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
 import org.jwarp.bench.report.Progress;
-import org.jwarp.bench.run.PerfRunner;
+import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.ThreadAffinity;
-import org.jwarp.verbs.DeviceConfig;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -40,14 +40,23 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer> {
 
     /** Latency rounds per size; bandwidth milliseconds per size. */
-    static final long LAT_ROUNDS = 20_000;
+    static final long LAT_ROUNDS = LoopbackRun.LAT_ROUNDS;
     static final long BW_MILLIS = 700;
+    static final int MAX_PAIRS = 99;
 
     @Spec
     CommandSpec spec;
 
     @Mixin
     DeviceOptions device;
+
+    @Option(names = "--pairs", paramLabel = "N", description = "Run every line N times, jwarp and sockets "
+            + "alternating (which goes first alternates too), and show the median with its quartiles, and the median "
+            + "of the N ratios (default 1).")
+    int pairs = 1;
+
+    /** Measurement runs so far (a baseline shown twice counts once). */
+    private int runs;
 
     /** One line of the table: a test at a size, and which sockets run it is compared with. */
     record Case(String label, TestKind test, int size, TestKind socketsTest) {
@@ -79,6 +88,10 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (pairs < 1 || pairs > MAX_PAIRS) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--pairs must be 1 to " + MAX_PAIRS
+                    + ", not " + pairs);
+        }
         PrintWriter out = spec.commandLine().getOut();
         long t0 = System.nanoTime();
         int cores = Runtime.getRuntime().availableProcessors();
@@ -94,78 +107,89 @@ final class DemoCommand implements Callable<Integer> {
         out.println("  threads: " + (placement.isEmpty() ? "not pinned (fewer than 2 CPUs)"
                 : "client on CPU " + placement.clientApp() + ", server on CPU " + placement.serverApp() + " (pinned)"));
         out.println();
-        out.printf(Locale.ROOT, " %-16s %8s %14s %14s %14s%n", "test", "size", "jwarp", "sockets", "jwarp/sockets");
+        if (pairs == 1) {
+            out.printf(Locale.ROOT, " %-16s %8s %14s %14s %14s%n", "test", "size", "jwarp", "sockets", "jwarp/sockets");
+        } else {
+            out.printf(Locale.ROOT, " %-16s %8s %24s %24s %20s%n", "test", "size", "jwarp", "sockets", "jwarp/sockets");
+            out.printf(Locale.ROOT, " %-16s %8s %24s %24s %20s%n", "", "", "median [quartiles]", "median [quartiles]",
+                    "median of " + pairs + " pairs");
+        }
         out.flush();
         List<Case> cases = cases();
         List<ResultRow> socketsDone = new ArrayList<>();
         List<Case> socketsKeys = new ArrayList<>();
         boolean verified = true;
-        int runs = 0;
         try (Progress progress = Progress.forTerminal()) {
             // a first, unreported round trip run, so that the first row is not the one that pays for
             // the JIT compiling the shared code (each run also warms its own workload first)
-            run(TestKind.WRITE_LAT, TransportKind.JWARP, 8, jwarp, placement);
+            LoopbackRun.run(TestKind.WRITE_LAT, TransportKind.JWARP, 8, LAT_ROUNDS, BW_MILLIS, jwarp, placement);
             for (int i = 0; i < cases.size(); i++) {
                 Case c = cases.get(i);
                 progress.size(i, cases.size(), c.size(), 0);
-                ResultRow j = run(c.test(), TransportKind.JWARP, c.size(), jwarp, placement);
-                runs++;
-                ResultRow s = null;
-                for (int k = 0; k < socketsKeys.size(); k++) {
-                    if (socketsKeys.get(k).socketsTest() == c.socketsTest() && socketsKeys.get(k).size() == c.size()) {
-                        s = socketsDone.get(k);
+                double[] j = new double[pairs];
+                double[] s = new double[pairs];
+                double[] ratio = new double[pairs];
+                for (int p = 0; p < pairs; p++) {
+                    // the order alternates, so that a trend in the machine's load favours neither
+                    ResultRow sr = p % 2 == 1 ? sockets(c, socketsKeys, socketsDone, jwarp, placement) : null;
+                    ResultRow jr = LoopbackRun.run(c.test(), TransportKind.JWARP, c.size(), LAT_ROUNDS, BW_MILLIS,
+                            jwarp, placement);
+                    if (sr == null) {
+                        sr = sockets(c, socketsKeys, socketsDone, jwarp, placement);
                     }
-                }
-                if (s == null) {
-                    s = run(c.socketsTest(), TransportKind.SOCKETS_BUSYPOLL, c.size(), jwarp, placement);
                     runs++;
-                    socketsKeys.add(c);
-                    socketsDone.add(s);
+                    verified &= jr.verified() && sr.verified();
+                    j[p] = LoopbackRun.figure(jr);
+                    s[p] = LoopbackRun.figure(sr);
+                    ratio[p] = j[p] / s[p];
                 }
-                verified &= j.verified() && s.verified();
                 progress.clear();
-                out.println(line(c, j, s));
+                out.println(line(c, j, s, ratio));
                 out.flush();
             }
         }
         out.println();
         out.println(" latency: typical (median) one-way time in µs (READ: the round trip), lower is better;");
         out.println(" bandwidth: MB/s (2^20 bytes/s), higher is better. Ratio = jwarp / sockets.");
-        out.printf(Locale.ROOT, " data verified: %s (%d runs); %.1f s. Repeat for spread; the subcommands take the"
-                + " full options.%n", verified ? "yes" : "NO", runs, (System.nanoTime() - t0) / 1e9);
+        out.printf(Locale.ROOT, " data verified: %s (%d runs); %.1f s. %s; the subcommands take the full options.%n",
+                verified ? "yes" : "NO", runs, (System.nanoTime() - t0) / 1e9,
+                pairs == 1 ? "For spread, --pairs 5" : "Quartiles over the " + pairs + " pairs");
         out.flush();
         return verified ? 0 : 1;
     }
 
-    private static String line(Case c, ResultRow j, ResultRow s) {
-        String size = c.size() >= 1024 ? c.size() / 1024 + " KiB" : c.size() + " B";
-        if (c.test().isLatency()) {
-            double a = j.latency().typical();
-            double b = s.latency().typical();
-            return String.format(Locale.ROOT, " %-16s %8s %11.2f µs %11.2f µs %14.2f", c.label(), size, a, b, a / b);
+    /**
+     * The sockets run a case is compared with: with one pair, a baseline already measured for the
+     * same workload is shown again (the sockets ping-pong serves WRITE and SEND latency); with
+     * several, each pair measures its own, next to its jwarp run.
+     */
+    private ResultRow sockets(Case c, List<Case> keys, List<ResultRow> done, JwarpOptions jwarp, Placement placement) {
+        if (pairs == 1) {
+            for (int k = 0; k < keys.size(); k++) {
+                if (keys.get(k).socketsTest() == c.socketsTest() && keys.get(k).size() == c.size()) {
+                    return done.get(k);
+                }
+            }
         }
-        double a = j.bwAverage() / (1 << 20);
-        double b = s.bwAverage() / (1 << 20);
-        return String.format(Locale.ROOT, " %-16s %8s %9.0f MB/s %9.0f MB/s %14.2f", c.label(), size, a, b, a / b);
+        runs++;
+        ResultRow r = LoopbackRun.run(c.socketsTest(), TransportKind.SOCKETS_BUSYPOLL, c.size(), LAT_ROUNDS, BW_MILLIS,
+                jwarp, placement);
+        keys.add(c);
+        done.add(r);
+        return r;
     }
 
-    private static ResultRow run(TestKind t, TransportKind tr, int size, JwarpOptions jwarp, Placement placement) {
-        boolean lat = t.isLatency();
-        int tx = lat ? 1 : 128;
-        int outs = 16;
-        int mod = lat ? 1 : Math.min(100, t.verb() == TestKind.Verb.READ ? Math.min(tx, outs) : tx);
-        Settings s = new Settings(t, tr, false, size, lat ? LAT_ROUNDS : 5000, lat, lat ? 0 : BW_MILLIS, tx,
-                lat ? 16 : 512, lat ? 64 : 0, false, 1, mod, 1, outs).check();
-        PerfRunner.Outcome o = PerfRunner.loopback(s, jwarp, 0, placement, new PerfRunner.Listener() {
-            @Override
-            public void connected(Settings settings, List<String> description) {
-            }
-
-            @Override
-            public void row(ResultRow row) {
-            }
-        });
-        return o.rows().getFirst();
+    private static String line(Case c, double[] j, double[] s, double[] ratio) {
+        String size = c.size() >= 1024 ? c.size() / 1024 + " KiB" : c.size() + " B";
+        String unit = c.test().isLatency() ? "µs" : "MB/s";
+        if (j.length == 1) {
+            String fmt = c.test().isLatency() ? " %-16s %8s %11.2f µs %11.2f µs %14.2f" : " %-16s %8s %9.0f MB/s %9.0f MB/s %14.2f";
+            return String.format(Locale.ROOT, fmt, c.label(), size, j[0], s[0], ratio[0]);
+        }
+        int decimals = c.test().isLatency() ? 2 : 0;
+        return String.format(Locale.ROOT, " %-16s %8s %24s %24s %20s", c.label(), size,
+                LoopbackRun.Spread.of(j).format(decimals) + " " + unit,
+                LoopbackRun.Spread.of(s).format(decimals) + " " + unit, LoopbackRun.Spread.of(ratio));
     }
 
     /** The first two CPUs this process may use, or fewer. */

@@ -8,6 +8,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.List;
+import org.jwarp.bench.perf.ResultRow;
+import org.jwarp.bench.perf.TestKind;
+import org.jwarp.bench.perf.TransportKind;
+import org.jwarp.bench.run.LoopbackRun;
+import org.jwarp.bench.run.Placement;
+import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.verbs.Access;
@@ -59,12 +65,12 @@ public final class RxPathBench {
         double[][] on = new double[sizes.size()][repeats];
         double[][] off = new double[sizes.size()][repeats];
         double[] nio = new double[repeats];
-        NioBaseline.stream(65536, 1, 0, 1);
+        nioStream(1);
         for (int r = 0; r < repeats; r++) {
-            Result n = NioBaseline.stream(65536, seconds, 0, 1);
-            nio[r] = n.receiverCpuNanos() * 1024.0 / (n.bitsPerSecond() * n.wallNanos() / 8e9);
+            ResultRow n = nioStream(seconds);
+            nio[r] = LoopbackRun.appCpuNanosPerKiB(n, true);
             System.out.printf("run %d, NIO stream of 64 KiB messages: receiving thread %.0f ns/KiB (%.1f Gb/s)%n", r + 1,
-                    nio[r], n.gbps());
+                    nio[r], LoopbackRun.gbps(n));
             for (int s = 0; s < sizes.size(); s++) {
                 int size = sizes.get(s);
                 if ((r + s) % 2 == 0) {
@@ -91,10 +97,10 @@ public final class RxPathBench {
                 lo = Math.min(lo, ratios[r]);
                 hi = Math.max(hi, ratios[r]);
             }
-            System.out.printf("%-14d %16.0f %16.0f %16.2f %8.2f-%.2f%n", sizes.get(s), Stats.median(off[s]),
-                    Stats.median(on[s]), Stats.median(ratios), lo, hi);
+            System.out.printf("%-14d %16.0f %16.0f %16.2f %8.2f-%.2f%n", sizes.get(s), LoopbackRun.Spread.of(off[s]).median(),
+                    LoopbackRun.Spread.of(on[s]).median(), LoopbackRun.Spread.of(ratios).median(), lo, hi);
         }
-        System.out.printf("NIO receiving thread (64 KiB reads, no CRC): %.0f ns/KiB%n", Stats.median(nio));
+        System.out.printf("NIO receiving thread (64 KiB reads, no CRC): %.0f ns/KiB%n", LoopbackRun.Spread.of(nio).median());
     }
 
     /** Gb/s of the last two runs (staging, direct), for the progress lines. */
@@ -202,5 +208,12 @@ public final class RxPathBench {
             at += enc.encode(o, at, header, 0, DdpHeader.TAGGED_LENGTH, data, off, n);
         }
         return out;
+    }
+
+    /** The baseline: the perf workload's NIO stream of 64 KiB messages (client on CPU 0, server on CPU 1). */
+    private static ResultRow nioStream(double seconds) {
+        return LoopbackRun.run(TestKind.WRITE_BW, TransportKind.SOCKETS_NIO, 65536, 0, (long) (seconds * 1000),
+                new JwarpOptions(DeviceConfig.builder().build(), List.of(), false, false),
+                Placement.of(List.of(0, 1), true, 0));
     }
 }

@@ -1,6 +1,12 @@
 package org.jwarp.bench.loopback;
 
 import java.util.List;
+import org.jwarp.bench.perf.ResultRow;
+import org.jwarp.bench.perf.TestKind;
+import org.jwarp.bench.perf.TransportKind;
+import org.jwarp.bench.run.LoopbackRun;
+import org.jwarp.bench.run.Placement;
+import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.verbs.DeviceConfig;
 
 /**
@@ -21,7 +27,8 @@ public final class RxThresholdBench {
         int repeats = BenchArgs.repeats(args, 5);
         double seconds = BenchArgs.seconds(args, 2);
         List<Integer> sizes = BenchArgs.sizes(args, List.of(2048, 4096, 8192, 16384, 32768, 65536));
-        DeviceConfig invoker = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).build();
+        JwarpOptions invoker = new JwarpOptions(DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER)
+                .build(), List.of(), false, false);
         double[][] on = new double[sizes.size()][repeats];
         double[][] off = new double[sizes.size()][repeats];
         run(invoker, "1", 65536, 1); // warm-up: the JIT compiles both paths
@@ -53,15 +60,19 @@ public final class RxThresholdBench {
                 lo = Math.min(lo, ratios[r]);
                 hi = Math.max(hi, ratios[r]);
             }
-            System.out.printf("%-10d %14.2f %14.2f %16.2f %8.2f-%.2f%n", sizes.get(s), Stats.median(off[s]),
-                    Stats.median(on[s]), Stats.median(ratios), lo, hi);
+            System.out.printf("%-10d %14.2f %14.2f %16.2f %8.2f-%.2f%n", sizes.get(s),
+                    LoopbackRun.Spread.of(off[s]).median(), LoopbackRun.Spread.of(on[s]).median(),
+                    LoopbackRun.Spread.of(ratios).median(), lo, hi);
         }
     }
 
-    private static double run(DeviceConfig config, String directFrom, int size, double seconds) throws Exception {
+    /** The perf workload's RDMA WRITE bandwidth in Gb/s (client on CPU 0, server on CPU 1); each run opens its devices. */
+    private static double run(JwarpOptions options, String directFrom, int size, double seconds) {
         System.setProperty(RxPathBench.PROPERTY, directFrom);
-        try (JwarpLoopback j = new JwarpLoopback(config)) {
-            return j.writeBandwidth(size, seconds, 0, 1).gbps();
+        try {
+            ResultRow row = LoopbackRun.run(TestKind.WRITE_BW, TransportKind.JWARP, size, 0, (long) (seconds * 1000),
+                    options, Placement.of(List.of(0, 1), true, 0));
+            return row.bwAverage() * 8 / 1e9;
         } finally {
             System.clearProperty(RxPathBench.PROPERTY);
         }

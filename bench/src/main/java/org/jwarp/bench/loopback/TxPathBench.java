@@ -11,6 +11,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jwarp.bench.perf.ResultRow;
+import org.jwarp.bench.perf.TestKind;
+import org.jwarp.bench.perf.TransportKind;
+import org.jwarp.bench.run.LoopbackRun;
+import org.jwarp.bench.run.Placement;
+import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.verbs.Access;
@@ -50,16 +56,16 @@ public final class TxPathBench {
         double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 2;
         int size = args.length > 2 ? Integer.parseInt(args[2]) : 65536;
         run(size, 1);
-        NioBaseline.stream(size, 1, 0, 1);
+        nioSender(size, 1);
         double[] ns = new double[repeats];
         double[] nio = new double[repeats];
         for (int r = 0; r < repeats; r++) {
             double[] x = run(size, seconds);
-            Result n = NioBaseline.stream(size, seconds, 0, 1);
+            double[] n = nioSender(size, seconds);
             ns[r] = x[0];
-            nio[r] = n.senderCpuNanos() * 1024.0 / (n.bitsPerSecond() * n.wallNanos() / 8e9);
+            nio[r] = n[0];
             System.out.printf("run %d: jwarp engine thread %.0f ns/KiB (%.1f Gb/s), NIO sender %.0f ns/KiB (%.1f Gb/s)%n",
-                    r + 1, x[0], x[1], nio[r], n.gbps());
+                    r + 1, x[0], x[1], nio[r], n[1]);
         }
         System.out.printf("sending %d B messages, CPU per KiB: jwarp engine thread %s ns, NIO sending thread %s ns%n",
                 size, med(ns), med(nio));
@@ -69,6 +75,17 @@ public final class TxPathBench {
         double[] s = xs.clone();
         java.util.Arrays.sort(s);
         return String.format("%.0f [%.0f-%.0f]", s[s.length / 2], s[0], s[s.length - 1]);
+    }
+
+    /**
+     * The baseline: the sending thread of the perf workload's NIO stream (sockets-nio WRITE
+     * bandwidth, client on CPU 0, server on CPU 1). {ns of its CPU per KiB, Gb/s}.
+     */
+    static double[] nioSender(int size, double seconds) {
+        ResultRow row = LoopbackRun.run(TestKind.WRITE_BW, TransportKind.SOCKETS_NIO, size, 0, (long) (seconds * 1000),
+                new JwarpOptions(DeviceConfig.builder().build(), List.of(), false, false),
+                Placement.of(List.of(0, 1), true, 0));
+        return new double[] {LoopbackRun.appCpuNanosPerKiB(row, false), LoopbackRun.gbps(row)};
     }
 
     /** {ns of engine CPU per KiB, Gb/s}. */
