@@ -2,6 +2,7 @@ package org.jwarp.bench.perf;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.jwarp.engine.affinity.ThreadAffinity;
 
 /**
  * What one side measured for one size, sent to the other side at the end of the size so that
@@ -35,6 +36,22 @@ public record SideReport(boolean client, int size, long messages, long bytes, lo
 
     public SideReport {
         detail = detail == null ? "" : detail;
+    }
+
+    /**
+     * What a side measured over {@code messages} messages of {@code size} bytes, with the CPU times
+     * of {@code meter} (stopped) and the CPU the calling (application) thread is on now.
+     */
+    public static SideReport of(boolean client, int size, long messages, long elapsedNanos, double peakBytesPerSecond,
+                                Latency latency, CpuMeter meter, int verified, String detail) {
+        return new SideReport(client, size, messages, messages * size, elapsedNanos, peakBytesPerSecond, latency,
+                meter.appNanos(), meter.engineNanos(), meter.processNanos(), meter.wallNanos(), verified, detail,
+                ThreadAffinity.currentCpu());
+    }
+
+    /** {@link #VERIFIED} if nothing was wrong ({@code failure} null), else {@link #FAILED}. */
+    public static int verdict(String failure) {
+        return failure == null ? VERIFIED : FAILED;
     }
 
     void writeTo(ByteBuffer b) {

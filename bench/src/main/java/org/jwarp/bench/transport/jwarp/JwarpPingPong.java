@@ -8,7 +8,6 @@ import org.jwarp.bench.perf.Payload;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.SideReport;
 import org.jwarp.bench.perf.TestKind;
-import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.SendFlags;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcOpcode;
@@ -105,9 +104,8 @@ final class JwarpPingPong implements Waiter.Reaper {
         meter.stop();
         String bad = checkLast(in, size, Payload.stamp(r, w), "client");
         Latency lat = Latency.of(histogram, 2);
-        return new SideReport(true, size, r, r * size, elapsed, 0, lat, meter.appNanos(), meter.engineNanos(),
-                meter.processNanos(), meter.wallNanos(), bad == null ? SideReport.VERIFIED : SideReport.FAILED,
-                bad == null ? "every echo's stamp, the last message's pattern" : bad, ThreadAffinity.currentCpu());
+        return SideReport.of(true, size, r, elapsed, 0, lat, meter,
+                SideReport.verdict(bad), bad == null ? "every echo's stamp, the last message's pattern" : bad);
     }
 
     /** Answers rounds until the end marker. */
@@ -140,10 +138,8 @@ final class JwarpPingPong implements Waiter.Reaper {
 
     SideReport serverReport(int size, CpuMeter meter) {
         String bad = checkLast(side.inSeg(0), size, lastStamp, "server");
-        return new SideReport(false, size, serverRounds, serverRounds * size, 0, 0, null, meter.appNanos(),
-                meter.engineNanos(), meter.processNanos(), meter.wallNanos(),
-                bad == null ? SideReport.VERIFIED : SideReport.FAILED,
-                bad == null ? "every message's stamp, the last message's pattern" : bad, ThreadAffinity.currentCpu());
+        return SideReport.of(false, size, serverRounds, 0, 0, null, meter,
+                SideReport.verdict(bad), bad == null ? "every message's stamp, the last message's pattern" : bad);
     }
 
     /**

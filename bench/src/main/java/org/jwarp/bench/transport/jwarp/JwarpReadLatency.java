@@ -5,7 +5,6 @@ import org.jwarp.bench.perf.CpuMeter;
 import org.jwarp.bench.perf.Latency;
 import org.jwarp.bench.perf.Payload;
 import org.jwarp.bench.perf.SideReport;
-import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
@@ -56,9 +55,8 @@ final class JwarpReadLatency implements Waiter.Reaper {
         long bad = Payload.check(side.inSeg(0), 0, size, size);
         String detail = bad < 0 ? "the READ data against the server's pattern"
                 : Payload.mismatch("client", side.inSeg(0), 0, bad, size);
-        return new SideReport(true, size, r, r * size, t1 - start, 0, Latency.of(histogram, 1), meter.appNanos(),
-                meter.engineNanos(), meter.processNanos(), meter.wallNanos(),
-                bad < 0 ? SideReport.VERIFIED : SideReport.FAILED, detail, ThreadAffinity.currentCpu());
+        return SideReport.of(true, size, r, t1 - start, 0, Latency.of(histogram, 1), meter,
+                bad < 0 ? SideReport.VERIFIED : SideReport.FAILED, detail);
     }
 
     @Override

@@ -7,7 +7,6 @@ import org.jwarp.bench.perf.Payload;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.SideReport;
 import org.jwarp.bench.perf.TestKind;
-import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.SendWr;
@@ -128,9 +127,7 @@ final class JwarpReceiver implements Waiter.Reaper {
         String detail = bad != null ? bad : verb == TestKind.Verb.SEND
                 ? "every SEND's length, the last one's pattern on every QP, the count"
                 : "the immediate data's order, the last WRITE's pattern on every QP, the count";
-        return new SideReport(false, size, messages, messages * size, 0, 0, null, meter.appNanos(), meter.engineNanos(),
-                meter.processNanos(), meter.wallNanos(), bad == null ? SideReport.VERIFIED : SideReport.FAILED, detail,
-                ThreadAffinity.currentCpu());
+        return SideReport.of(false, size, messages, 0, 0, null, meter, SideReport.verdict(bad), detail);
     }
 
     /** WRITEs the count of RECVs posted on QP {@code i} into the client's credit word. */

@@ -19,7 +19,6 @@ import org.jwarp.bench.perf.Session;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.SideReport;
 import org.jwarp.bench.perf.TestKind;
-import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
@@ -427,8 +426,7 @@ public final class JwarpSession implements Session {
                 }
             }
         }
-        return new SideReport(false, size, 0, 0, 0, 0, null, meter.appNanos(), meter.engineNanos(),
-                meter.processNanos(), meter.wallNanos(), verified, detail, ThreadAffinity.currentCpu());
+        return SideReport.of(false, size, 0, 0, 0, null, meter, verified, detail);
     }
 
     @Override

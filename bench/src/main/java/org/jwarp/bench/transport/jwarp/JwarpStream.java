@@ -7,7 +7,6 @@ import org.jwarp.bench.perf.CpuMeter;
 import org.jwarp.bench.perf.Payload;
 import org.jwarp.bench.perf.SideReport;
 import org.jwarp.bench.perf.TestKind;
-import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.SendFlags;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WorkCompletion;
@@ -201,12 +200,10 @@ final class JwarpStream implements Waiter.Reaper {
             }
         }
         int verified = verb != TestKind.Verb.READ ? SideReport.NOT_CHECKED
-                : bad == null ? SideReport.VERIFIED : SideReport.FAILED;
+                : SideReport.verdict(bad);
         String detail = verb != TestKind.Verb.READ ? "sent; the server checks"
                 : bad == null ? "the READ data against the server's pattern, every QP" : bad;
-        return new SideReport(true, size, messages, messages * size, end - start, bw.peakBytesPerSecond(), null,
-                meter.appNanos(), meter.engineNanos(), meter.processNanos(), meter.wallNanos(), verified, detail,
-                ThreadAffinity.currentCpu());
+        return SideReport.of(true, size, messages, end - start, bw.peakBytesPerSecond(), null, meter, verified, detail);
     }
 
     /**

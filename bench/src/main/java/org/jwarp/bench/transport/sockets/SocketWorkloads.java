@@ -11,7 +11,6 @@ import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.SideReport;
 import org.jwarp.bench.perf.TestKind;
-import org.jwarp.engine.affinity.ThreadAffinity;
 
 /**
  * The three sockets workloads, each with its client and server half:
@@ -211,11 +210,9 @@ final class SocketWorkloads {
                 err = Payload.mismatch("client, connection " + i, inSeg[i], 0, at, size);
             }
         }
-        return new SideReport(true, size, responses, responses * size, end - start, bw.peakBytesPerSecond(), null,
-                meter.appNanos(), 0, meter.processNanos(), meter.wallNanos(),
-                err == null ? SideReport.VERIFIED : SideReport.FAILED,
-                err == null ? "the last response on every connection against the server's pattern" : err,
-                ThreadAffinity.currentCpu());
+        return SideReport.of(true, size, responses, end - start, bw.peakBytesPerSecond(), null, meter,
+                SideReport.verdict(err),
+                err == null ? "the last response on every connection against the server's pattern" : err);
     }
 
     private void sendRequest(int conn, long value) {
@@ -256,9 +253,8 @@ final class SocketWorkloads {
         long end = System.nanoTime();
         bw.completed(end, (m % signalEvery) * (long) size);
         meter.stop();
-        return new SideReport(true, size, m, m * size, end - start, bw.peakBytesPerSecond(), null, meter.appNanos(), 0,
-                meter.processNanos(), meter.wallNanos(), SideReport.NOT_CHECKED, "sent; the server checks",
-                ThreadAffinity.currentCpu());
+        return SideReport.of(true, size, m, end - start, bw.peakBytesPerSecond(), null, meter, SideReport.NOT_CHECKED,
+                "sent; the server checks");
     }
 
     // ---- server -----------------------------------------------------------------------------
@@ -371,15 +367,13 @@ final class SocketWorkloads {
             verified = SideReport.FAILED;
             detail = err;
         }
-        return new SideReport(false, size, serverMessages, serverMessages * size, 0, 0, null, meter.appNanos(), 0,
-                meter.processNanos(), meter.wallNanos(), verified, detail, ThreadAffinity.currentCpu());
+        return SideReport.of(false, size, serverMessages, 0, 0, null, meter, verified, detail);
     }
 
     private SideReport latencyReport(int size, long rounds, long elapsed, Latency lat, CpuMeter meter, String err,
                                      String detail) {
-        return new SideReport(true, size, rounds, rounds * size, elapsed, 0, lat, meter.appNanos(), 0,
-                meter.processNanos(), meter.wallNanos(), err == null ? SideReport.VERIFIED : SideReport.FAILED,
-                err == null ? detail : err, ThreadAffinity.currentCpu());
+        return SideReport.of(true, size, rounds, elapsed, 0, lat, meter,
+                SideReport.verdict(err), err == null ? detail : err);
     }
 
     private static String checkMessage(MemorySegment in, int size, long stamp, String who) {
