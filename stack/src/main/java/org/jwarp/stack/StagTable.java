@@ -134,6 +134,17 @@ public final class StagTable {
     public static final int OUT_OF_BOUNDS = 4;
     public static final int TO_WRAP = 5;
 
+    /** The checks a local and a remote access share: a valid STag, of protection domain {@code pd}, granting the access. */
+    private static int checkOwner(Region r, int pd, int requiredAccess) {
+        if (r == null) {
+            return INVALID_STAG;
+        }
+        if (r.pd() != pd) {
+            return NOT_ASSOCIATED;
+        }
+        return (r.access() & requiredAccess) != requiredAccess ? ACCESS_DENIED : OK;
+    }
+
     /**
      * Checks a remote access of {@code length} bytes at tagged offset {@code to} through
      * {@code stag}: the STag is valid, its region belongs to protection domain {@code pd} (the
@@ -141,14 +152,9 @@ public final class StagTable {
      * 64-bit sum wrapping. Returns {@link #OK} or the first failed check.
      */
     public int checkRemote(Region r, int pd, int requiredAccess, long to, long length) {
-        if (r == null) {
-            return INVALID_STAG;
-        }
-        if (r.pd() != pd) {
-            return NOT_ASSOCIATED;
-        }
-        if ((r.access() & requiredAccess) != requiredAccess) {
-            return ACCESS_DENIED;
+        int owner = checkOwner(r, pd, requiredAccess);
+        if (owner != OK) {
+            return owner;
         }
         long end = to + length;
         if (Long.compareUnsigned(end, to) < 0) {
@@ -166,14 +172,9 @@ public final class StagTable {
      * [offset, offset + length) lies inside it.
      */
     public int checkLocal(Region r, int pd, int requiredAccess, long offset, long length) {
-        if (r == null) {
-            return INVALID_STAG;
-        }
-        if (r.pd() != pd) {
-            return NOT_ASSOCIATED;
-        }
-        if ((r.access() & requiredAccess) != requiredAccess) {
-            return ACCESS_DENIED;
+        int owner = checkOwner(r, pd, requiredAccess);
+        if (owner != OK) {
+            return owner;
         }
         if (offset < 0 || length < 0 || offset + length > r.length()) {
             return OUT_OF_BOUNDS;

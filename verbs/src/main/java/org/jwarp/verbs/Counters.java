@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntToLongFunction;
 
 /**
  * A read-only view of a group of 64-bit counters with stable names ({@link CounterNames}): one
@@ -69,6 +70,23 @@ public interface Counters {
                 map[p][n] = list.get(p).indexOf(names.get(n));
             }
         }
+        return view(scope, names, index -> {
+            long total = 0;
+            for (int p = 0; p < map.length; p++) {
+                int i = map[p][index];
+                if (i >= 0) {
+                    total += list.get(p).get(i);
+                }
+            }
+            return total;
+        });
+    }
+
+    /**
+     * A live view of counters whose values {@code values} reads by index into {@code names} (it
+     * throws IndexOutOfBoundsException for an index out of range).
+     */
+    static Counters view(String scope, List<String> names, IntToLongFunction values) {
         return new Counters() {
             @Override
             public String scope() {
@@ -87,14 +105,7 @@ public interface Counters {
 
             @Override
             public long get(int index) {
-                long total = 0;
-                for (int p = 0; p < map.length; p++) {
-                    int i = map[p][index];
-                    if (i >= 0) {
-                        total += list.get(p).get(i);
-                    }
-                }
-                return total;
+                return values.applyAsLong(index);
             }
 
             @Override

@@ -85,21 +85,7 @@ public final class RxPathBench {
                         on[s][r] / off[s][r]);
             }
         }
-        System.out.println();
-        System.out.printf("%-14s %16s %16s %16s %14s%n", "segment", "staging ns/KiB", "direct ns/KiB",
-                "direct/staging", "ratio range");
-        for (int s = 0; s < sizes.size(); s++) {
-            double[] ratios = new double[repeats];
-            double lo = Double.MAX_VALUE;
-            double hi = 0;
-            for (int r = 0; r < repeats; r++) {
-                ratios[r] = on[s][r] / off[s][r];
-                lo = Math.min(lo, ratios[r]);
-                hi = Math.max(hi, ratios[r]);
-            }
-            System.out.printf("%-14d %16.0f %16.0f %16.2f %8.2f-%.2f%n", sizes.get(s), LoopbackRun.Spread.of(off[s]).median(),
-                    LoopbackRun.Spread.of(on[s]).median(), LoopbackRun.Spread.of(ratios).median(), lo, hi);
-        }
+        summary("segment", "ns/KiB", 0, sizes, off, on);
         System.out.printf("NIO receiving thread (64 KiB reads, no CRC): %.0f ns/KiB%n", LoopbackRun.Spread.of(nio).median());
     }
 
@@ -208,6 +194,28 @@ public final class RxPathBench {
             at += enc.encode(o, at, header, 0, DdpHeader.TAGGED_LENGTH, data, off, n);
         }
         return out;
+    }
+
+    /**
+     * The table of a staging-against-direct comparison: per size, the median of each path's
+     * figure ({@code unit}), the median of the per-repeat ratios direct/staging and their range.
+     */
+    static void summary(String sizeLabel, String unit, int decimals, List<Integer> sizes, double[][] off, double[][] on) {
+        System.out.println();
+        System.out.printf("%-14s %16s %16s %16s %14s%n", sizeLabel, "staging " + unit, "direct " + unit,
+                "direct/staging", "ratio range");
+        for (int s = 0; s < sizes.size(); s++) {
+            double[] ratios = new double[off[s].length];
+            for (int r = 0; r < ratios.length; r++) {
+                ratios[r] = on[s][r] / off[s][r];
+            }
+            LoopbackRun.Spread all = LoopbackRun.Spread.of(ratios);
+            double lo = java.util.Arrays.stream(ratios).min().orElse(0);
+            double hi = java.util.Arrays.stream(ratios).max().orElse(0);
+            String f = "%16." + decimals + "f";
+            System.out.printf("%-14d " + f + " " + f + " %16.2f %8.2f-%.2f%n", sizes.get(s),
+                    LoopbackRun.Spread.of(off[s]).median(), LoopbackRun.Spread.of(on[s]).median(), all.median(), lo, hi);
+        }
     }
 
     /** The baseline: the perf workload's NIO stream of 64 KiB messages (client on CPU 0, server on CPU 1). */

@@ -48,22 +48,7 @@ public final class RxThresholdBench {
                         off[s][r], on[s][r], on[s][r] / off[s][r]);
             }
         }
-        System.out.println();
-        System.out.printf("%-10s %14s %14s %16s %14s%n", "size", "staging Gb/s", "direct Gb/s", "direct/staging",
-                "ratio range");
-        for (int s = 0; s < sizes.size(); s++) {
-            double[] ratios = new double[repeats];
-            double lo = Double.MAX_VALUE;
-            double hi = 0;
-            for (int r = 0; r < repeats; r++) {
-                ratios[r] = on[s][r] / off[s][r];
-                lo = Math.min(lo, ratios[r]);
-                hi = Math.max(hi, ratios[r]);
-            }
-            System.out.printf("%-10d %14.2f %14.2f %16.2f %8.2f-%.2f%n", sizes.get(s),
-                    LoopbackRun.Spread.of(off[s]).median(), LoopbackRun.Spread.of(on[s]).median(),
-                    LoopbackRun.Spread.of(ratios).median(), lo, hi);
-        }
+        RxPathBench.summary("size", "Gb/s", 2, sizes, off, on);
     }
 
     /** The perf workload's RDMA WRITE bandwidth in Gb/s (client on CPU 0, server on CPU 1); each run opens its devices. */

@@ -145,37 +145,12 @@ public final class Doorbell extends DoorbellHot implements Parker {
         if (scope == null || scope.isBlank()) {
             throw new IllegalArgumentException("counter scope must not be blank");
         }
-        return new Counters() {
-            @Override
-            public String scope() {
-                return scope;
-            }
-
-            @Override
-            public List<String> names() {
-                return COUNTER_NAMES;
-            }
-
-            @Override
-            public int indexOf(String name) {
-                return COUNTER_NAMES.indexOf(name);
-            }
-
-            @Override
-            public long get(int index) {
-                return switch (index) {
-                    case 0 -> rung();
-                    case 1 -> wakeups();
-                    case 2 -> parks();
-                    default -> throw new IndexOutOfBoundsException("doorbell counter index " + index);
-                };
-            }
-
-            @Override
-            public String toString() {
-                return scope + snapshot();
-            }
-        };
+        return Counters.view(scope, COUNTER_NAMES, index -> switch (index) {
+            case 0 -> rung();
+            case 1 -> wakeups();
+            case 2 -> parks();
+            default -> throw new IndexOutOfBoundsException("doorbell counter index " + index);
+        });
     }
 
     @Override

@@ -103,9 +103,11 @@ final class EngineThreads {
      * counted in {@link #invocations()}.
      */
     int standbyCycle() {
-        if (!invoking.compareAndSet(false, true)) {
-            return -1;
-        }
+        return invoking.compareAndSet(false, true) ? cycleHoldingTheFlag() : -1;
+    }
+
+    /** One invoked duty cycle by the thread that took {@link #invoking}, which it gives back. */
+    private int cycleHoldingTheFlag() {
         invokingThread = Thread.currentThread();
         try {
             return invoker.invoke();
@@ -222,13 +224,7 @@ final class EngineThreads {
             return 0;
         }
         invocations.lazySet(invocations.get() + 1);
-        invokingThread = Thread.currentThread();
-        try {
-            return invoker.invoke();
-        } finally {
-            invokingThread = null;
-            invoking.set(false);
-        }
+        return cycleHoldingTheFlag();
     }
 
     /**

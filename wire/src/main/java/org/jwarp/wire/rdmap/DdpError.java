@@ -29,14 +29,10 @@ public enum DdpError implements TerminateError {
     /** Error type 3 is reserved for the LLP to report its own errors through DDP (RFC 5041 §7.2). */
     public static final int TYPE_RESERVED_FOR_LLP = 0x3;
 
-    private final int errorType;
-    private final int errorCode;
-    private final String description;
+    private final Code code;
 
     DdpError(int errorType, int errorCode, String description) {
-        this.errorType = errorType;
-        this.errorCode = errorCode;
-        this.description = description;
+        this.code = new Code(errorType, errorCode, description);
     }
 
     @Override
@@ -45,29 +41,11 @@ public enum DdpError implements TerminateError {
     }
 
     @Override
-    public int errorType() {
-        return errorType;
-    }
-
-    @Override
-    public int errorCode() {
-        return errorCode;
-    }
-
-    @Override
-    public String description() {
-        return description;
+    public Code code() {
+        return code;
     }
 
     static DdpError of(int errorType, int errorCode) {
-        if (errorType == TYPE_LOCAL_CATASTROPHIC) {
-            return LOCAL_CATASTROPHIC;
-        }
-        for (DdpError e : values()) {
-            if (e.errorType == errorType && e.errorCode == errorCode) {
-                return e;
-            }
-        }
-        return null;
+        return TerminateError.find(values(), errorType, errorCode, TYPE_LOCAL_CATASTROPHIC, LOCAL_CATASTROPHIC);
     }
 }

@@ -15,12 +15,10 @@ public enum MpaError implements TerminateError {
 
     public static final int TYPE_MPA = 0x0;
 
-    private final int errorCode;
-    private final String description;
+    private final Code code;
 
     MpaError(int errorCode, String description) {
-        this.errorCode = errorCode;
-        this.description = description;
+        this.code = new Code(TYPE_MPA, errorCode, description);
     }
 
     @Override
@@ -29,29 +27,11 @@ public enum MpaError implements TerminateError {
     }
 
     @Override
-    public int errorType() {
-        return TYPE_MPA;
-    }
-
-    @Override
-    public int errorCode() {
-        return errorCode;
-    }
-
-    @Override
-    public String description() {
-        return description;
+    public Code code() {
+        return code;
     }
 
     static MpaError of(int errorType, int errorCode) {
-        if (errorType != TYPE_MPA) {
-            return null;
-        }
-        for (MpaError e : values()) {
-            if (e.errorCode == errorCode) {
-                return e;
-            }
-        }
-        return null;
+        return errorType != TYPE_MPA ? null : TerminateError.find(values(), errorType, errorCode, -1, null);
     }
 }

@@ -29,14 +29,10 @@ public enum RdmapError implements TerminateError {
     public static final int TYPE_REMOTE_PROTECTION = 0x1;
     public static final int TYPE_REMOTE_OPERATION = 0x2;
 
-    private final int errorType;
-    private final int errorCode;
-    private final String description;
+    private final Code code;
 
     RdmapError(int errorType, int errorCode, String description) {
-        this.errorType = errorType;
-        this.errorCode = errorCode;
-        this.description = description;
+        this.code = new Code(errorType, errorCode, description);
     }
 
     @Override
@@ -45,29 +41,11 @@ public enum RdmapError implements TerminateError {
     }
 
     @Override
-    public int errorType() {
-        return errorType;
-    }
-
-    @Override
-    public int errorCode() {
-        return errorCode;
-    }
-
-    @Override
-    public String description() {
-        return description;
+    public Code code() {
+        return code;
     }
 
     static RdmapError of(int errorType, int errorCode) {
-        if (errorType == TYPE_LOCAL_CATASTROPHIC) {
-            return LOCAL_CATASTROPHIC;
-        }
-        for (RdmapError e : values()) {
-            if (e.errorType == errorType && e.errorCode == errorCode) {
-                return e;
-            }
-        }
-        return null;
+        return TerminateError.find(values(), errorType, errorCode, TYPE_LOCAL_CATASTROPHIC, LOCAL_CATASTROPHIC);
     }
 }

@@ -15,14 +15,27 @@ public sealed interface TerminateError permits RdmapError, DdpError, MpaError {
     int LAYER_DDP = 1;
     int LAYER_LLP = 2;
 
+    /** The (error type, error code) pair of one error and its meaning, as the RFC words it. */
+    record Code(int errorType, int errorCode, String description) {
+    }
+
     int layer();
 
-    int errorType();
+    /** This error's type, code and description. */
+    Code code();
 
-    int errorCode();
+    default int errorType() {
+        return code().errorType();
+    }
+
+    default int errorCode() {
+        return code().errorCode();
+    }
 
     /** Human-readable meaning, as the RFC words it. */
-    String description();
+    default String description() {
+        return code().description();
+    }
 
     /**
      * RFC 5040 §4.8, Figure 10: which headers a Terminate for this error carries. DDP errors and
@@ -53,6 +66,20 @@ public sealed interface TerminateError permits RdmapError, DdpError, MpaError {
      * the RFCs define (the caller reports it raw). Local-catastrophic codes are vendor-specific
      * (RFC 5040 §4.8), so any code of that type maps to the local-catastrophic constant.
      */
+    /** The error of {@code values} with this type and code, or null; any code of {@code catastrophicType} is {@code catastrophic}. */
+    static <E extends TerminateError> E find(E[] values, int errorType, int errorCode, int catastrophicType,
+                                             E catastrophic) {
+        if (errorType == catastrophicType && catastrophic != null) {
+            return catastrophic;
+        }
+        for (E e : values) {
+            if (e.errorType() == errorType && e.errorCode() == errorCode) {
+                return e;
+            }
+        }
+        return null;
+    }
+
     static TerminateError of(int layer, int errorType, int errorCode) {
         return switch (layer) {
             case LAYER_RDMAP -> RdmapError.of(errorType, errorCode);
