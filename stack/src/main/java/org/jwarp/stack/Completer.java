@@ -81,7 +81,9 @@ final class Completer {
             return;
         }
         wc.reset().wrId(wrId).status(status).opcode(opcode).byteLen(bytes).qpNum(s.qpNum);
-        s.terminator.stamp(wc, status);
+        if (status != WcStatus.SUCCESS) {
+            s.terminator.stamp(wc, status);
+        }
         cq.publish(false);
     }
 

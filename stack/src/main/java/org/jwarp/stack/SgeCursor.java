@@ -14,7 +14,10 @@ final class SgeCursor {
 
     private final Region[] regions;
     private ScatterGatherList list;
+    private int count;
     private int sge;
+    /** Length of entry {@link #sge}, read once per entry. */
+    private long entryLength;
     private long inSge;
     private long position;
 
@@ -39,7 +42,9 @@ final class SgeCursor {
     /** Starts at the first byte of {@code list}, whose entries were {@link #resolve resolved}. */
     void start(ScatterGatherList list) {
         this.list = list;
+        count = list.numSge();
         sge = 0;
+        entryLength = count > 0 ? list.sgeLength(0) : 0;
         inSge = 0;
         position = 0;
     }
@@ -51,11 +56,12 @@ final class SgeCursor {
 
     /** Steps over used-up entries; returns the bytes left in the current one, 0 at the list's end. */
     long current() {
-        while (sge < list.numSge() && inSge == list.sgeLength(sge)) {
+        while (inSge == entryLength && sge < count) {
             sge++;
             inSge = 0;
+            entryLength = sge < count ? list.sgeLength(sge) : 0;
         }
-        return sge < list.numSge() ? list.sgeLength(sge) - inSge : 0;
+        return entryLength - inSge;
     }
 
     /** Index of the current entry (after {@link #current()}). */
@@ -66,6 +72,12 @@ final class SgeCursor {
     /** Offset of the current byte within the current entry's region. */
     long regionOffset() {
         return list.sgeOffset(sge) + inSge;
+    }
+
+    /** Moves past {@code n} bytes of the current entry ({@code n} at most {@link #current()}). */
+    void advanceWithin(long n) {
+        inSge += n;
+        position += n;
     }
 
     /** Moves past {@code n} bytes, across entries. */

@@ -242,7 +242,7 @@ final class StreamTransmitter {
             Region r = gather.region(gather.index());
             src = r == null ? wr.sgeInlineSource(gather.index()) : r.segment();
             srcOffset = gather.regionOffset();
-            gather.advance(length);
+            gather.advanceWithin(length);
         }
         sink.frame(header, 0, h, src, srcOffset, length);
         counted(h + length);
