@@ -13,6 +13,10 @@ import java.net.InetSocketAddress;
  *               ConnectError (no ConnectRequest: the client did not speak MPA, sent no Request in
  *                             time, closed, or this side's MPA policy refused it)
  * </pre>
+ *
+ * <p>Every connection attempt ends its setup with exactly one of these events, whatever ends it
+ * (refused, reset, closed, timed out, rejected, a protocol error, the application), and a
+ * {@link Disconnected} only ever follows an {@link Established}.
  */
 public sealed interface CmEvent {
 
@@ -52,7 +56,8 @@ public sealed interface CmEvent {
 
     /**
      * Active side: the peer answered with an MPA Reply with R=1 (RFC 5044 §7.1.2 rule 3). The queue
-     * pair is in ERROR and has flushed what was posted; a new attempt takes a new queue pair.
+     * pair is in ERROR and has flushed what was posted; a new attempt takes a new queue pair, or this
+     * one moved through RESET to INIT ({@link QueuePair#modify}).
      *
      * @param peerPrivateData the Reply's private data (often the reason in the peer's terms)
      * @param reason          a description (e.g. "peer rejected", "peer refused markers")

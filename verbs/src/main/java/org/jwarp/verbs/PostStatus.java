@@ -30,6 +30,8 @@ public final class PostStatus {
     public static final int INVALID_WR = 6;
     /** The queue pair has been destroyed. */
     public static final int QP_DESTROYED = 7;
+    /** The device failed ({@link RdmaDevice#failure()}, OFED's fatal device event): nothing it holds will complete; close it. */
+    public static final int DEVICE_FATAL = 8;
 
     private PostStatus() {
     }
@@ -76,6 +78,7 @@ public final class PostStatus {
             case UNSUPPORTED_OPCODE -> "UNSUPPORTED_OPCODE";
             case INVALID_WR -> "INVALID_WR";
             case QP_DESTROYED -> "QP_DESTROYED";
+            case DEVICE_FATAL -> "DEVICE_FATAL";
             default -> "code " + code;
         };
     }

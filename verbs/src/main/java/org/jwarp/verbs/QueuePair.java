@@ -55,9 +55,14 @@ public interface QueuePair extends AutoCloseable {
     QpState state();
 
     /**
-     * Moves the queue pair to {@code target} ({@code ibv_modify_qp} with {@code IBV_QP_STATE}).
-     * Applications use ERROR (to disconnect and flush every outstanding request with
-     * {@link WcStatus#WR_FLUSH_ERR}). RTR and RTS are reached only through the connection manager.
+     * Moves the queue pair to {@code target} ({@code ibv_modify_qp} with {@code IBV_QP_STATE}) and
+     * returns once the provider has carried it out. Applications use ERROR (to disconnect and flush
+     * every outstanding request with {@link WcStatus#WR_FLUSH_ERR}), and RESET then INIT to use the
+     * queue pair for a new connection (RESET drops the connection and discards queued work without
+     * completions). RTR and RTS are reached only through the connection manager. A connection setup
+     * the queue pair was in ends with one {@link CmEvent.ConnectError} of kind
+     * {@link CmEvent.ConnectError.Kind#LOCAL}; an established connection with one
+     * {@link CmEvent.Disconnected} ({@link CmEvent.Disconnected.Cause#LOCAL}).
      *
      * @throws IllegalStateException if {@link QpState#canTransitionTo} forbids it, or RTR/RTS is
      *                               asked for

@@ -32,6 +32,7 @@ final class JwarpConnectionManager implements ConnectionManager {
         if (handler == null) {
             throw new IllegalArgumentException("a listener needs an event handler");
         }
+        device.checkUsable();
         ServerSocketChannel server = null;
         try {
             server = ServerSocketChannel.open();
@@ -62,6 +63,7 @@ final class JwarpConnectionManager implements ConnectionManager {
         if (handler == null) {
             throw new IllegalArgumentException("connect needs an event handler");
         }
+        device.checkUsable();
         if (qp.state() != QpState.INIT) {
             throw new IllegalStateException("a QP connects from INIT, not " + qp.state());
         }

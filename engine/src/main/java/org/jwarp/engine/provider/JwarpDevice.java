@@ -347,6 +347,23 @@ final class JwarpDevice implements RdmaDevice {
         return engines.invoke();
     }
 
+    /** True once an engine thread died ({@link #failure()}); a volatile read, for error paths. */
+    boolean failed() {
+        return failure != null;
+    }
+
+    /**
+     * Setup paths that need a working engine (connect, listen): a device whose engine died does
+     * not take new work, which would never be carried out.
+     */
+    void checkUsable() {
+        checkOpen();
+        if (failure != null) {
+            throw new IllegalStateException("the device failed and takes no new connections (" + failure
+                    + "); close it and open another");
+        }
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("the device is closed");

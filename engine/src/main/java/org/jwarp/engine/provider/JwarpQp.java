@@ -238,6 +238,9 @@ final class JwarpQp implements QueuePair {
         if (check != PostStatus.OK) {
             return PostStatus.error(check, index);
         }
+        if (s == QpState.ERROR && device.failed()) {
+            return PostStatus.error(PostStatus.DEVICE_FATAL, index); // no engine would flush it
+        }
         SendSlot slot = sq.claim();
         if (slot == null) {
             return PostStatus.error(PostStatus.QUEUE_FULL, index);
@@ -279,6 +282,9 @@ final class JwarpQp implements QueuePair {
         int check = wr.check(attr.maxRecvSge());
         if (check != PostStatus.OK) {
             return PostStatus.error(check, index);
+        }
+        if (s == QpState.ERROR && device.failed()) {
+            return PostStatus.error(PostStatus.DEVICE_FATAL, index); // no engine would flush it
         }
         RecvWr slot = rq.claim();
         if (slot == null) {

@@ -168,6 +168,16 @@ class EngineSurvivalTest {
             assertTrue(p.client.device.failure().get().toString().contains("jwarp-engine-0"),
                     p.client.device.failure().get().toString());
             assertTrue(log.text().contains("injected engine failure"), log.text());
+            // nothing new is taken that no engine would carry out: posts say so, connects and listens throw
+            assertEquals(PostStatus.DEVICE_FATAL, PostStatus.code(p.client.qp.postRecv(
+                    new org.jwarp.verbs.RecvWr().wrId(80).addSge(inbox, 0, 1024))));
+            assertEquals(PostStatus.DEVICE_FATAL, PostStatus.code(p.client.qp.postSend(new org.jwarp.verbs.SendWr()
+                    .wrId(81).opcode(org.jwarp.verbs.WrOpcode.SEND).addSge(inbox, 0, 8))));
+            var fresh = p.client.device.createQp(p.client.pd, p.client.qp.initAttr());
+            IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> p.client.device.connectionManager().connect(p.listener.localAddress(), fresh,
+                            org.jwarp.verbs.ConnectParams.of(new byte[0]), p.client.events));
+            assertTrue(refused.getMessage().contains("the device failed"), refused.getMessage());
             // closing the device rethrows the engine's failure, once; the pair then closes the rest
             org.jwarp.engine.agent.AgentFailedException closing = org.junit.jupiter.api.Assertions.assertThrows(
                     org.jwarp.engine.agent.AgentFailedException.class, p.client.device::close);
