@@ -37,14 +37,17 @@ final class Connection {
     private final MemorySegment rxSegment;
     private final StreamDriver driver;
     private ConnectionSetup setup;
+    /** The engine thread that owns this connection (RSS chose it). */
+    private final EngineWorker owner;
 
     private int phase;
     private JwarpQp qp;
     private SelectionKey key;
     private int interest;
 
-    private Connection(JwarpDevice device, SocketChannel channel, CmEventHandler handler) {
+    private Connection(JwarpDevice device, SocketChannel channel, CmEventHandler handler, EngineWorker owner) {
         this.device = device;
+        this.owner = owner;
         this.channel = channel;
         this.handler = handler;
         this.receiver = new SocketReceiver(device.stags());
@@ -56,7 +59,7 @@ final class Connection {
     /** The active side: TCP connect under way; the MPA Request goes out once it completes. */
     static Connection connecting(JwarpDevice device, SocketChannel channel, InetSocketAddress remote, JwarpQp qp,
                                  byte[] privateData, int ord, int ird, long deadline, CmEventHandler handler) {
-        Connection c = new Connection(device, channel, handler);
+        Connection c = new Connection(device, channel, handler, qp.worker());
         c.qp = qp;
         c.setup = new InitiatorSetup(c, remote, privateData, ord, ird, deadline);
         c.phase = CONNECTING;
@@ -64,8 +67,9 @@ final class Connection {
     }
 
     /** The passive side: TCP accepted; waiting for the MPA Request. */
-    static Connection accepted(JwarpDevice device, SocketChannel channel, JwarpListener listener, long now) {
-        Connection c = new Connection(device, channel, listener.handler());
+    static Connection accepted(JwarpDevice device, SocketChannel channel, JwarpListener listener, EngineWorker owner,
+                               long now) {
+        Connection c = new Connection(device, channel, listener.handler(), owner);
         c.setup = new ResponderSetup(c, listener, now);
         c.phase = HANDSHAKE;
         return c;
@@ -73,6 +77,22 @@ final class Connection {
 
     JwarpQp qp() {
         return qp;
+    }
+
+    EngineWorker owner() {
+        return owner;
+    }
+
+    /**
+     * Every change of phase goes through here: a passive connection that leaves its setup (to run,
+     * or closed) gives its place in the listener's backlog back, once.
+     */
+    private void phase(int next) {
+        boolean wasInSetup = inSetup();
+        phase = next;
+        if (wasInSetup && !inSetup() && setup instanceof ResponderSetup r) {
+            r.listener().setupEnded();
+        }
     }
 
     /** Passive side: the application accepted with {@code acceptor}, which this connection carries from now on. */
@@ -105,14 +125,6 @@ final class Connection {
         } catch (IOException e) {
             device.report(new IOException("cannot watch " + channel + " for readiness", e));
             lost();
-        }
-    }
-
-    /** Engine thread: leaves the selector it joined (the connection moves to another engine thread). */
-    void unregister() {
-        if (key != null) {
-            key.cancel();
-            key = null;
         }
     }
 
@@ -159,7 +171,7 @@ final class Connection {
 
     /** Initiator: TCP is connected; the MPA exchange begins. */
     void handshaking() {
-        phase = HANDSHAKE;
+        phase(HANDSHAKE);
         interest(SelectionKey.OP_READ);
     }
 
@@ -196,7 +208,7 @@ final class Connection {
         }
         String peer = peerName();
         closeChannel();
-        phase = CLOSED;
+        phase(CLOSED);
         if (qp != null) {
             failQp();
         }
@@ -206,7 +218,7 @@ final class Connection {
     /** Passive side: the application's reject went out; the connection ends with no event. */
     void closeRejected() {
         closeChannel();
-        phase = CLOSED;
+        phase(CLOSED);
     }
 
     /**
@@ -230,7 +242,7 @@ final class Connection {
                 lost();
             } catch (RuntimeException again) {
                 e.addSuppressed(again);
-                phase = CLOSED;
+                phase(CLOSED);
                 closeChannel();
             }
         }
@@ -296,7 +308,7 @@ final class Connection {
 
     /** The stream runs (the driver started it). */
     void running() {
-        phase = RUNNING;
+        phase(RUNNING);
     }
 
     /** Connection setup failed: the QP goes to ERROR and anything posted is flushed. */
@@ -340,7 +352,7 @@ final class Connection {
         if (phase != CLOSED) {
             boolean wasEstablished = phase == RUNNING && driver.established();
             String peer = peerName();
-            phase = CLOSED;
+            phase(CLOSED);
             closeChannel();
             setup.ended("the queue pair was reset");
             if (wasEstablished) {
@@ -375,7 +387,7 @@ final class Connection {
             setupFailed(setupFailure(cause));
             return;
         }
-        phase = CLOSED;
+        phase(CLOSED);
         closeChannel();
         setup.ended("the connection closed (" + cause + ")");
         if (qp != null) {

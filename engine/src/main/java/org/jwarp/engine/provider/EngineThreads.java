@@ -36,6 +36,7 @@ final class EngineThreads {
     /** Duty cycles application threads ran ({@link #invoke()}); written under {@link #invoking}. */
     private final AtomicLong invocations = new AtomicLong();
     private final AtomicInteger nextWorker = new AtomicInteger();
+    private final RssSteering steering;
 
     EngineThreads(JwarpDevice device, DeviceConfig config) {
         this.device = device;
@@ -70,6 +71,16 @@ final class EngineThreads {
                 runners[i] = b.build().start();
             }
         }
+        steering = new RssSteering(workers, org.jwarp.engine.rss.IndirectionTable.DEFAULT_SIZE);
+    }
+
+    /** The engine thread for a connection with {@code peer} arriving at {@code local} (RSS). */
+    EngineWorker steer(java.net.InetSocketAddress peer, java.net.InetSocketAddress local) {
+        return steering.workerFor(peer, local);
+    }
+
+    RssSteering steering() {
+        return steering;
     }
 
     /** Starts the standby thread, once the device is ready for it. */

@@ -35,6 +35,11 @@ final class EngineWorker implements Agent {
         return doorbell;
     }
 
+    /** This engine thread's number within its device (engine-N). */
+    int index() {
+        return index;
+    }
+
     /** Runs {@code command} on this engine thread (setup path). */
     void execute(Runnable command) {
         commands.add(command);
@@ -105,23 +110,6 @@ final class EngineWorker implements Agent {
     void addConnection(Connection c) {
         connections.add(c);
         c.register(sleeper.selector());
-    }
-
-    void removeConnection(Connection c) {
-        connections.remove(c);
-        c.unregister();              // this thread's selector no longer watches a socket it does not serve
-    }
-
-    /** Connections of {@code listener} still in MPA setup on this thread (engine thread; setup path). */
-    int pendingSetups(JwarpListener listener) {
-        int n = 0;
-        for (int i = 0; i < connections.size(); i++) {
-            Connection c = connections.get(i);
-            if (c.listener() == listener && c.inSetup()) {
-                n++;
-            }
-        }
-        return n;
     }
 
     /**

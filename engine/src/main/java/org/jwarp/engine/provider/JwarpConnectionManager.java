@@ -2,8 +2,10 @@ package org.jwarp.engine.provider;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import org.jwarp.verbs.CmEventHandler;
@@ -71,14 +73,19 @@ final class JwarpConnectionManager implements ConnectionManager {
         if (!jqp.bind()) {
             throw new IllegalStateException("the QP is already connecting or connected; a QP carries one connection");
         }
-        SocketChannel ch;
+        SocketChannel ch = null;
         try {
             ch = SocketChannel.open();
             ch.configureBlocking(false);
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            // RSS: the 4-tuple is known before the first packet, so the engine thread its hash names
+            // owns the QP and the connection from the start
+            InetSocketAddress local = bindForRoute(ch, remote);
+            jqp.adopt(device.steer(remote, local));
             ch.connect(remote);
         } catch (IOException e) {
             jqp.unbind();
+            closeQuietly(ch, e);
             throw new UncheckedIOException("cannot connect to " + remote + ": " + e.getMessage(), e);
         }
         long deadline = System.nanoTime() + params.timeout().toNanos();
@@ -89,6 +96,36 @@ final class JwarpConnectionManager implements ConnectionManager {
             jqp.connection = c;
             w.addConnection(c);
         });
+    }
+
+    /**
+     * Binds {@code ch} to the source address the kernel's route to {@code remote} uses and an
+     * ephemeral port (a connected UDP socket tells the route; no packet is sent), and returns the
+     * local address; null if the route cannot be told (the connect then says why).
+     */
+    private static InetSocketAddress bindForRoute(SocketChannel ch, InetSocketAddress remote) throws IOException {
+        if (remote.isUnresolved()) {
+            return null;
+        }
+        InetAddress source;
+        try (DatagramChannel probe = DatagramChannel.open()) {
+            probe.connect(remote);
+            source = ((InetSocketAddress) probe.getLocalAddress()).getAddress();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        ch.bind(new InetSocketAddress(source, 0));
+        return (InetSocketAddress) ch.getLocalAddress();
+    }
+
+    private static void closeQuietly(SocketChannel ch, IOException cause) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                cause.addSuppressed(e);
+            }
+        }
     }
 
     @Override

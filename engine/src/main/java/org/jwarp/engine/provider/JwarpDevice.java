@@ -214,23 +214,18 @@ final class JwarpDevice implements RdmaDevice {
         return cm;
     }
 
-    /** Engine thread of the connection: the application accepted with {@code qp}. */
+    /**
+     * The application accepted {@code c} with {@code qp}: the QP joins the engine thread that owns
+     * the connection (RSS chose it when TCP accepted), which carries out the accept.
+     */
     void acceptOn(Connection c, JwarpQp qp, AcceptParams params, CompletableFuture<Void> replySent) {
-        EngineWorker owner = listenerWorker();
-        owner.execute(() -> {
-            if (!c.accept(qp, params.privateData(), params.ord(), params.ird(), replySent)) {
-                return;
-            }
-            if (qp.worker() != owner) {
-                // the QP's engine thread carries the connection from here on
-                owner.removeConnection(c);
-                qp.worker().execute(() -> qp.worker().addConnection(c));
-            }
-        });
+        EngineWorker owner = c.owner();
+        qp.adopt(owner);
+        owner.execute(() -> c.accept(qp, params.privateData(), params.ord(), params.ird(), replySent));
     }
 
     void rejectOn(Connection c, byte[] privateData, CompletableFuture<Void> replySent) {
-        listenerWorker().execute(() -> c.reject(privateData, replySent));
+        c.owner().execute(() -> c.reject(privateData, replySent));
     }
 
     /** Delivers a connection event on the engine thread; a handler's exception is reported, not lost. */
@@ -330,6 +325,11 @@ final class JwarpDevice implements RdmaDevice {
 
     EngineWorker listenerWorker() {
         return engines.listenerWorker();
+    }
+
+    /** The engine thread for a connection with {@code peer} arriving at {@code local} (RSS). */
+    EngineWorker steer(java.net.InetSocketAddress peer, java.net.InetSocketAddress local) {
+        return engines.steer(peer, local);
     }
 
     int connectionCount() throws InterruptedException {

@@ -25,6 +25,8 @@ final class JwarpListener implements Listener {
     private final int backlog;
     /** Clients refused because {@link #backlog} setups were pending; written by the engine thread. */
     private volatile long refused;
+    /** Setups handed to engine threads and not yet ended (running, failed or rejected). */
+    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean closed;
 
     JwarpListener(JwarpDevice device, ServerSocketChannel server, int backlog, CmEventHandler handler,
@@ -35,7 +37,7 @@ final class JwarpListener implements Listener {
         this.handler = handler;
         this.local = (InetSocketAddress) server.getLocalAddress();
         this.acceptor = Thread.ofPlatform().daemon().name("jwarp-listener-" + local.getPort())
-                .unstarted(() -> acceptLoop(worker));
+                .unstarted(this::acceptLoop);
     }
 
     JwarpListener start() {
@@ -47,7 +49,7 @@ final class JwarpListener implements Listener {
         return handler;
     }
 
-    private void acceptLoop(EngineWorker worker) {
+    private void acceptLoop() {
         while (!closed) {
             SocketChannel ch;
             try {
@@ -62,25 +64,50 @@ final class JwarpListener implements Listener {
                 }
                 continue;
             }
-            worker.execute(() -> {
-                if (worker.pendingSetups(this) >= backlog) {
-                    // a flood of silent or slow clients must not hold sockets and buffers without bound
-                    refused++;
-                    device.setupRefused();
-                    closeQuietly(ch);
-                    System.err.println("jwarp: listener " + local + ": " + backlog + " connection setups pending (its"
-                            + " backlog); refused a client (" + refused + " refused so far)");
-                    return;
-                }
+            if (pending.incrementAndGet() > backlog) {
+                // a flood of silent or slow clients must not hold sockets and buffers without bound
+                pending.decrementAndGet();
+                refused++;
+                device.setupRefused();
+                closeQuietly(ch);
+                System.err.println("jwarp: listener " + local + ": " + backlog + " connection setups pending (its"
+                        + " backlog); refused a client (" + refused + " refused so far)");
+                continue;
+            }
+            // RSS: the engine thread the connection's hash names owns it from its first byte
+            EngineWorker owner = device.steer(remote(ch), local(ch));
+            owner.execute(() -> {
                 Connection c;
                 try {
-                    c = Connection.accepted(device, ch, this, System.nanoTime());
+                    c = Connection.accepted(device, ch, this, owner, System.nanoTime());
                 } catch (RuntimeException | OutOfMemoryError e) {
+                    setupEnded();
                     closeQuietly(ch);      // the socket goes with the connection that could not be made
                     throw e;
                 }
-                worker.addConnection(c);
+                owner.addConnection(c);
             });
+        }
+    }
+
+    /** A setup of this listener ended: it ran, failed or was rejected (the connection's engine thread). */
+    void setupEnded() {
+        pending.decrementAndGet();
+    }
+
+    private static InetSocketAddress remote(SocketChannel ch) {
+        try {
+            return (InetSocketAddress) ch.getRemoteAddress();
+        } catch (IOException e) {
+            return null;           // gone already: any engine thread will see it fail
+        }
+    }
+
+    private static InetSocketAddress local(SocketChannel ch) {
+        try {
+            return (InetSocketAddress) ch.getLocalAddress();
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -46,7 +46,8 @@ final class JwarpQp implements QueuePair {
     private final JwarpPd pd;
     private final QpInitAttr attr;
     private final int qpNum;
-    private final EngineWorker worker;
+    /** The engine thread that owns this QP: chosen at creation, then by RSS for its connection. */
+    private volatile EngineWorker worker;
     private final SpscSlotRing<SendSlot> sq;
     private final SpscSlotRing<RecvWr> rq;
     private final CounterSet counters;
@@ -154,6 +155,14 @@ final class JwarpQp implements QueuePair {
      */
     boolean bind() {
         return bound.compareAndSet(false, true);
+    }
+
+    /**
+     * Connect or accept (setup path, before any connection of this QP exists): the engine thread
+     * RSS chose for the connection owns this QP from now on.
+     */
+    void adopt(EngineWorker owner) {
+        worker = owner;
     }
 
     /** A connect that could not start gives the QP back. */

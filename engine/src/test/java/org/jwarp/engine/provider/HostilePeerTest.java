@@ -89,7 +89,10 @@ class HostilePeerTest {
                         if (e instanceof CmEvent.ConnectRequest r) {
                             // a well-formed Request, however odd: the application refuses it
                             assertEquals("absurd IRD/ORD", attacks[a], "only a well-formed Request reaches the application");
-                            r.request().reject(new byte[0]);
+                            // the Reject goes out before this client closes: a client that left while the
+                            // application decided would rightly add a ConnectError of its own
+                            r.request().reject(new byte[0]).toCompletableFuture().get(WAIT.toSeconds(),
+                                    java.util.concurrent.TimeUnit.SECONDS);
                         } else {
                             assertTrue(e instanceof CmEvent.ConnectError, attacks[a] + ": " + e);
                         }
