@@ -37,8 +37,10 @@ final class Connection {
     private final MemorySegment rxSegment;
     private final StreamDriver driver;
     private ConnectionSetup setup;
-    /** The engine thread that owns this connection (RSS chose it). */
-    private final EngineWorker owner;
+    /** The engine thread that owns this connection (RSS chose it; rebalancing may move it). */
+    private EngineWorker owner;
+    /** Passive side: the RSS table entry of the accepted socket, or -1; the accepting QP takes it. */
+    private int rssEntry = -1;
 
     private int phase;
     private JwarpQp qp;
@@ -68,8 +70,9 @@ final class Connection {
 
     /** The passive side: TCP accepted; waiting for the MPA Request. */
     static Connection accepted(JwarpDevice device, SocketChannel channel, JwarpListener listener, EngineWorker owner,
-                               long now) {
+                               int rssEntry, long now) {
         Connection c = new Connection(device, channel, listener.handler(), owner);
+        c.rssEntry = rssEntry;
         c.setup = new ResponderSetup(c, listener, now);
         c.phase = HANDSHAKE;
         return c;
@@ -81,6 +84,15 @@ final class Connection {
 
     EngineWorker owner() {
         return owner;
+    }
+
+    int rssEntry() {
+        return rssEntry;
+    }
+
+    /** Rebalancing, on the old owner's thread after it let go: the connection belongs to {@code next}. */
+    void owner(EngineWorker next) {
+        owner = next;
     }
 
     /**
@@ -125,6 +137,14 @@ final class Connection {
         } catch (IOException e) {
             device.report(new IOException("cannot watch " + channel + " for readiness", e));
             lost();
+        }
+    }
+
+    /** Engine thread: leaves the selector it joined (the connection moves to another engine thread). */
+    void unregister() {
+        if (key != null) {
+            key.cancel();
+            key = null;
         }
     }
 

@@ -75,8 +75,8 @@ final class EngineThreads {
     }
 
     /** The engine thread for a connection with {@code peer} arriving at {@code local} (RSS). */
-    EngineWorker steer(java.net.InetSocketAddress peer, java.net.InetSocketAddress local) {
-        return steering.workerFor(peer, local);
+    RssSteering.Choice steer(java.net.InetSocketAddress peer, java.net.InetSocketAddress local) {
+        return steering.choose(peer, local);
     }
 
     RssSteering steering() {

@@ -112,6 +112,12 @@ final class EngineWorker implements Agent {
         c.register(sleeper.selector());
     }
 
+    /** The connection moves to another engine thread: it leaves this one's duty cycle and selector. */
+    void detach(Connection c) {
+        connections.remove(c);
+        c.unregister();
+    }
+
     /**
      * This engine thread failed: every connection it carries ends (its event, a flush of every
      * outstanding request). Runs on this thread, after its loop stopped.

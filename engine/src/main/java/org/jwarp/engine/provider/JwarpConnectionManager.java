@@ -81,7 +81,8 @@ final class JwarpConnectionManager implements ConnectionManager {
             // RSS: the 4-tuple is known before the first packet, so the engine thread its hash names
             // owns the QP and the connection from the start
             InetSocketAddress local = bindForRoute(ch, remote);
-            jqp.adopt(device.steer(remote, local));
+            RssSteering.Choice owner = device.steer(remote, local);
+            jqp.adopt(owner.worker(), owner.entry());
             ch.connect(remote);
         } catch (IOException e) {
             jqp.unbind();
@@ -133,7 +134,7 @@ final class JwarpConnectionManager implements ConnectionManager {
         if (!(qp instanceof JwarpQp jqp) || qp.device() != device) {
             throw new IllegalArgumentException("the QP does not belong to this device");
         }
-        jqp.worker().execute(() -> {
+        jqp.onOwner(() -> {
             if (jqp.connection != null) {
                 jqp.connection.disconnect();
             }

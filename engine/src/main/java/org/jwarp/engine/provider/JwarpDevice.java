@@ -220,7 +220,7 @@ final class JwarpDevice implements RdmaDevice {
      */
     void acceptOn(Connection c, JwarpQp qp, AcceptParams params, CompletableFuture<Void> replySent) {
         EngineWorker owner = c.owner();
-        qp.adopt(owner);
+        qp.adopt(owner, c.rssEntry());
         owner.execute(() -> c.accept(qp, params.privateData(), params.ord(), params.ird(), replySent));
     }
 
@@ -328,8 +328,32 @@ final class JwarpDevice implements RdmaDevice {
     }
 
     /** The engine thread for a connection with {@code peer} arriving at {@code local} (RSS). */
-    EngineWorker steer(java.net.InetSocketAddress peer, java.net.InetSocketAddress local) {
+    RssSteering.Choice steer(java.net.InetSocketAddress peer, java.net.InetSocketAddress local) {
         return engines.steer(peer, local);
+    }
+
+    /**
+     * Rebalancing (seed 004): table entry {@code entry} names engine thread {@code engine} from now
+     * on, and every connection of that entry moves there with its QP, under traffic (see
+     * {@link JwarpQp#moveTo}). Returns how many QPs moved.
+     */
+    int moveEntry(int entry, int engine) {
+        checkOpen();
+        RssSteering steering = engines.steering();
+        steering.assign(entry, engine);
+        EngineWorker target = steering.worker(engine);
+        List<JwarpQp> moving = new ArrayList<>();
+        synchronized (qps) {
+            for (JwarpQp qp : qps) {
+                if (qp.rssEntry() == entry && qp.worker() != target) {
+                    moving.add(qp);
+                }
+            }
+        }
+        for (JwarpQp qp : moving) {
+            qp.moveTo(target);
+        }
+        return moving.size();
     }
 
     int connectionCount() throws InterruptedException {

@@ -75,11 +75,12 @@ final class JwarpListener implements Listener {
                 continue;
             }
             // RSS: the engine thread the connection's hash names owns it from its first byte
-            EngineWorker owner = device.steer(remote(ch), local(ch));
+            RssSteering.Choice choice = device.steer(remote(ch), local(ch));
+            EngineWorker owner = choice.worker();
             owner.execute(() -> {
                 Connection c;
                 try {
-                    c = Connection.accepted(device, ch, this, owner, System.nanoTime());
+                    c = Connection.accepted(device, ch, this, owner, choice.entry(), System.nanoTime());
                 } catch (RuntimeException | OutOfMemoryError e) {
                     setupEnded();
                     closeQuietly(ch);      // the socket goes with the connection that could not be made

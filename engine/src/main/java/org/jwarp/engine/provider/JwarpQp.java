@@ -48,6 +48,8 @@ final class JwarpQp implements QueuePair {
     private final int qpNum;
     /** The engine thread that owns this QP: chosen at creation, then by RSS for its connection. */
     private volatile EngineWorker worker;
+    /** The RSS indirection-table entry of this QP's connection, or -1 (none, or steered round robin). */
+    private volatile int rssEntry = -1;
     private final SpscSlotRing<SendSlot> sq;
     private final SpscSlotRing<RecvWr> rq;
     private final CounterSet counters;
@@ -161,8 +163,70 @@ final class JwarpQp implements QueuePair {
      * Connect or accept (setup path, before any connection of this QP exists): the engine thread
      * RSS chose for the connection owns this QP from now on.
      */
-    void adopt(EngineWorker owner) {
+    void adopt(EngineWorker owner, int entry) {
         worker = owner;
+        rssEntry = entry;
+    }
+
+    int rssEntry() {
+        return rssEntry;
+    }
+
+    /**
+     * Runs {@code command} on the engine thread that owns this QP when it runs: a command queued on
+     * a thread the QP has just left (a rebalancing move) follows it to the new one.
+     */
+    void onOwner(Runnable command) {
+        EngineWorker w = worker;
+        w.execute(() -> {
+            if (worker != w) {
+                onOwner(command);
+            } else {
+                command.run();
+            }
+        });
+    }
+
+    /** As {@link #onOwner}, and waits until it ran (setup path: {@code modify}). */
+    private void runOnOwner(Runnable command) {
+        while (true) {
+            EngineWorker w = worker;
+            boolean[] ran = {false};
+            device.runOnEngine(w, () -> {
+                if (worker == w) {
+                    command.run();
+                    ran[0] = true;
+                }
+            });
+            if (ran[0]) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Rebalancing: the connection and its QP move to {@code target} (no-op if already there). On the
+     * old thread the connection leaves its duty cycle and selector; posts from then on ring the new
+     * thread, which takes the connection in with its next commands, before any of its cycles touches
+     * the QP's rings: the rings' consumer changes hands through the command queue, so no request or
+     * completion is lost, repeated or reordered.
+     */
+    void moveTo(EngineWorker target) {
+        onOwner(() -> {
+            EngineWorker from = worker;
+            if (from == target) {
+                return;
+            }
+            Connection c = connection;
+            if (c != null) {
+                from.detach(c);
+                c.owner(target);
+            }
+            worker = target;
+            if (c != null) {
+                target.execute(() -> target.addConnection(c));
+            }
+        });
     }
 
     /** A connect that could not start gives the QP back. */
@@ -173,7 +237,7 @@ final class JwarpQp implements QueuePair {
     @Override
     public void modify(QpState target) {
         lifecycle.checkModify(target);
-        device.runOnEngine(worker, () -> modifyOnEngine(target));
+        runOnOwner(() -> modifyOnEngine(target));
     }
 
     /** Engine thread: carries out {@code modify(target)}. */
@@ -309,7 +373,7 @@ final class JwarpQp implements QueuePair {
 
     /** A request posted in ERROR completes with a flush (error path: a command to the engine). */
     private void flushSoon() {
-        worker.execute(flush);
+        onOwner(flush);
     }
 
     /** Doorbell: new work for the engine thread (a volatile write; an unpark only if it sleeps). */
@@ -331,7 +395,7 @@ final class JwarpQp implements QueuePair {
             return;
         }
         closed = true;
-        worker.execute(() -> {
+        onOwner(() -> {
             if (connection != null) {
                 connection.disconnect();
             }

@@ -28,15 +28,29 @@ final class RssSteering {
         return table;
     }
 
+    /** Where a connection goes: its engine thread, and its table entry (-1: steered round robin). */
+    record Choice(EngineWorker worker, int entry) {
+    }
+
     /** The engine thread for a connection with {@code peer} arriving at {@code local}. */
-    EngineWorker workerFor(InetSocketAddress peer, InetSocketAddress local) {
-        if (workers.length == 1) {
-            return workers[0];
-        }
+    Choice choose(InetSocketAddress peer, InetSocketAddress local) {
         if (peer == null || local == null || peer.getAddress() == null || local.getAddress() == null
                 || peer.getAddress().getAddress().length != local.getAddress().getAddress().length) {
-            return workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)];
+            return new Choice(workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)], -1);
         }
-        return workers[table.engineFor(toeplitz.hash(peer, local, true))];
+        int entry = table.entry(toeplitz.hash(peer, local, true));
+        return new Choice(workers[table.engineOf(entry)], entry);
+    }
+
+    /**
+     * Rebalancing: entry {@code entry} names engine thread {@code engine} from now on; the
+     * connections of that entry are moved by the caller.
+     */
+    void assign(int entry, int engine) {
+        table.assign(entry, engine);
+    }
+
+    EngineWorker worker(int engine) {
+        return workers[engine];
     }
 }

@@ -1,0 +1,142 @@
+package org.jwarp.engine.provider;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jwarp.verbs.AcceptParams;
+import org.jwarp.verbs.Access;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.PostStatus;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RecvWr;
+import org.jwarp.verbs.SendWr;
+import org.jwarp.verbs.WcOpcode;
+import org.jwarp.verbs.WcStatus;
+import org.jwarp.verbs.WorkCompletion;
+import org.jwarp.verbs.WrOpcode;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rebalancing moves connections between engine threads under traffic (seed 004: rewrite a table
+ * entry, move its connections): every SEND and every receive completes exactly once, in order per
+ * QP, with the bytes that were sent, while both sides' entries flip between the two engine
+ * threads again and again.
+ */
+class RssRebalanceTest {
+
+    static final int CONNECTIONS = 8;
+    static final int ROUNDS = 30;
+    /** Messages in flight per QP and round (within the queue depths). */
+    static final int BATCH = 16;
+    static final int SIZE = 256;
+
+    @Test
+    void connectionsMoveBetweenEngineThreadsUnderTrafficAndNothingIsLostRepeatedOrReordered() throws Exception {
+        DeviceConfig twoEngines = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
+                .engineThreads(2).build();
+        try (LoopbackPair.End client = new LoopbackPair.End(twoEngines);
+             LoopbackPair.End server = new LoopbackPair.End(twoEngines)) {
+            var listener = server.device.connectionManager().listen(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 32, server.events);
+            List<JwarpQp> cqps = new ArrayList<>();
+            List<JwarpQp> sqps = new ArrayList<>();
+            for (int i = 0; i < CONNECTIONS; i++) {
+                QueuePair c = client.device.createQp(client.pd, client.qp.initAttr());
+                QueuePair s = server.device.createQp(server.pd, server.qp.initAttr());
+                client.device.connectionManager().connect(listener.localAddress(), c, ConnectParams.of(new byte[0]),
+                        client.events);
+                server.events.expect(CmEvent.ConnectRequest.class, LoopbackPair.WAIT, server.device).request()
+                        .accept(s, AcceptParams.of(new byte[0]));
+                client.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, client.device);
+                server.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, server.device);
+                cqps.add((JwarpQp) c);
+                sqps.add((JwarpQp) s);
+                assertTrue(((JwarpQp) c).rssEntry() >= 0 && ((JwarpQp) s).rssEntry() >= 0, "steered by RSS");
+            }
+            MemoryRegion out = client.register((long) CONNECTIONS * BATCH * SIZE, Access.LOCAL_WRITE);
+            MemoryRegion in = server.register((long) CONNECTIONS * BATCH * SIZE, Access.LOCAL_WRITE);
+            Map<Integer, Integer> qpIndex = new HashMap<>();
+            for (int i = 0; i < CONNECTIONS; i++) {
+                qpIndex.put(cqps.get(i).qpNum(), i);
+                qpIndex.put(sqps.get(i).qpNum(), i);
+            }
+            long[] nextSendDone = new long[CONNECTIONS];
+            long[] nextRecvDone = new long[CONNECTIONS];
+            int moves = 0;
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int i = 0; i < CONNECTIONS; i++) {
+                    for (int b = 0; b < BATCH; b++) {
+                        long seq = (long) round * BATCH + b;
+                        long slot = ((long) i * BATCH + b) * SIZE;
+                        assertEquals(PostStatus.OK, sqps.get(i).postRecv(new RecvWr().wrId(seq).addSge(in, slot, SIZE)));
+                        for (int k = 0; k < SIZE; k += 8) {
+                            out.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, slot + k, seq * 1_000_003L + i * 31L + k);
+                        }
+                        assertEquals(PostStatus.OK, cqps.get(i).postSend(new SendWr().wrId(seq).opcode(WrOpcode.SEND)
+                                .signaled(true).addSge(out, slot, SIZE)));
+                    }
+                }
+                // with the round's messages in flight: every entry of both sides flips engine thread
+                for (JwarpQp q : cqps) {
+                    moves += ((JwarpDevice) client.device).moveEntry(q.rssEntry(), 1 - q.worker().index());
+                }
+                for (JwarpQp q : sqps) {
+                    moves += ((JwarpDevice) server.device).moveEntry(q.rssEntry(), 1 - q.worker().index());
+                }
+                int expected = 2 * CONNECTIONS * BATCH;
+                for (int n = 0; n < expected; n++) {
+                    WorkCompletion wc = n % 2 == 0 ? nextOf(client, server) : nextOf(server, client);
+                    assertSame(WcStatus.SUCCESS, wc.status(), wc.toString());
+                    int i = qpIndex.get(wc.qpNum());
+                    if (wc.opcode() == WcOpcode.SEND) {
+                        assertEquals(nextSendDone[i]++, wc.wrId(), "SENDs of QP " + i + " complete once, in order");
+                    } else {
+                        assertSame(WcOpcode.RECV, wc.opcode());
+                        long seq = nextRecvDone[i]++;
+                        assertEquals(seq, wc.wrId(), "receives of QP " + i + " complete once, in order");
+                        assertEquals(SIZE, wc.byteLen());
+                        long slot = ((long) i * BATCH + seq % BATCH) * SIZE;
+                        for (int k = 0; k < SIZE; k += 8) {
+                            assertEquals(seq * 1_000_003L + i * 31L + k,
+                                    in.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, slot + k), "QP " + i + " message " + seq);
+                        }
+                    }
+                }
+            }
+            for (int i = 0; i < CONNECTIONS; i++) {
+                assertEquals((long) ROUNDS * BATCH, nextSendDone[i]);
+                assertEquals((long) ROUNDS * BATCH, nextRecvDone[i]);
+            }
+            assertTrue(moves >= ROUNDS * CONNECTIONS, "QPs moved: " + moves);
+            listener.close();
+        }
+    }
+
+    /** The next completion of {@code first}'s CQ, or else of {@code other}'s, whichever comes (one polled at a time). */
+    private static WorkCompletion nextOf(LoopbackPair.End first, LoopbackPair.End other) {
+        long deadline = System.nanoTime() + LoopbackPair.WAIT.toNanos();
+        while (true) {
+            if (first.cq.poll(first.wcs, 1) == 1) {
+                return new WorkCompletion().copyFrom(first.wcs[0]);
+            }
+            if (other.cq.poll(other.wcs, 1) == 1) {
+                return new WorkCompletion().copyFrom(other.wcs[0]);
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("no completion within " + LoopbackPair.WAIT);
+            }
+            Thread.onSpinWait();
+        }
+    }
+}
