@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.RssConfig;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -48,6 +49,28 @@ final class DeviceOptions {
     @Option(names = "--rtr", paramLabel = "KIND,...", split = ",", description = "RTR messages offered as initiator"
             + " and accepted as responder: write, read, send (default: write,read).")
     List<String> rtr;
+
+    @Option(names = "--rss-table", paramLabel = "SIZE", description = "Entries of the RSS indirection table that"
+            + " steers connections to engine threads, a power of two (default 128).")
+    Integer rssTable;
+
+    @Option(names = "--rss-key", paramLabel = "HEX", description = "The RSS Toeplitz key, 40 bytes or more as hex"
+            + " digits (default: Microsoft's RSS key).")
+    String rssKey;
+
+    @Option(names = "--rebalance", paramLabel = "POLICY", description = "Move RSS table entries between engine"
+            + " threads by their load: off (default), periodic (every period, the busiest entry of the busiest"
+            + " thread to the idlest) or threshold (only when the busiest thread carries over --rebalance-threshold"
+            + " times the average).")
+    String rebalance;
+
+    @Option(names = "--rebalance-period", paramLabel = "SECONDS", description = "How often the rebalancer looks"
+            + " (default 1).")
+    Double rebalancePeriod;
+
+    @Option(names = "--rebalance-threshold", paramLabel = "X", description = "threshold policy: times the average"
+            + " load, above 1 (default 1.5).")
+    Double rebalanceThreshold;
 
     /** The threading mode these options ask for, or this machine's default. */
     DeviceConfig.ThreadingMode threadingMode(CommandSpec spec) {
@@ -127,8 +150,9 @@ final class DeviceOptions {
         if (p2p && kinds.isEmpty()) {
             throw bad(spec, "--p2p needs at least one --rtr kind");
         }
+        RssConfig rss = rssConfig(spec);
         try {
-            DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(threadingMode(spec))
+            DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(threadingMode(spec)).rss(rss)
                     .engineThreads(engineThreads(spec)).idleStrategy(idleKind(spec))
                     .mpaRevision(rev).peerToPeer(p2p).rtrKinds(kinds).crcPolicy(crcPolicy)
                     .markerPolicy(markersOn ? DeviceConfig.MarkerPolicy.REQUEST : DeviceConfig.MarkerPolicy.NEVER_REQUEST);
@@ -138,6 +162,32 @@ final class DeviceOptions {
             return b.build();
         } catch (IllegalArgumentException e) {
             throw bad(spec, e.getMessage());
+        }
+    }
+
+    /** The RSS table, key and rebalancing these options ask for. */
+    RssConfig rssConfig(CommandSpec spec) {
+        RssConfig.Rebalance policy = switch (rebalance == null ? "off" : rebalance.toLowerCase(Locale.ROOT)) {
+            case "off" -> RssConfig.Rebalance.OFF;
+            case "periodic" -> RssConfig.Rebalance.PERIODIC;
+            case "threshold" -> RssConfig.Rebalance.THRESHOLD;
+            default -> throw bad(spec, "--rebalance must be off, periodic or threshold, not '" + rebalance + "'");
+        };
+        if (policy != RssConfig.Rebalance.OFF && engineThreads(spec) < 2) {
+            throw bad(spec, "--rebalance " + rebalance + " needs --threading dedicated and --engine-threads 2 or more");
+        }
+        double period = rebalancePeriod == null ? RssConfig.DEFAULT.period().toNanos() / 1e9 : rebalancePeriod;
+        if (!(period >= 0.001 && period <= 3600)) {
+            throw bad(spec, "--rebalance-period must be 0.001 to 3600 seconds, not " + rebalancePeriod);
+        }
+        try {
+            return new RssConfig(rssTable == null ? RssConfig.DEFAULT.tableSize() : rssTable,
+                    rssKey == null ? "" : rssKey.replace(":", ""), policy,
+                    java.time.Duration.ofNanos((long) (period * 1e9)),
+                    rebalanceThreshold == null ? RssConfig.DEFAULT.threshold() : rebalanceThreshold);
+        } catch (IllegalArgumentException e) {
+            throw bad(spec, e.getMessage().replace("the RSS indirection table size", "--rss-table")
+                    .replace("the RSS key", "--rss-key").replace("the rebalancing threshold", "--rebalance-threshold"));
         }
     }
 

@@ -40,6 +40,15 @@ public final class CounterNames {
      */
     public static final String SETUPS_REFUSED = "setups.refused";
 
+    /** Engine thread: the queue pairs it owns now. Not standard: engine-thread groups hold it. */
+    public static final String QPS = "qps";
+
+    /** Engine thread: the RSS indirection-table entries that name it now. */
+    public static final String RSS_ENTRIES = "rss.entries";
+
+    /** Engine thread: queue pairs moved to it by rebalancing, so far. */
+    public static final String RSS_MOVES_IN = "rss.moves.in";
+
     /** The names every {@link Counters} of a provider holds, in this order. */
     public static final List<String> STANDARD = List.of(FPDUS_TX, BYTES_TX, FPDUS_RX, BYTES_RX, DOORBELLS, WAKEUPS,
             TERMINATES_TX, TERMINATES_RX, CRC_ERRORS);

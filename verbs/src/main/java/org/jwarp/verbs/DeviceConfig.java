@@ -48,11 +48,13 @@ import java.util.Set;
  * @param limits         resource limits
  * @param rfc7306        whether RDMA_WRITE_WITH_IMM and the atomics may be posted
  * @param cpuList        CPUs to pin engine thread {@code i} to ({@code cpuList.get(i)}); empty = no pinning
+ * @param rss            how connections are spread over the engine threads, and rebalanced
  */
 public record DeviceConfig(String providerName, ThreadingMode threadingMode, int engineThreads,
                            IdleStrategyKind idleStrategy, Backoff backoff, CrcPolicy crcPolicy,
                            MarkerPolicy markerPolicy, int mpaRevision, boolean peerToPeer, Set<RtrKind> rtrKinds,
-                           MpaTimeouts mpaTimeouts, DeviceLimits limits, boolean rfc7306, List<Integer> cpuList) {
+                           MpaTimeouts mpaTimeouts, DeviceLimits limits, boolean rfc7306, List<Integer> cpuList,
+                           RssConfig rss) {
 
     /** Who runs the engine (the soft RNIC's duty cycle). */
     public enum ThreadingMode {
@@ -170,6 +172,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         requireNonNull("limits", limits);
         requireNonNull("rtrKinds", rtrKinds);
         requireNonNull("cpuList", cpuList);
+        requireNonNull("rss", rss);
         if (engineThreads < 1 || engineThreads > MAX_ENGINE_THREADS) {
             throw new IllegalArgumentException("engineThreads must be in 1.." + MAX_ENGINE_THREADS + ": " + engineThreads);
         }
@@ -274,6 +277,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         b.limits = limits;
         b.rfc7306 = rfc7306;
         b.cpuList = cpuList;
+        b.rss = rss;
         return b;
     }
 
@@ -297,6 +301,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         private DeviceLimits limits = DeviceLimits.DEFAULT;
         private boolean rfc7306 = true;
         private List<Integer> cpuList = List.of();
+        private RssConfig rss = RssConfig.DEFAULT;
         private int availableProcessors = -1;
 
         private Builder() {
@@ -376,6 +381,11 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
             return this;
         }
 
+        public Builder rss(RssConfig rss) {
+            this.rss = rss;
+            return this;
+        }
+
         /**
          * The processor count the defaults and the spinner rule use, instead of
          * {@link Runtime#availableProcessors()} (tests; containers whose quota the JVM misreads).
@@ -399,7 +409,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
                     : defaultThreadingMode(cores);
             int threads = engineThreads != 0 ? engineThreads : 1;
             return new DeviceConfig(providerName, mode, threads, idleStrategy, backoff, crcPolicy, markerPolicy,
-                    mpaRevision, peerToPeer, rtrKinds, mpaTimeouts, limits, rfc7306, cpuList).checkProcessors(cores);
+                    mpaRevision, peerToPeer, rtrKinds, mpaTimeouts, limits, rfc7306, cpuList, rss).checkProcessors(cores);
         }
     }
 }

@@ -71,7 +71,7 @@ final class EngineThreads {
                 runners[i] = b.build().start();
             }
         }
-        steering = new RssSteering(workers, org.jwarp.engine.rss.IndirectionTable.DEFAULT_SIZE);
+        steering = new RssSteering(workers, config.rss());
     }
 
     /** The engine thread for a connection with {@code peer} arriving at {@code local} (RSS). */

@@ -112,6 +112,18 @@ final class EngineWorker implements Agent {
         c.register(sleeper.selector());
     }
 
+    /** QPs moved to this thread by rebalancing (written by this thread, read by counter readers). */
+    private volatile long movesIn;
+
+    long movesIn() {
+        return movesIn;
+    }
+
+    /** A rebalancing move brought a QP here (this thread). */
+    void movedIn() {
+        movesIn++;
+    }
+
     /** The connection moves to another engine thread: it leaves this one's duty cycle and selector. */
     void detach(Connection c) {
         connections.remove(c);

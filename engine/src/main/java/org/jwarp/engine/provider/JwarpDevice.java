@@ -32,6 +32,7 @@ import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.verbs.RssConfig;
 
 /**
  * A jwarp device: the STag table, the engine threads (or, in invoker mode, one duty cycle that the
@@ -39,12 +40,26 @@ import org.jwarp.verbs.RdmaDevice;
  */
 final class JwarpDevice implements RdmaDevice {
 
+    /** What only an engine thread's group counts: the QPs it owns, its RSS entries, the moves to it. */
+    static final List<String> ENGINE_ONLY_NAMES = List.of(CounterNames.QPS, CounterNames.RSS_ENTRIES,
+            CounterNames.RSS_MOVES_IN);
+    /** An engine thread's group: its QPs' counters summed, then {@link #ENGINE_ONLY_NAMES}. */
+    static final List<String> ENGINE_COUNTER_NAMES = engineCounterNames();
+
+    private static List<String> engineCounterNames() {
+        List<String> names = new ArrayList<>(JwarpQp.COUNTER_NAMES);
+        names.addAll(ENGINE_ONLY_NAMES);
+        return List.copyOf(names);
+    }
+
     /** Devices opened in this process: each publishes its counters under its own index. */
     private static final AtomicInteger DEVICES = new AtomicInteger();
 
     private final DeviceConfig config;
     private final StagTable stags;
     private final EngineThreads engines;
+    /** Seed 004's rebalancer, when there are engine threads to balance and the configuration asks for it; else null. */
+    private final Rebalancer rebalancer;
     private final AtomicInteger handles = new AtomicInteger();
     private final AtomicInteger qpNumbers = new AtomicInteger(0x10);
     private final JwarpConnectionManager cm;
@@ -65,6 +80,11 @@ final class JwarpDevice implements RdmaDevice {
         cm = new JwarpConnectionManager(this);
         publication = publishCounters();
         engines.start();
+        rebalancer = engines.workers().length > 1 && config.rss().rebalance() != RssConfig.Rebalance.OFF
+                ? new Rebalancer(this, config.rss()) : null;
+        if (rebalancer != null) {
+            rebalancer.start();
+        }
     }
 
     /**
@@ -203,6 +223,13 @@ final class JwarpDevice implements RdmaDevice {
         }
     }
 
+    /** The QPs open now (a copy; setup path). */
+    List<JwarpQp> openQps() {
+        synchronized (qps) {
+            return List.copyOf(qps);
+        }
+    }
+
     void qpClosed(JwarpQp qp) {
         synchronized (qps) {
             qps.remove(qp);
@@ -283,15 +310,25 @@ final class JwarpDevice implements RdmaDevice {
             EngineWorker w = workers[i];
             String scope = CounterScopes.engine(i);
             List<Counters> parts = new ArrayList<>();
-            parts.add(new CounterSet(scope, JwarpQp.COUNTER_NAMES)); // the names of the sum
+            parts.add(new CounterSet(scope, ENGINE_COUNTER_NAMES)); // the names of the sum
             parts.add(w.doorbell().counters(scope));
+            int owned = 0;
             synchronized (qps) {
                 for (JwarpQp qp : qps) {
                     if (qp.worker() == w) {
                         parts.add(qp.counters());
+                        owned++;
                     }
                 }
             }
+            int qpsNow = owned;
+            int engine = i;
+            parts.add(Counters.view(scope, ENGINE_ONLY_NAMES, index -> switch (index) {
+                case 0 -> qpsNow;
+                case 1 -> engines.steering().entriesOf(engine);
+                case 2 -> w.movesIn();
+                default -> throw new IndexOutOfBoundsException("engine counter index " + index);
+            }));
             out.add(Counters.sum(scope, parts));
         }
         return out;
@@ -402,6 +439,9 @@ final class JwarpDevice implements RdmaDevice {
         closed = true;
         // Stop the engine threads first; once stopped, their connections belong to this thread,
         // which closes every socket — as the kernel does when a process dies — and flushes every QP.
+        if (rebalancer != null) {
+            rebalancer.close();
+        }
         RuntimeException failure = engines.stop();
         if (publication != null) {
             try {

@@ -223,9 +223,12 @@ final class JwarpQp implements QueuePair {
                 c.owner(target);
             }
             worker = target;
-            if (c != null) {
-                target.execute(() -> target.addConnection(c));
-            }
+            target.execute(() -> {
+                if (c != null) {
+                    target.addConnection(c);
+                }
+                target.movedIn();
+            });
         });
     }
 

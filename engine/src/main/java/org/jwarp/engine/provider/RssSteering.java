@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jwarp.engine.rss.IndirectionTable;
 import org.jwarp.engine.rss.Toeplitz;
+import org.jwarp.verbs.RssConfig;
 
 /**
  * Which engine thread serves a new connection, in both roles (seed 004's Receive-Side Scaling):
@@ -14,14 +15,27 @@ import org.jwarp.engine.rss.Toeplitz;
  */
 final class RssSteering {
 
-    private final Toeplitz toeplitz = new Toeplitz();
+    private final Toeplitz toeplitz;
     private final IndirectionTable table;
     private final EngineWorker[] workers;
     private final AtomicInteger roundRobin = new AtomicInteger();
 
-    RssSteering(EngineWorker[] workers, int tableSize) {
+    RssSteering(EngineWorker[] workers, RssConfig config) {
         this.workers = workers;
-        this.table = new IndirectionTable(tableSize, workers.length);
+        this.table = new IndirectionTable(config.tableSize(), workers.length);
+        byte[] key = config.keyBytes();
+        this.toeplitz = key == null ? new Toeplitz() : new Toeplitz(key);
+    }
+
+    /** Table entries that name engine thread {@code engine} now. */
+    int entriesOf(int engine) {
+        int n = 0;
+        for (int i = 0; i < table.size(); i++) {
+            if (table.engineOf(i) == engine) {
+                n++;
+            }
+        }
+        return n;
     }
 
     IndirectionTable table() {

@@ -123,6 +123,81 @@ class RssRebalanceTest {
         }
     }
 
+    /**
+     * The rebalancer's look: of two busy entries on one engine thread and none on the other, the
+     * busier one moves (it narrows the gap without swapping the roles); a quiet period moves nothing.
+     */
+    @Test
+    void theRebalancerMovesTheBusiestEntryThatNarrowsTheGap() throws Exception {
+        DeviceConfig twoEngines = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
+                .engineThreads(2).build();
+        try (LoopbackPair.End client = new LoopbackPair.End(twoEngines);
+             LoopbackPair.End server = new LoopbackPair.End(twoEngines)) {
+            var listener = server.device.connectionManager().listen(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 32, server.events);
+            // connect until two connections of distinct entries sit on the client's engine thread 0
+            List<JwarpQp> onZero = new ArrayList<>();
+            List<JwarpQp> peers = new ArrayList<>();
+            for (int tries = 0; onZero.size() < 2 && tries < 64; tries++) {
+                QueuePair c = client.device.createQp(client.pd, client.qp.initAttr());
+                QueuePair s = server.device.createQp(server.pd, server.qp.initAttr());
+                client.device.connectionManager().connect(listener.localAddress(), c, ConnectParams.of(new byte[0]),
+                        client.events);
+                server.events.expect(CmEvent.ConnectRequest.class, LoopbackPair.WAIT, server.device).request()
+                        .accept(s, AcceptParams.of(new byte[0]));
+                client.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, client.device);
+                server.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, server.device);
+                JwarpQp jc = (JwarpQp) c;
+                if (jc.worker().index() == 0 && onZero.stream().noneMatch(q -> q.rssEntry() == jc.rssEntry())) {
+                    onZero.add(jc);
+                    peers.add((JwarpQp) s);
+                }
+            }
+            assertEquals(2, onZero.size(), "two connections of distinct entries on engine thread 0");
+            JwarpDevice dev = (JwarpDevice) client.device;
+            Rebalancer rebalancer = new Rebalancer(dev, org.jwarp.verbs.RssConfig.DEFAULT.withRebalance(
+                    org.jwarp.verbs.RssConfig.Rebalance.THRESHOLD, java.time.Duration.ofSeconds(1), 1.5));
+            assertEquals(0, rebalancer.look(), "the first look only takes the baseline");
+            // 3 messages on the first connection, 1 on the second: the first entry is the busier
+            MemoryRegion out = client.register(4096, Access.LOCAL_WRITE);
+            MemoryRegion in = server.register(4096, Access.LOCAL_WRITE);
+            int[] messages = {3, 1};
+            for (int k = 0; k < 2; k++) {
+                for (int m = 0; m < messages[k]; m++) {
+                    assertEquals(PostStatus.OK, peers.get(k).postRecv(new RecvWr().wrId(m).addSge(in, 0, 4096)));
+                    assertEquals(PostStatus.OK, onZero.get(k).postSend(new SendWr().wrId(m).opcode(WrOpcode.SEND)
+                            .signaled(true).addSge(out, 0, 4096)));
+                }
+            }
+            for (int n = 0; n < 2 * (messages[0] + messages[1]); n++) {
+                WorkCompletion wc = n % 2 == 0 ? nextOf(client, server) : nextOf(server, client);
+                assertSame(WcStatus.SUCCESS, wc.status(), wc.toString());
+            }
+            long movesBefore = dev.engineCounters().get(1).get(org.jwarp.verbs.CounterNames.RSS_MOVES_IN);
+            assertEquals(1, rebalancer.look(), "the busier entry moves");
+            JwarpQp moved = onZero.get(0);
+            long deadline = System.nanoTime() + LoopbackPair.WAIT.toNanos();
+            while (dev.engineCounters().get(1).get(org.jwarp.verbs.CounterNames.RSS_MOVES_IN) == movesBefore
+                    && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(1, moved.worker().index());
+            assertEquals(0, onZero.get(1).worker().index(), "the other entry stays");
+            assertEquals(movesBefore + 1, dev.engineCounters().get(1).get(org.jwarp.verbs.CounterNames.RSS_MOVES_IN));
+            assertEquals(0, rebalancer.look(), "nothing moved in a quiet period");
+            // the moved connection still carries data
+            assertEquals(PostStatus.OK, peers.get(0).postRecv(new RecvWr().wrId(99).addSge(in, 0, 64)));
+            assertEquals(PostStatus.OK, moved.postSend(new SendWr().wrId(99).opcode(WrOpcode.SEND).signaled(true)
+                    .addSge(out, 0, 64)));
+            for (int n = 0; n < 2; n++) {
+                WorkCompletion wc = n % 2 == 0 ? nextOf(client, server) : nextOf(server, client);
+                assertSame(WcStatus.SUCCESS, wc.status(), wc.toString());
+                assertEquals(99, wc.wrId());
+            }
+            listener.close();
+        }
+    }
+
     /** The next completion of {@code first}'s CQ, or else of {@code other}'s, whichever comes (one polled at a time). */
     private static WorkCompletion nextOf(LoopbackPair.End first, LoopbackPair.End other) {
         long deadline = System.nanoTime() + LoopbackPair.WAIT.toNanos();

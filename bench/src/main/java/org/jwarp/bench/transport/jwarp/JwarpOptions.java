@@ -76,7 +76,17 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
             case HYBRID -> "hybrid (the polling application thread runs the engine; a standby engine thread, asleep"
                     + " in its selector, takes over when it stops)" + idle;
             case DEDICATED -> "dedicated, " + engineThreads() + " engine thread" + (engineThreads() == 1 ? "" : "s")
-                    + " per device" + idle;
+                    + " per device" + idle + (engineThreads() > 1 ? ", " + describeRss() : "");
         };
+    }
+
+    /** How connections are spread over several engine threads. */
+    private String describeRss() {
+        org.jwarp.verbs.RssConfig r = device.rss();
+        return "RSS table " + r.tableSize() + (r.key().isEmpty() ? "" : ", own key") + ", rebalance "
+                + r.rebalance().name().toLowerCase(java.util.Locale.ROOT)
+                + (r.rebalance() == org.jwarp.verbs.RssConfig.Rebalance.OFF ? ""
+                : " every " + r.period().toMillis() + " ms" + (r.rebalance() == org.jwarp.verbs.RssConfig.Rebalance.THRESHOLD
+                ? " above " + r.threshold() + "x the average" : ""));
     }
 }

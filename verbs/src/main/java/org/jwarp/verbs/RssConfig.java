@@ -1,0 +1,86 @@
+package org.jwarp.verbs;
+
+import java.time.Duration;
+import java.util.HexFormat;
+
+/**
+ * Receive-Side Scaling (seed 004) for a device with several engine threads: each new connection,
+ * in both roles, goes to the engine thread that the Toeplitz hash of its 4-tuple picks through an
+ * indirection table of {@code tableSize} entries; a rebalancer may rewrite entries, moving their
+ * connections with their queue pairs under traffic.
+ *
+ * @param tableSize the indirection table's entries, a power of two (1..65536; default 128)
+ * @param key       the Toeplitz key as hex digits, at least 40 bytes; empty for the RSS
+ *                  specification's default key
+ * @param rebalance when the rebalancer rewrites entries
+ * @param period    how often it looks at the engine threads' load
+ * @param threshold {@link Rebalance#THRESHOLD}: it moves an entry when the busiest engine thread
+ *                  carried more than this many times the average (above 1.0)
+ */
+public record RssConfig(int tableSize, String key, Rebalance rebalance, Duration period, double threshold) {
+
+    /** 128 entries, the default key, no rebalancing (period 1 s, threshold 1.5 when switched on). */
+    public static final RssConfig DEFAULT = new RssConfig(128, "", Rebalance.OFF, Duration.ofSeconds(1), 1.5);
+
+    /** The smallest key: enough for an IPv6 4-tuple (36 bytes) and the 32-bit window. */
+    public static final int MIN_KEY_BYTES = 40;
+
+    /** When the rebalancer moves table entries. */
+    public enum Rebalance {
+        /** Never: a connection stays on the engine thread its hash picked. */
+        OFF,
+        /** Every period, the busiest entry of the busiest engine thread moves to the least busy one. */
+        PERIODIC,
+        /** As PERIODIC, but only when the busiest engine thread carried over threshold × the average. */
+        THRESHOLD
+    }
+
+    public RssConfig {
+        if (tableSize < 1 || tableSize > 65536 || Integer.bitCount(tableSize) != 1) {
+            throw new IllegalArgumentException("the RSS indirection table size must be a power of two from 1 to 65536,"
+                    + " not " + tableSize);
+        }
+        if (key == null) {
+            key = "";
+        }
+        if (!key.isEmpty()) {
+            byte[] k;
+            try {
+                k = HexFormat.of().parseHex(key);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("the RSS key takes hex digits, two per byte: " + key);
+            }
+            if (k.length < MIN_KEY_BYTES) {
+                throw new IllegalArgumentException("the RSS key needs at least " + MIN_KEY_BYTES + " bytes, not "
+                        + k.length);
+            }
+        }
+        if (rebalance == null || period == null) {
+            throw new IllegalArgumentException("rebalance and period must not be null");
+        }
+        if (period.isNegative() || period.isZero()) {
+            throw new IllegalArgumentException("the rebalancing period must be positive: " + period);
+        }
+        if (!(threshold > 1.0)) {
+            throw new IllegalArgumentException("the rebalancing threshold must be above 1.0 (times the average): "
+                    + threshold);
+        }
+    }
+
+    /** The key's bytes, or null for the default key. */
+    public byte[] keyBytes() {
+        return key.isEmpty() ? null : HexFormat.of().parseHex(key);
+    }
+
+    public RssConfig withTableSize(int size) {
+        return new RssConfig(size, key, rebalance, period, threshold);
+    }
+
+    public RssConfig withKey(String hex) {
+        return new RssConfig(tableSize, hex, rebalance, period, threshold);
+    }
+
+    public RssConfig withRebalance(Rebalance r, Duration p, double t) {
+        return new RssConfig(tableSize, key, r, p, t);
+    }
+}
