@@ -68,6 +68,10 @@ final class DeviceOptions {
             + " (default 1).")
     Double rebalancePeriod;
 
+    @Option(names = "--numa", description = "Pin the engine threads over the NUMA nodes (one node after another) and"
+            + " keep each one's connection buffers on its node; needs --threading dedicated.")
+    boolean numa;
+
     @Option(names = "--rebalance-threshold", paramLabel = "X", description = "threshold policy: times the average"
             + " load, above 1 (default 1.5).")
     Double rebalanceThreshold;
@@ -151,8 +155,11 @@ final class DeviceOptions {
             throw bad(spec, "--p2p needs at least one --rtr kind");
         }
         RssConfig rss = rssConfig(spec);
+        if (numa && threadingMode(spec) != DeviceConfig.ThreadingMode.DEDICATED) {
+            throw bad(spec, "--numa pins engine threads of their own: it needs --threading dedicated");
+        }
         try {
-            DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(threadingMode(spec)).rss(rss)
+            DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(threadingMode(spec)).rss(rss).numa(numa)
                     .engineThreads(engineThreads(spec)).idleStrategy(idleKind(spec))
                     .mpaRevision(rev).peerToPeer(p2p).rtrKinds(kinds).crcPolicy(crcPolicy)
                     .markerPolicy(markersOn ? DeviceConfig.MarkerPolicy.REQUEST : DeviceConfig.MarkerPolicy.NEVER_REQUEST);

@@ -49,12 +49,15 @@ import java.util.Set;
  * @param rfc7306        whether RDMA_WRITE_WITH_IMM and the atomics may be posted
  * @param cpuList        CPUs to pin engine thread {@code i} to ({@code cpuList.get(i)}); empty = no pinning
  * @param rss            how connections are spread over the engine threads, and rebalanced
+ * @param numa           DEDICATED mode without a cpuList: pin the engine threads over the NUMA nodes
+ *                       (one node after another) and prefer each thread's node for its connections'
+ *                       buffers (seed 004)
  */
 public record DeviceConfig(String providerName, ThreadingMode threadingMode, int engineThreads,
                            IdleStrategyKind idleStrategy, Backoff backoff, CrcPolicy crcPolicy,
                            MarkerPolicy markerPolicy, int mpaRevision, boolean peerToPeer, Set<RtrKind> rtrKinds,
                            MpaTimeouts mpaTimeouts, DeviceLimits limits, boolean rfc7306, List<Integer> cpuList,
-                           RssConfig rss) {
+                           RssConfig rss, boolean numa) {
 
     /** Who runs the engine (the soft RNIC's duty cycle). */
     public enum ThreadingMode {
@@ -173,6 +176,10 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         requireNonNull("rtrKinds", rtrKinds);
         requireNonNull("cpuList", cpuList);
         requireNonNull("rss", rss);
+        if (numa && threadingMode != ThreadingMode.DEDICATED) {
+            throw new IllegalArgumentException("NUMA placement pins engine threads of their own: it needs DEDICATED"
+                    + " mode, not " + threadingMode);
+        }
         if (engineThreads < 1 || engineThreads > MAX_ENGINE_THREADS) {
             throw new IllegalArgumentException("engineThreads must be in 1.." + MAX_ENGINE_THREADS + ": " + engineThreads);
         }
@@ -278,6 +285,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         b.rfc7306 = rfc7306;
         b.cpuList = cpuList;
         b.rss = rss;
+        b.numa = numa;
         return b;
     }
 
@@ -302,6 +310,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         private boolean rfc7306 = true;
         private List<Integer> cpuList = List.of();
         private RssConfig rss = RssConfig.DEFAULT;
+        private boolean numa;
         private int availableProcessors = -1;
 
         private Builder() {
@@ -386,6 +395,11 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
             return this;
         }
 
+        public Builder numa(boolean numa) {
+            this.numa = numa;
+            return this;
+        }
+
         /**
          * The processor count the defaults and the spinner rule use, instead of
          * {@link Runtime#availableProcessors()} (tests; containers whose quota the JVM misreads).
@@ -409,7 +423,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
                     : defaultThreadingMode(cores);
             int threads = engineThreads != 0 ? engineThreads : 1;
             return new DeviceConfig(providerName, mode, threads, idleStrategy, backoff, crcPolicy, markerPolicy,
-                    mpaRevision, peerToPeer, rtrKinds, mpaTimeouts, limits, rfc7306, cpuList, rss).checkProcessors(cores);
+                    mpaRevision, peerToPeer, rtrKinds, mpaTimeouts, limits, rfc7306, cpuList, rss, numa).checkProcessors(cores);
         }
     }
 }

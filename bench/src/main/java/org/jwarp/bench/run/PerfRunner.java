@@ -180,7 +180,8 @@ public final class PerfRunner {
         }
         for (int i = 0; i < o.engineThreads(); i++) {
             out.add(side + " engine thread jwarp-engine-" + i + ": " + (o.engineCpus().size() > i
-                    ? "CPU " + o.engineCpus().get(i) + " (pinned)" : "not pinned"));
+                    ? "CPU " + o.engineCpus().get(i) + " (pinned)"
+                    : o.device().numa() ? "pinned by NUMA placement (--numa)" : "not pinned"));
         }
     }
 

@@ -56,6 +56,11 @@ final class Connection {
         this.rx = receiver.staging();
         this.rxSegment = receiver.stagingSegment();
         this.driver = new StreamDriver(this, receiver);
+        if (owner.node() >= 0) {
+            // seed 004: the buffers the owning engine thread touches live on its node
+            org.jwarp.engine.affinity.MemoryPolicy.preferNode(rxSegment, owner.node());
+            driver.preferNode(owner.node());
+        }
     }
 
     /** The active side: TCP connect under way; the MPA Request goes out once it completes. */

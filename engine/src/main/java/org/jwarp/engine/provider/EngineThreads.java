@@ -1,5 +1,6 @@
 package org.jwarp.engine.provider;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -8,6 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.jwarp.engine.agent.AgentInvoker;
+import org.jwarp.engine.affinity.Cpus;
+import org.jwarp.engine.affinity.NumaPlacement;
+import org.jwarp.engine.affinity.NumaTopology;
+import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
@@ -56,6 +61,14 @@ final class EngineThreads {
             invoker = null;
             standby = null;
             runners = new AgentRunner[n];
+            List<Integer> cpus = config.cpuList();
+            if (config.numa() && cpus.isEmpty()) {
+                NumaPlacement.Plan plan = numaPlan(n);
+                cpus = plan.cpus();
+                for (int i = 0; i < n; i++) {
+                    workers[i].node(plan.nodes().get(i));
+                }
+            }
             for (int i = 0; i < n; i++) {
                 EngineWorker w = workers[i];
                 // the doorbell ends a park when work is posted; the deadline keeps moderation timers on time
@@ -65,8 +78,8 @@ final class EngineThreads {
                         // connections (the handler runs on that thread, the connections' owner)
                         .errorHandler(f -> device.engineDied(w, f))
                         .daemon(true);
-                if (!config.cpuList().isEmpty()) {
-                    b.cpu(config.cpuList().get(i % config.cpuList().size()));
+                if (!cpus.isEmpty()) {
+                    b.cpu(cpus.get(i % cpus.size()));
                 }
                 runners[i] = b.build().start();
             }
@@ -81,6 +94,19 @@ final class EngineThreads {
 
     RssSteering steering() {
         return steering;
+    }
+
+    /** Seed 004: engine threads over the NUMA nodes of the CPUs this process may use. */
+    private static NumaPlacement.Plan numaPlan(int engines) {
+        Cpus allowed = ThreadAffinity.isSupported() ? ThreadAffinity.getAffinity().orElse(null) : null;
+        if (allowed == null || allowed.isEmpty()) {
+            int[] all = new int[Runtime.getRuntime().availableProcessors()];
+            for (int i = 0; i < all.length; i++) {
+                all[i] = i;
+            }
+            allowed = Cpus.of(all);
+        }
+        return NumaPlacement.plan(NumaTopology.read(), allowed, engines);
     }
 
     /** Starts the standby thread, once the device is ready for it. */

@@ -35,6 +35,18 @@ final class EngineWorker implements Agent {
         return doorbell;
     }
 
+    /** The NUMA node this thread was placed on, or -1 (no placement). */
+    private volatile int node = -1;
+
+    int node() {
+        return node;
+    }
+
+    /** NUMA placement (device setup): this thread runs on {@code n}. */
+    void node(int n) {
+        node = n;
+    }
+
     /** This engine thread's number within its device (engine-N). */
     int index() {
         return index;

@@ -49,6 +49,11 @@ final class GatherFpduSink implements FpduSink {
         }
     }
 
+    /** The staging buffer, for NUMA placement. */
+    MemorySegment stagingSegment() {
+        return stagingSegment;
+    }
+
     GatherFpduSink start(boolean crc, boolean markers, long streamPosition) {
         encoder.start(crc, markers, streamPosition);
         reset();

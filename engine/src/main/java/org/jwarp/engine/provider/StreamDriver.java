@@ -46,6 +46,11 @@ final class StreamDriver {
         this.sink = new GatherFpduSink(c.device.stags());
     }
 
+    /** Prefers NUMA node {@code node} for the transmit staging buffer; null, or why not. */
+    String preferNode(int node) {
+        return org.jwarp.engine.affinity.MemoryPolicy.preferNode(sink.stagingSegment(), node);
+    }
+
     /** True once the connection is established (RFC 6581: the RTR is out, or it arrived). */
     boolean established() {
         return established;

@@ -76,7 +76,8 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
             case HYBRID -> "hybrid (the polling application thread runs the engine; a standby engine thread, asleep"
                     + " in its selector, takes over when it stops)" + idle;
             case DEDICATED -> "dedicated, " + engineThreads() + " engine thread" + (engineThreads() == 1 ? "" : "s")
-                    + " per device" + idle + (engineThreads() > 1 ? ", " + describeRss() : "");
+                    + " per device" + idle + (device.numa() ? ", placed over the NUMA nodes" : "")
+                    + (engineThreads() > 1 ? ", " + describeRss() : "");
         };
     }
 
