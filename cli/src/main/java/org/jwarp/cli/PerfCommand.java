@@ -25,6 +25,7 @@ import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.Moderation;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -84,6 +85,11 @@ abstract class PerfCommand implements Callable<Integer> {
     @Option(names = {"-e", "--events"}, description = "Sleep on completion events (a completion channel) instead of"
             + " busy polling.")
     boolean events;
+
+    @Option(names = "--moderation", paramLabel = "COUNT[,MICROS]", description = "With -e: one completion event per"
+            + " COUNT completions, or after MICROS µs (at most " + Moderation.MAX_PERIOD_MICROS + "), whichever comes"
+            + " first: interrupt moderation (default 1: an event per completion).")
+    String moderation;
 
     @Option(names = {"-l", "--post_list"}, paramLabel = "N", description = "Post work requests in lists of N.")
     Integer postList;
@@ -177,7 +183,7 @@ abstract class PerfCommand implements Callable<Integer> {
         }
         boolean oversubscribe = engines > cores && engineSpinners > 0;
         JwarpOptions options = new JwarpOptions(device.toConfig(spec, oversubscribe ? engines : 0), List.of(),
-                oversubscribe, yield);
+                oversubscribe, yield, moderation());
         List<String> setup = new ArrayList<>();
         if (tr == TransportKind.JWARP) {
             setup.add("Engine          : " + options.describe());
@@ -190,7 +196,10 @@ abstract class PerfCommand implements Callable<Integer> {
                     + " busy threads on " + cores + " CPU" + (cores == 1 ? "" : "s") + (shared ? ", pinned together"
                     : "") + ")" : ""));
         } else if (tr == TransportKind.JWARP) {
-            setup.add("Polling         : events (-e): sleep on a completion channel");
+            Moderation m = options.moderation();
+            setup.add("Polling         : events (-e): sleep on a completion channel" + (m.equals(Moderation.NONE) ? ""
+                    : ", one event per " + m.count() + " completions" + (m.periodMicros() > 0 ? " or "
+                    + m.periodMicros() + " µs" : "")));
         }
         return run(s, options, placement, setup);
     }
@@ -416,5 +425,29 @@ abstract class PerfCommand implements Callable<Integer> {
             }
         }
         return false;
+    }
+
+    /** --moderation COUNT[,MICROS], checked; only with -e. */
+    private Moderation moderation() {
+        if (moderation == null) {
+            return Moderation.NONE;
+        }
+        if (!events) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--moderation moderates completion events: it needs -e");
+        }
+        String[] parts = moderation.split(",", -1);
+        try {
+            int count = Integer.parseInt(parts[0].strip());
+            long micros = parts.length > 1 ? Long.parseLong(parts[1].strip()) : 0;
+            if (parts.length > 2) {
+                throw new NumberFormatException();
+            }
+            return Moderation.of(count, micros);
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--moderation takes COUNT or COUNT,MICROS (e.g. 16,50), not '"
+                    + moderation + "'");
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--moderation: " + e.getMessage());
+        }
     }
 }

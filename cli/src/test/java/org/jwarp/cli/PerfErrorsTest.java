@@ -32,6 +32,22 @@ class PerfErrorsTest {
     }
 
     @Test
+    void rssNumaAndModerationErrors() {
+        assertLine(PerfRun.of("write-bw", "--loopback", "--moderation", "16"), 2,
+                "jwarp: --moderation moderates completion events: it needs -e" + help("write-bw"));
+        assertLine(PerfRun.of("write-bw", "--loopback", "-e", "--moderation", "16,x"), 2,
+                "jwarp: --moderation takes COUNT or COUNT,MICROS (e.g. 16,50), not '16,x'" + help("write-bw"));
+        assertLine(PerfRun.of("write-bw", "--rss-table", "100"), 2,
+                "jwarp: --rss-table must be a power of two from 1 to 65536, not 100" + help("write-bw"));
+        assertLine(PerfRun.of("write-bw", "--rebalance", "sometimes", "--threading", "dedicated", "--engine-threads", "2"),
+                2, "jwarp: --rebalance must be off, periodic or threshold, not 'sometimes'" + help("write-bw"));
+        assertLine(PerfRun.of("write-bw", "--rebalance", "periodic"), 2,
+                "jwarp: --rebalance periodic needs --threading dedicated and --engine-threads 2 or more" + help("write-bw"));
+        assertLine(PerfRun.of("write-bw", "--numa", "--threading", "invoker"), 2,
+                "jwarp: --numa pins engine threads of their own: it needs --threading dedicated" + help("write-bw"));
+    }
+
+    @Test
     void optionErrors() {
         assertLine(PerfRun.of("write-bw", "--frob"), 2, "jwarp: Unknown option: '--frob'" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "-s", "12Q"), 2, "jwarp: Invalid value for option '--size':"

@@ -53,9 +53,13 @@ class PerfLoopbackTest {
                 Arguments.of("read-bw", List.of("-o", "4", "-q", "2", "--threading", "invoker", "--report_gbits")),
                 Arguments.of("write-imm-bw", List.of("--threading", "dedicated", "--idle", "park", "--engine-threads", "2", "-r", "8")),
                 Arguments.of("write-lat", List.of("-s", "1", "--idle", "park")),
-                // the passive side on two engine threads, its 8 data QPs moved off the listener's thread
+                // both sides on two engine threads, their 8 data QPs steered by RSS
                 Arguments.of("write-bw", List.of("--threading", "dedicated", "--engine-threads", "2", "-q", "8",
                         "-s", "4096")),
+                // the same with periodic rebalancing every 50 ms, NUMA placement, moderated events
+                Arguments.of("send-bw", List.of("--threading", "dedicated", "--engine-threads", "2", "-q", "4",
+                        "--rebalance", "periodic", "--rebalance-period", "0.05", "--numa", "-e", "--moderation", "8,100",
+                        "-s", "1024")),
                 Arguments.of("read-bw", List.of("--transport", "sockets-nio", "-q", "2", "-o", "3")),
                 Arguments.of("send-bw", List.of("--transport", "sockets-busypoll", "-q", "3")));
     }

@@ -2,6 +2,7 @@ package org.jwarp.bench.transport.jwarp;
 
 import java.util.List;
 import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.Moderation;
 
 /**
  * How one side's jwarp device is opened: local choices, not sent to the peer.
@@ -17,13 +18,19 @@ import org.jwarp.verbs.DeviceConfig;
  *                           sockets busy-poll transport.
  */
 public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolean allowOversubscribe,
-                           boolean yieldWhenIdle) {
+                           boolean yieldWhenIdle, Moderation moderation) {
 
     public JwarpOptions {
-        if (device == null) {
-            throw new IllegalArgumentException("device settings must not be null");
+        if (device == null || moderation == null) {
+            throw new IllegalArgumentException("device settings and moderation must not be null");
         }
         engineCpus = List.copyOf(engineCpus);
+    }
+
+    /** Options whose completion events are not moderated ({@link Moderation#NONE}). */
+    public JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolean allowOversubscribe,
+                        boolean yieldWhenIdle) {
+        this(device, engineCpus, allowOversubscribe, yieldWhenIdle, Moderation.NONE);
     }
 
     /** The device defaults of this machine. */
@@ -32,11 +39,11 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
     }
 
     public JwarpOptions withEngineCpus(List<Integer> cpus) {
-        return new JwarpOptions(device, cpus, allowOversubscribe, yieldWhenIdle);
+        return new JwarpOptions(device, cpus, allowOversubscribe, yieldWhenIdle, moderation);
     }
 
     public JwarpOptions withYieldWhenIdle(boolean yield) {
-        return new JwarpOptions(device, engineCpus, allowOversubscribe, yield);
+        return new JwarpOptions(device, engineCpus, allowOversubscribe, yield, moderation);
     }
 
     public DeviceConfig.ThreadingMode threading() {

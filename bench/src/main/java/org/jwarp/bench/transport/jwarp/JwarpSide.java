@@ -113,7 +113,8 @@ final class JwarpSide implements AutoCloseable {
         int q = s.qps();
         bufSize = (Math.max(8, s.maxSize()) + 63) & ~63L;
         if (s.events()) {
-            dataChannel = device.createCompletionChannel(Moderation.NONE);
+            // seed 004's interrupt moderation: one event per count completions or period, whichever first
+            dataChannel = device.createCompletionChannel(options.moderation());
         }
         // the device rounds queue and CQ sizes up as it needs (QueuePair.initAttr, CompletionQueue.depth)
         int sendWr = Math.max(s.txDepth(), 16) + 4;
