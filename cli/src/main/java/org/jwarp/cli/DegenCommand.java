@@ -24,16 +24,7 @@ import picocli.CommandLine.Spec;
         description = {"The WAN delay emulator of seed 000: holds every packet for a set delay and reinjects it at its due time.",
                 "Most users want 'jwarp testbed up', which creates two hosts and runs 'degen run' between them."},
         subcommands = {DegenCommand.Run.class, DegenCommand.Relay.class, DegenCommand.Bench.class})
-final class DegenCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-        return 0;
-    }
+final class DegenCommand extends GroupCommand {
 
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = {"Router mode, in the foreground: joins the hosts of an existing testbed (netns NAME-a and NAME-b) "

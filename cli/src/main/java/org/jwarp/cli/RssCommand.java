@@ -19,16 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "rss", mixinStandardHelpOptions = true,
         description = "Receive-Side Scaling (seed 004): how a connection is steered to an engine thread.",
         subcommands = RssCommand.Hash.class)
-final class RssCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-        return 0;
-    }
+final class RssCommand extends GroupCommand {
 
     /** {@code jwarp rss hash SRC_IP SRC_PORT DST_IP DST_PORT}. */
     @Command(name = "hash", mixinStandardHelpOptions = true, sortOptions = false,

@@ -20,16 +20,7 @@ import picocli.CommandLine.Spec;
                 + "(or, as anchors, by a veth pair with tbf or netem). Needs root.",
                 "State, statistics and degen's log live in /run/jwarp-testbed/NAME/."},
         subcommands = {TestbedCommand.Up.class, TestbedCommand.Down.class, TestbedCommand.Exec.class, TestbedCommand.Status.class})
-final class TestbedCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-        return 0;
-    }
+final class TestbedCommand extends GroupCommand {
 
     static final class NameOption {
         @Option(names = "--name", defaultValue = Topology.DEFAULT_NAME, description = "Testbed name (default: ${DEFAULT-VALUE}).")

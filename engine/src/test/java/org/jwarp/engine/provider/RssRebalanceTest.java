@@ -52,17 +52,10 @@ class RssRebalanceTest {
             List<JwarpQp> cqps = new ArrayList<>();
             List<JwarpQp> sqps = new ArrayList<>();
             for (int i = 0; i < CONNECTIONS; i++) {
-                QueuePair c = client.device.createQp(client.pd, client.qp.initAttr());
-                QueuePair s = server.device.createQp(server.pd, server.qp.initAttr());
-                client.device.connectionManager().connect(listener.localAddress(), c, ConnectParams.of(new byte[0]),
-                        client.events);
-                server.events.expect(CmEvent.ConnectRequest.class, LoopbackPair.WAIT, server.device).request()
-                        .accept(s, AcceptParams.of(new byte[0]));
-                client.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, client.device);
-                server.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, server.device);
-                cqps.add((JwarpQp) c);
-                sqps.add((JwarpQp) s);
-                assertTrue(((JwarpQp) c).rssEntry() >= 0 && ((JwarpQp) s).rssEntry() >= 0, "steered by RSS");
+                JwarpQp[] pair = connect(client, server, listener);
+                cqps.add(pair[0]);
+                sqps.add(pair[1]);
+                assertTrue(pair[0].rssEntry() >= 0 && pair[1].rssEntry() >= 0, "steered by RSS");
             }
             MemoryRegion out = client.register((long) CONNECTIONS * BATCH * SIZE, Access.LOCAL_WRITE);
             MemoryRegion in = server.register((long) CONNECTIONS * BATCH * SIZE, Access.LOCAL_WRITE);
@@ -139,18 +132,11 @@ class RssRebalanceTest {
             List<JwarpQp> onZero = new ArrayList<>();
             List<JwarpQp> peers = new ArrayList<>();
             for (int tries = 0; onZero.size() < 2 && tries < 64; tries++) {
-                QueuePair c = client.device.createQp(client.pd, client.qp.initAttr());
-                QueuePair s = server.device.createQp(server.pd, server.qp.initAttr());
-                client.device.connectionManager().connect(listener.localAddress(), c, ConnectParams.of(new byte[0]),
-                        client.events);
-                server.events.expect(CmEvent.ConnectRequest.class, LoopbackPair.WAIT, server.device).request()
-                        .accept(s, AcceptParams.of(new byte[0]));
-                client.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, client.device);
-                server.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, server.device);
-                JwarpQp jc = (JwarpQp) c;
+                JwarpQp[] pair = connect(client, server, listener);
+                JwarpQp jc = pair[0];
                 if (jc.worker().index() == 0 && onZero.stream().noneMatch(q -> q.rssEntry() == jc.rssEntry())) {
                     onZero.add(jc);
-                    peers.add((JwarpQp) s);
+                    peers.add(pair[1]);
                 }
             }
             assertEquals(2, onZero.size(), "two connections of distinct entries on engine thread 0");
@@ -196,6 +182,20 @@ class RssRebalanceTest {
             }
             listener.close();
         }
+    }
+
+    /** A new QP on each side, connected through {@code listener}: {client QP, server QP}. */
+    static JwarpQp[] connect(LoopbackPair.End client, LoopbackPair.End server, org.jwarp.verbs.Listener listener)
+            throws InterruptedException {
+        QueuePair c = client.device.createQp(client.pd, client.qp.initAttr());
+        QueuePair s = server.device.createQp(server.pd, server.qp.initAttr());
+        client.device.connectionManager().connect(listener.localAddress(), c, ConnectParams.of(new byte[0]),
+                client.events);
+        server.events.expect(CmEvent.ConnectRequest.class, LoopbackPair.WAIT, server.device).request()
+                .accept(s, AcceptParams.of(new byte[0]));
+        client.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, client.device);
+        server.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, server.device);
+        return new JwarpQp[] {(JwarpQp) c, (JwarpQp) s};
     }
 
     /** The next completion of {@code first}'s CQ, or else of {@code other}'s, whichever comes (one polled at a time). */

@@ -13,10 +13,7 @@ import java.util.List;
 import java.util.Set;
 import org.jwarp.engine.rss.IndirectionTable;
 import org.jwarp.engine.rss.Toeplitz;
-import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
-import org.jwarp.verbs.CmEvent;
-import org.jwarp.verbs.ConnectParams;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
@@ -51,21 +48,14 @@ class RssSteeringTest {
             Set<Integer> clientEngines = new HashSet<>();
             Set<Integer> serverEngines = new HashSet<>();
             for (int i = 0; i < connections; i++) {
-                QueuePair cqp = client.device.createQp(client.pd, client.qp.initAttr());
-                QueuePair sqp = server.device.createQp(server.pd, server.qp.initAttr());
+                JwarpQp[] pair = RssRebalanceTest.connect(client, server, listener);
+                QueuePair cqp = pair[0];
+                QueuePair sqp = pair[1];
                 clientQps.add(cqp);
                 serverQps.add(sqp);
-                client.device.connectionManager().connect(listener.localAddress(), cqp, ConnectParams.of(new byte[0]),
-                        client.events);
-                server.events.expect(CmEvent.ConnectRequest.class, LoopbackPair.WAIT, server.device).request()
-                        .accept(sqp, AcceptParams.of(new byte[0]));
-                var ce = client.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, client.device);
-                var se = server.events.expect(CmEvent.Established.class, LoopbackPair.WAIT, server.device);
-                assertSame(cqp, ce.qp());
-                assertSame(sqp, se.qp());
                 // each side hashes the 4-tuple as it receives packets: source is the peer
-                InetSocketAddress clientLocal = ce.attr().localAddress();
-                InetSocketAddress serverLocal = se.attr().localAddress();
+                InetSocketAddress clientLocal = cqp.connectionAttr().orElseThrow().localAddress();
+                InetSocketAddress serverLocal = sqp.connectionAttr().orElseThrow().localAddress();
                 int clientExpected = table.engineFor(toeplitz.hash(serverLocal, clientLocal, true));
                 int serverExpected = table.engineFor(toeplitz.hash(clientLocal, serverLocal, true));
                 assertEquals(clientExpected, ((JwarpQp) cqp).worker().index(), "client QP " + i + " " + clientLocal);
