@@ -50,6 +50,10 @@ final class DeviceOptions {
             + " and accepted as responder: write, read, send (default: write,read).")
     List<String> rtr;
 
+    @Option(names = "--steering", paramLabel = "HOW", description = "How new connections are spread over the engine"
+            + " threads: rss (default: the Toeplitz hash of the 4-tuple), round-robin, or one (all on engine thread 0).")
+    String steering;
+
     @Option(names = "--rss-table", paramLabel = "SIZE", description = "Entries of the RSS indirection table that"
             + " steers connections to engine threads, a power of two (default 128).")
     Integer rssTable;
@@ -183,12 +187,21 @@ final class DeviceOptions {
         if (policy != RssConfig.Rebalance.OFF && engineThreads(spec) < 2) {
             throw bad(spec, "--rebalance " + rebalance + " needs --threading dedicated and --engine-threads 2 or more");
         }
+        RssConfig.Steering how = switch (steering == null ? "rss" : steering.toLowerCase(Locale.ROOT)) {
+            case "rss" -> RssConfig.Steering.RSS;
+            case "round-robin" -> RssConfig.Steering.ROUND_ROBIN;
+            case "one" -> RssConfig.Steering.ONE;
+            default -> throw bad(spec, "--steering must be rss, round-robin or one, not '" + steering + "'");
+        };
+        if (how != RssConfig.Steering.RSS && policy != RssConfig.Rebalance.OFF) {
+            throw bad(spec, "--rebalance moves RSS table entries: it needs --steering rss");
+        }
         double period = rebalancePeriod == null ? RssConfig.DEFAULT.period().toNanos() / 1e9 : rebalancePeriod;
         if (!(period >= 0.001 && period <= 3600)) {
             throw bad(spec, "--rebalance-period must be 0.001 to 3600 seconds, not " + rebalancePeriod);
         }
         try {
-            return new RssConfig(rssTable == null ? RssConfig.DEFAULT.tableSize() : rssTable,
+            return new RssConfig(how, rssTable == null ? RssConfig.DEFAULT.tableSize() : rssTable,
                     rssKey == null ? "" : rssKey.replace(":", ""), policy,
                     java.time.Duration.ofNanos((long) (period * 1e9)),
                     rebalanceThreshold == null ? RssConfig.DEFAULT.threshold() : rebalanceThreshold);

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
                 PerfCommands.SendLat.class, PerfCommands.SendBw.class, PerfCommands.WriteLat.class,
                 PerfCommands.WriteBw.class, PerfCommands.ReadLat.class, PerfCommands.ReadBw.class,
                 PerfCommands.WriteImmLat.class, PerfCommands.WriteImmBw.class, DemoCommand.class, StatCommand.class,
-                RpingCommand.class, RssCommand.class})
+                RpingCommand.class, RssCommand.class, ExperimentCommand.class})
 public final class JwarpCommand implements Callable<Integer> {
 
     @Spec

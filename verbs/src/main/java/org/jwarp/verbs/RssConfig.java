@@ -9,6 +9,8 @@ import java.util.HexFormat;
  * indirection table of {@code tableSize} entries; a rebalancer may rewrite entries, moving their
  * connections with their queue pairs under traffic.
  *
+ * @param steering  how new connections are spread: by RSS hash (default), round robin, or all on
+ *                  engine thread 0 (the baselines of seed 004's experiment)
  * @param tableSize the indirection table's entries, a power of two (1..65536; default 128)
  * @param key       the Toeplitz key as hex digits, at least 40 bytes; empty for the RSS
  *                  specification's default key
@@ -17,10 +19,22 @@ import java.util.HexFormat;
  * @param threshold {@link Rebalance#THRESHOLD}: it moves an entry when the busiest engine thread
  *                  carried more than this many times the average (above 1.0)
  */
-public record RssConfig(int tableSize, String key, Rebalance rebalance, Duration period, double threshold) {
+public record RssConfig(Steering steering, int tableSize, String key, Rebalance rebalance, Duration period,
+                        double threshold) {
 
-    /** 128 entries, the default key, no rebalancing (period 1 s, threshold 1.5 when switched on). */
-    public static final RssConfig DEFAULT = new RssConfig(128, "", Rebalance.OFF, Duration.ofSeconds(1), 1.5);
+    /** RSS steering, 128 entries, the default key, no rebalancing (period 1 s, threshold 1.5 when switched on). */
+    public static final RssConfig DEFAULT = new RssConfig(Steering.RSS, 128, "", Rebalance.OFF, Duration.ofSeconds(1),
+            1.5);
+
+    /** How a new connection's engine thread is chosen. */
+    public enum Steering {
+        /** The Toeplitz hash of its 4-tuple through the indirection table. */
+        RSS,
+        /** The next engine thread in turn. */
+        ROUND_ROBIN,
+        /** Engine thread 0, always. */
+        ONE
+    }
 
     /** The smallest key: enough for an IPv6 4-tuple (36 bytes) and the 32-bit window. */
     public static final int MIN_KEY_BYTES = 40;
@@ -36,6 +50,9 @@ public record RssConfig(int tableSize, String key, Rebalance rebalance, Duration
     }
 
     public RssConfig {
+        if (steering == null) {
+            throw new IllegalArgumentException("steering must not be null");
+        }
         if (tableSize < 1 || tableSize > 65536 || Integer.bitCount(tableSize) != 1) {
             throw new IllegalArgumentException("the RSS indirection table size must be a power of two from 1 to 65536,"
                     + " not " + tableSize);
@@ -72,15 +89,19 @@ public record RssConfig(int tableSize, String key, Rebalance rebalance, Duration
         return key.isEmpty() ? null : HexFormat.of().parseHex(key);
     }
 
+    public RssConfig withSteering(Steering s) {
+        return new RssConfig(s, tableSize, key, rebalance, period, threshold);
+    }
+
     public RssConfig withTableSize(int size) {
-        return new RssConfig(size, key, rebalance, period, threshold);
+        return new RssConfig(steering, size, key, rebalance, period, threshold);
     }
 
     public RssConfig withKey(String hex) {
-        return new RssConfig(tableSize, hex, rebalance, period, threshold);
+        return new RssConfig(steering, tableSize, hex, rebalance, period, threshold);
     }
 
     public RssConfig withRebalance(Rebalance r, Duration p, double t) {
-        return new RssConfig(tableSize, key, r, p, t);
+        return new RssConfig(steering, tableSize, key, r, p, t);
     }
 }

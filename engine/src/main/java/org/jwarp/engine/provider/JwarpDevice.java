@@ -48,6 +48,7 @@ final class JwarpDevice implements RdmaDevice {
 
     private static List<String> engineCounterNames() {
         List<String> names = new ArrayList<>(JwarpQp.COUNTER_NAMES);
+        names.add(org.jwarp.engine.counters.EngineCounters.IDLE_PARKS);     // each park ends in a wake-up
         names.addAll(ENGINE_ONLY_NAMES);
         return List.copyOf(names);
     }

@@ -19,9 +19,11 @@ final class RssSteering {
     private final IndirectionTable table;
     private final EngineWorker[] workers;
     private final AtomicInteger roundRobin = new AtomicInteger();
+    private final RssConfig.Steering steering;
 
     RssSteering(EngineWorker[] workers, RssConfig config) {
         this.workers = workers;
+        this.steering = config.steering();
         this.table = new IndirectionTable(config.tableSize(), workers.length);
         byte[] key = config.keyBytes();
         this.toeplitz = key == null ? new Toeplitz() : new Toeplitz(key);
@@ -48,7 +50,10 @@ final class RssSteering {
 
     /** The engine thread for a connection with {@code peer} arriving at {@code local}. */
     Choice choose(InetSocketAddress peer, InetSocketAddress local) {
-        if (peer == null || local == null || peer.getAddress() == null || local.getAddress() == null
+        if (steering == RssConfig.Steering.ONE) {
+            return new Choice(workers[0], -1);
+        }
+        if (steering == RssConfig.Steering.ROUND_ROBIN || peer == null || local == null || peer.getAddress() == null || local.getAddress() == null
                 || peer.getAddress().getAddress().length != local.getAddress().getAddress().length) {
             return new Choice(workers[Math.floorMod(roundRobin.getAndIncrement(), workers.length)], -1);
         }

@@ -91,6 +91,10 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
     /** How connections are spread over several engine threads. */
     private String describeRss() {
         org.jwarp.verbs.RssConfig r = device.rss();
+        if (r.steering() != org.jwarp.verbs.RssConfig.Steering.RSS) {
+            return "steering " + (r.steering() == org.jwarp.verbs.RssConfig.Steering.ONE ? "all on engine thread 0"
+                    : "round robin");
+        }
         return "RSS table " + r.tableSize() + (r.key().isEmpty() ? "" : ", own key") + ", rebalance "
                 + r.rebalance().name().toLowerCase(java.util.Locale.ROOT)
                 + (r.rebalance() == org.jwarp.verbs.RssConfig.Rebalance.OFF ? ""

@@ -1,0 +1,118 @@
+package org.jwarp.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.jwarp.bench.experiment.RssExperiment;
+import org.jwarp.bench.experiment.RssReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code jwarp experiment}: the papers' experiments, each one command writing data, plots and a README. */
+@Command(name = "experiment", mixinStandardHelpOptions = true,
+        description = "The seed papers' experiments: each writes results.csv, results.json, SVG plots and a README.md "
+                + "into its output directory (default results/NAME-TIMESTAMP/).",
+        subcommands = {ExperimentCommand.ListExperiments.class, ExperimentCommand.Rss.class})
+final class ExperimentCommand extends GroupCommand {
+
+    /** {@code jwarp experiment list}. */
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "What experiments exist.")
+    static final class ListExperiments implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("rss   seed 004: connections x engine threads x steering (RSS, round robin, one) x moderation;"
+                    + " throughput, wake-ups, FPDUs per wake-up, CPU per KiB");
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code jwarp experiment rss}. */
+    @Command(name = "rss", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Seed 004's RSS measurement: N connections streaming RDMA WRITEs into a device whose engine "
+                    + "threads share them by RSS, round robin or all on one, completion events moderated or not.",
+                    "Both devices run in this process over 127.0.0.1; on a machine with few CPUs the figures show the "
+                            + "mechanism (wake-ups, FPDUs per wake-up, which threads work), not scaling."})
+    static final class Rss implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--quick", description = "1, 8 and 32 connections, 1 and 2 engine threads, 0.5 s per point "
+                + "(under 2 minutes).")
+        boolean quick;
+
+        @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default results/rss-TIMESTAMP).")
+        Path out;
+
+        @Option(names = "--connections", paramLabel = "N,...", split = ",", description = "Connection counts instead "
+                + "of the mode's.")
+        List<Integer> connections;
+
+        @Option(names = "--engines", paramLabel = "E,...", split = ",", description = "Engine-thread counts instead of "
+                + "the mode's.")
+        List<Integer> engines;
+
+        @Option(names = "--seconds", paramLabel = "S", description = "Seconds per point instead of the mode's.")
+        Double seconds;
+
+        @Override
+        public Integer call() throws Exception {
+            RssExperiment.Plan base = quick ? RssExperiment.Plan.quick() : RssExperiment.Plan.full();
+            RssExperiment.Plan plan = new RssExperiment.Plan(check(connections, base.connections(), 1, 1000, "--connections"),
+                    check(engines, base.engines(), 1, 64, "--engines"), base.steerings(), base.moderated(),
+                    seconds == null ? base.seconds() : checkSeconds(seconds), base.size());
+            Path dir = out != null ? out : Path.of("results", "rss-" + LocalDateTime.now()
+                    .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
+            PrintWriter pw = spec.commandLine().getOut();
+            pw.printf(Locale.ROOT, "jwarp experiment rss (%s): connections %s, engine threads %s, %.2f s per point%n",
+                    quick ? "quick" : "full", plan.connections(), plan.engines(), plan.seconds());
+            pw.printf(Locale.ROOT, " %-34s %11s %8s %12s %12s %10s%n", "series", "connections", "Gb/s", "wake-ups/s",
+                    "FPDUs/wake", "ns CPU/KiB");
+            pw.flush();
+            List<RssExperiment.Result> results = RssExperiment.run(plan, r -> {
+                pw.printf(Locale.ROOT, " %-34s %11d %8.2f %12.0f %12.1f %10.0f%n", RssReport.series(r.point()),
+                        r.point().connections(), r.gbps(), r.wakeupsPerSecond(), r.fpdusPerWakeup(), r.cpuNsPerKiB());
+                pw.flush();
+            });
+            List<String> notes = new ArrayList<>();
+            notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; engine threads not pinned; both devices and "
+                    + "the client thread in one JVM");
+            List<Path> files = RssReport.write(dir, plan, results, quick ? "quick" : "full", notes);
+            pw.println("wrote " + files.size() + " files to " + dir);
+            pw.flush();
+            return 0;
+        }
+
+        private List<Integer> check(List<Integer> given, List<Integer> dflt, int min, int max, String name) {
+            if (given == null) {
+                return dflt;
+            }
+            for (int v : given) {
+                if (v < min || v > max) {
+                    throw new ParameterException(spec.commandLine(), name + " takes values from " + min + " to " + max
+                            + ", not " + v);
+                }
+            }
+            return List.copyOf(given);
+        }
+
+        private double checkSeconds(double s) {
+            if (!(s >= 0.05 && s <= 600)) {
+                throw new ParameterException(spec.commandLine(), "--seconds must be 0.05 to 600, not " + s);
+            }
+            return s;
+        }
+    }
+}
