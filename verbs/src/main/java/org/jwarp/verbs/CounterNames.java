@@ -46,6 +46,9 @@ public final class CounterNames {
     /** Engine thread: the RSS indirection-table entries that name it now. */
     public static final String RSS_ENTRIES = "rss.entries";
 
+    /** Engine thread: the CPU time it has used, in ns (-1 where the JVM cannot tell, or no thread of its own). */
+    public static final String CPU_NS = "cpu.ns";
+
     /** Engine thread: queue pairs moved to it by rebalancing, so far. */
     public static final String RSS_MOVES_IN = "rss.moves.in";
 

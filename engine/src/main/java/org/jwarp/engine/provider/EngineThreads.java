@@ -109,6 +109,14 @@ final class EngineThreads {
         return NumaPlacement.plan(NumaTopology.read(), allowed, engines);
     }
 
+    /** CPU time engine thread {@code i} has used, in ns; -1 without a thread of its own or where the JVM cannot tell. */
+    long cpuNanos(int i) {
+        if (i >= runners.length) {
+            return -1;
+        }
+        return java.lang.management.ManagementFactory.getThreadMXBean().getThreadCpuTime(runners[i].thread().threadId());
+    }
+
     /** Starts the standby thread, once the device is ready for it. */
     void start() {
         if (standby != null) {

@@ -42,7 +42,7 @@ final class JwarpDevice implements RdmaDevice {
 
     /** What only an engine thread's group counts: the QPs it owns, its RSS entries, the moves to it. */
     static final List<String> ENGINE_ONLY_NAMES = List.of(CounterNames.QPS, CounterNames.RSS_ENTRIES,
-            CounterNames.RSS_MOVES_IN);
+            CounterNames.RSS_MOVES_IN, CounterNames.CPU_NS);
     /** An engine thread's group: its QPs' counters summed, then {@link #ENGINE_ONLY_NAMES}. */
     static final List<String> ENGINE_COUNTER_NAMES = engineCounterNames();
 
@@ -328,6 +328,7 @@ final class JwarpDevice implements RdmaDevice {
                 case 0 -> qpsNow;
                 case 1 -> engines.steering().entriesOf(engine);
                 case 2 -> w.movesIn();
+                case 3 -> engines.cpuNanos(engine);
                 default -> throw new IndexOutOfBoundsException("engine counter index " + index);
             }));
             out.add(Counters.sum(scope, parts));
