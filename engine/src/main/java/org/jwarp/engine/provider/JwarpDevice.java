@@ -224,6 +224,37 @@ final class JwarpDevice implements RdmaDevice {
         }
     }
 
+    /**
+     * NUMA placement ({@link DeviceConfig#numa()}): registered memory is preferred on the node of
+     * the thread that registers it, the application thread that fills and reads it (seed 004:
+     * memory on the node of the thread that touches it). Pages already there stay; others move.
+     */
+    void placeRegisteredMemory(java.lang.foreign.MemorySegment segment) {
+        if (!config.numa() || !segment.isNative()) {
+            return;
+        }
+        int node = numaTopology().nodeOf(org.jwarp.engine.affinity.ThreadAffinity.currentCpu());
+        if (node >= 0) {
+            String failure = org.jwarp.engine.affinity.MemoryPolicy.preferNode(segment, node);
+            if (failure != null && !numaFailureReported) {
+                numaFailureReported = true;
+                System.err.println("jwarp: NUMA placement: registered memory stays where it is: " + failure);
+            }
+        }
+    }
+
+    private volatile org.jwarp.engine.affinity.NumaTopology topology;
+    private volatile boolean numaFailureReported;
+
+    private org.jwarp.engine.affinity.NumaTopology numaTopology() {
+        org.jwarp.engine.affinity.NumaTopology t = topology;
+        if (t == null) {
+            t = org.jwarp.engine.affinity.NumaTopology.read();
+            topology = t;
+        }
+        return t;
+    }
+
     /** The QPs open now (a copy; setup path). */
     List<JwarpQp> openQps() {
         synchronized (qps) {

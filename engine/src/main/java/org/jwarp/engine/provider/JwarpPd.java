@@ -42,6 +42,7 @@ final class JwarpPd implements ProtectionDomain {
                     + device.config().limits().maxMrSize());
         }
         StagTable.Region r = device.stags().register(handle, segment, iova(segment), access);
+        device.placeRegisteredMemory(segment);
         return new JwarpMr(this, r);
     }
 
