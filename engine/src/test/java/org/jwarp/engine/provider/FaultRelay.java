@@ -39,7 +39,13 @@ final class FaultRelay implements AutoCloseable {
     /** Both ends get a reset, as when the peer's host dies with the connection open. */
     void reset() throws IOException {
         for (Socket s : new Socket[] {in, out}) {
-            s.setSoLinger(true, 0);
+            if (!s.isClosed()) {
+                try {
+                    s.setSoLinger(true, 0);
+                } catch (java.net.SocketException closedMeanwhile) {
+                    // the relay's pump closed it between the check and the call: it is gone either way
+                }
+            }
             s.close();
         }
     }
