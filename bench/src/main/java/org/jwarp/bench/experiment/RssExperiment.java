@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jwarp.engine.counters.EngineCounters;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -53,7 +54,7 @@ public final class RssExperiment {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** An engine thread's parks: each ends in a wake-up (by data, a doorbell or a timer). */
-    private static final String IDLE_PARKS = org.jwarp.engine.counters.EngineCounters.IDLE_PARKS;
+    private static final String IDLE_PARKS = EngineCounters.IDLE_PARKS;
 
     private RssExperiment() {
     }

@@ -8,6 +8,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
+import org.jwarp.engine.affinity.MemoryPolicy;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.verbs.CmEvent;
@@ -58,7 +59,7 @@ final class Connection {
         this.driver = new StreamDriver(this, receiver);
         if (owner.node() >= 0) {
             // seed 004: the buffers the owning engine thread touches live on its node
-            org.jwarp.engine.affinity.MemoryPolicy.preferNode(rxSegment, owner.node());
+            MemoryPolicy.preferNode(rxSegment, owner.node());
             driver.preferNode(owner.node());
         }
     }

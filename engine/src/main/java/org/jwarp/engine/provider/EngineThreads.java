@@ -1,5 +1,7 @@
 package org.jwarp.engine.provider;
 
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -8,11 +10,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.NumaPlacement;
 import org.jwarp.engine.affinity.NumaTopology;
 import org.jwarp.engine.affinity.ThreadAffinity;
+import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
@@ -88,7 +90,7 @@ final class EngineThreads {
     }
 
     /** The engine thread for a connection with {@code peer} arriving at {@code local} (RSS). */
-    RssSteering.Choice steer(java.net.InetSocketAddress peer, java.net.InetSocketAddress local) {
+    RssSteering.Choice steer(InetSocketAddress peer, InetSocketAddress local) {
         return steering.choose(peer, local);
     }
 
@@ -114,7 +116,7 @@ final class EngineThreads {
         if (i >= runners.length) {
             return -1;
         }
-        return java.lang.management.ManagementFactory.getThreadMXBean().getThreadCpuTime(runners[i].thread().threadId());
+        return ManagementFactory.getThreadMXBean().getThreadCpuTime(runners[i].thread().threadId());
     }
 
     /** Starts the standby thread, once the device is ready for it. */

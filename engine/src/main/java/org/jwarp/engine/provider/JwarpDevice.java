@@ -1,6 +1,8 @@
 package org.jwarp.engine.provider;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +17,7 @@ import org.jwarp.engine.counters.CounterFileReader;
 import org.jwarp.engine.counters.CounterFileWriter;
 import org.jwarp.engine.counters.CounterPublisher;
 import org.jwarp.engine.counters.CounterScopes;
+import org.jwarp.engine.counters.EngineCounters;
 import org.jwarp.engine.ring.RingCapacity;
 import org.jwarp.stack.StagTable;
 import org.jwarp.verbs.AcceptParams;
@@ -48,7 +51,7 @@ final class JwarpDevice implements RdmaDevice {
 
     private static List<String> engineCounterNames() {
         List<String> names = new ArrayList<>(JwarpQp.COUNTER_NAMES);
-        names.add(org.jwarp.engine.counters.EngineCounters.IDLE_PARKS);     // each park ends in a wake-up
+        names.add(EngineCounters.IDLE_PARKS);     // each park ends in a wake-up
         names.addAll(ENGINE_ONLY_NAMES);
         return List.copyOf(names);
     }
@@ -59,6 +62,7 @@ final class JwarpDevice implements RdmaDevice {
     private final DeviceConfig config;
     private final StagTable stags;
     private final EngineThreads engines;
+    private final NodeLocalMemory registeredMemory = new NodeLocalMemory();
     /** Seed 004's rebalancer, when there are engine threads to balance and the configuration asks for it; else null. */
     private final Rebalancer rebalancer;
     private final AtomicInteger handles = new AtomicInteger();
@@ -224,35 +228,11 @@ final class JwarpDevice implements RdmaDevice {
         }
     }
 
-    /**
-     * NUMA placement ({@link DeviceConfig#numa()}): registered memory is preferred on the node of
-     * the thread that registers it, the application thread that fills and reads it (seed 004:
-     * memory on the node of the thread that touches it). Pages already there stay; others move.
-     */
-    void placeRegisteredMemory(java.lang.foreign.MemorySegment segment) {
-        if (!config.numa() || !segment.isNative()) {
-            return;
+    /** NUMA placement ({@link DeviceConfig#numa()}): registered memory goes to its registering thread's node. */
+    void placeRegisteredMemory(MemorySegment segment) {
+        if (config.numa()) {
+            registeredMemory.place(segment);
         }
-        int node = numaTopology().nodeOf(org.jwarp.engine.affinity.ThreadAffinity.currentCpu());
-        if (node >= 0) {
-            String failure = org.jwarp.engine.affinity.MemoryPolicy.preferNode(segment, node);
-            if (failure != null && !numaFailureReported) {
-                numaFailureReported = true;
-                System.err.println("jwarp: NUMA placement: registered memory stays where it is: " + failure);
-            }
-        }
-    }
-
-    private volatile org.jwarp.engine.affinity.NumaTopology topology;
-    private volatile boolean numaFailureReported;
-
-    private org.jwarp.engine.affinity.NumaTopology numaTopology() {
-        org.jwarp.engine.affinity.NumaTopology t = topology;
-        if (t == null) {
-            t = org.jwarp.engine.affinity.NumaTopology.read();
-            topology = t;
-        }
-        return t;
     }
 
     /** The QPs open now (a copy; setup path). */
@@ -398,7 +378,7 @@ final class JwarpDevice implements RdmaDevice {
     }
 
     /** The engine thread for a connection with {@code peer} arriving at {@code local} (RSS). */
-    RssSteering.Choice steer(java.net.InetSocketAddress peer, java.net.InetSocketAddress local) {
+    RssSteering.Choice steer(InetSocketAddress peer, InetSocketAddress local) {
         return engines.steer(peer, local);
     }
 

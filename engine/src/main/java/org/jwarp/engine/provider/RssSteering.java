@@ -40,10 +40,6 @@ final class RssSteering {
         return n;
     }
 
-    IndirectionTable table() {
-        return table;
-    }
-
     /** Where a connection goes: its engine thread, and its table entry (-1: steered round robin). */
     record Choice(EngineWorker worker, int entry) {
     }

@@ -6,6 +6,7 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.nio.channels.SelectionKey;
+import org.jwarp.engine.affinity.MemoryPolicy;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.StreamParameters;
@@ -48,7 +49,7 @@ final class StreamDriver {
 
     /** Prefers NUMA node {@code node} for the transmit staging buffer; null, or why not. */
     String preferNode(int node) {
-        return org.jwarp.engine.affinity.MemoryPolicy.preferNode(sink.stagingSegment(), node);
+        return MemoryPolicy.preferNode(sink.stagingSegment(), node);
     }
 
     /** True once the connection is established (RFC 6581: the RTR is out, or it arrived). */

@@ -3,6 +3,7 @@ package org.jwarp.bench.transport.jwarp;
 import java.util.List;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.Moderation;
+import org.jwarp.verbs.RssConfig;
 
 /**
  * How one side's jwarp device is opened: local choices, not sent to the peer.
@@ -90,15 +91,15 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
 
     /** How connections are spread over several engine threads. */
     private String describeRss() {
-        org.jwarp.verbs.RssConfig r = device.rss();
-        if (r.steering() != org.jwarp.verbs.RssConfig.Steering.RSS) {
-            return "steering " + (r.steering() == org.jwarp.verbs.RssConfig.Steering.ONE ? "all on engine thread 0"
+        RssConfig r = device.rss();
+        if (r.steering() != RssConfig.Steering.RSS) {
+            return "steering " + (r.steering() == RssConfig.Steering.ONE ? "all on engine thread 0"
                     : "round robin");
         }
         return "RSS table " + r.tableSize() + (r.key().isEmpty() ? "" : ", own key") + ", rebalance "
                 + r.rebalance().name().toLowerCase(java.util.Locale.ROOT)
-                + (r.rebalance() == org.jwarp.verbs.RssConfig.Rebalance.OFF ? ""
-                : " every " + r.period().toMillis() + " ms" + (r.rebalance() == org.jwarp.verbs.RssConfig.Rebalance.THRESHOLD
+                + (r.rebalance() == RssConfig.Rebalance.OFF ? ""
+                : " every " + r.period().toMillis() + " ms" + (r.rebalance() == RssConfig.Rebalance.THRESHOLD
                 ? " above " + r.threshold() + "x the average" : ""));
     }
 }
