@@ -10,8 +10,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jwarp.engine.counters.CounterFile;
 import org.jwarp.engine.counters.CounterFileReader;
+import org.jwarp.engine.counters.EngineCounters;
 import org.jwarp.engine.counters.CounterFileReader.Group;
 import org.jwarp.engine.counters.CounterFileReader.Snapshot;
+import org.jwarp.verbs.CounterNames;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -70,6 +72,7 @@ final class StatCommand implements Callable<Integer> {
                     + "=off); give the directory with --dir DIR");
             return 1;
         }
+        List<Snapshot> previous = null;
         for (int printed = 0; ; printed++) {
             List<Snapshot> all = CounterFileReader.readAll(d, true);
             List<Snapshot> shown = pid == null ? all : all.stream().filter(s -> s.pid() == pid).toList();
@@ -81,6 +84,10 @@ final class StatCommand implements Callable<Integer> {
             }
             long now = System.currentTimeMillis();
             out.print(json ? json(shown, now) + System.lineSeparator() : table(shown, now));
+            if (!json && previous != null) {
+                out.print(rates(previous, shown));
+            }
+            previous = shown;
             out.flush();
             if (watch == null || (count != null && printed + 1 >= count)) {
                 return 0;
@@ -137,6 +144,52 @@ final class StatCommand implements Callable<Integer> {
             }
         }
         return b.toString();
+    }
+
+    /**
+     * With --watch, from the second print on: per engine thread, what changed since the last print,
+     * as rates — wake-ups per second (its parks: each ends in a wake-up), FPDUs per wake-up, MB/s in
+     * and out, busy CPU and CPU per KiB (seed 004's per-processor figures).
+     */
+    static String rates(List<Snapshot> before, List<Snapshot> after) {
+        StringBuilder b = new StringBuilder();
+        for (Snapshot s : after) {
+            Snapshot p = before.stream().filter(o -> o.pid() == s.pid() && o.device() == s.device()).findFirst()
+                    .orElse(null);
+            if (p == null || s.publishedAtMillis() <= p.publishedAtMillis()) {
+                continue;
+            }
+            double seconds = (s.publishedAtMillis() - p.publishedAtMillis()) / 1000.0;
+            boolean title = false;
+            for (Group g : s.groups()) {
+                Group o = p.groups().stream().filter(x -> x.scope().equals(g.scope())).findFirst().orElse(null);
+                if (o == null || !g.scope().startsWith("engine-")) {
+                    continue;
+                }
+                if (!title) {
+                    b.append(String.format(Locale.ROOT, "  pid %d device %d, per engine thread over the last %.1f s:%n",
+                            s.pid(), s.device(), seconds));
+                    title = true;
+                }
+                long parks = delta(o, g, EngineCounters.IDLE_PARKS);
+                long fpdus = delta(o, g, CounterNames.FPDUS_RX) + delta(o, g, CounterNames.FPDUS_TX);
+                long bytes = delta(o, g, CounterNames.BYTES_RX) + delta(o, g, CounterNames.BYTES_TX);
+                long cpu = g.get(CounterNames.CPU_NS) < 0 ? -1 : delta(o, g, CounterNames.CPU_NS);
+                b.append(String.format(Locale.ROOT, "  %-10s wake-ups/s %9.0f  FPDUs/wake-up %9s  MB/s %9.1f  CPU %s"
+                                + "  ns CPU/KiB %s%n", g.scope(), parks / seconds,
+                        parks == 0 ? (fpdus == 0 ? "-" : "no park") : String.format(Locale.ROOT, "%.1f", (double) fpdus / parks),
+                        bytes / seconds / (1 << 20),
+                        cpu < 0 ? "-" : String.format(Locale.ROOT, "%5.1f %%", cpu / seconds / 1e7),
+                        cpu < 0 || bytes == 0 ? "-" : String.format(Locale.ROOT, "%.0f", cpu * 1024.0 / bytes)));
+            }
+        }
+        return b.toString();
+    }
+
+    private static long delta(Group before, Group after, String name) {
+        long a = after.get(name);
+        long b = before.get(name);
+        return a < 0 || b < 0 ? 0 : Math.max(0, a - b);
     }
 
     private static String cell(Group g, String name) {

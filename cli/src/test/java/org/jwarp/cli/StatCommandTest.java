@@ -130,4 +130,20 @@ class StatCommandTest {
             java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
         }
     }
+
+    /** With --watch, each engine thread's rates between two prints, from the counters' differences. */
+    @Test
+    void watchShowsPerEngineRatesBetweenPrints() {
+        List<String> names = List.of("fpdus.tx", "bytes.tx", "fpdus.rx", "bytes.rx", "idle.parks", "cpu.ns");
+        var before = new org.jwarp.engine.counters.CounterFileReader.Snapshot(dir, 7, 0, 0, "jwarp dedicated", 1, 1_000,
+                200, false, List.of(new org.jwarp.engine.counters.CounterFileReader.Group("engine-0", names,
+                new long[] {0, 0, 0, 0, 0, 0})));
+        // two seconds later: 1,000 FPDUs and 4 MiB each way, 100 parks, 0.5 s of CPU
+        var after = new org.jwarp.engine.counters.CounterFileReader.Snapshot(dir, 7, 0, 0, "jwarp dedicated", 11, 3_000,
+                200, false, List.of(new org.jwarp.engine.counters.CounterFileReader.Group("engine-0", names,
+                new long[] {1000, 4 << 20, 1000, 4 << 20, 100, 500_000_000L})));
+        assertEquals("  pid 7 device 0, per engine thread over the last 2.0 s:" + System.lineSeparator()
+                + "  engine-0   wake-ups/s        50  FPDUs/wake-up      20.0  MB/s       4.0  CPU  25.0 %  ns CPU/KiB 61035"
+                + System.lineSeparator(), StatCommand.rates(List.of(before), List.of(after)));
+    }
 }
