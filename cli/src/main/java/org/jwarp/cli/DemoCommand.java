@@ -2,13 +2,16 @@ package org.jwarp.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
+import org.jwarp.bench.report.Json;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.run.Placement;
@@ -55,6 +58,11 @@ final class DemoCommand implements Callable<Integer> {
             + "of the N ratios (default 1).")
     int pairs = 1;
 
+    @Option(names = "--json", description = "Print one JSON document (schema " + JSON_SCHEMA + ") instead of the table.")
+    boolean json;
+
+    static final String JSON_SCHEMA = "jwarp-demo/1";
+
     /** Measurement runs so far (a baseline shown twice counts once). */
     private int runs;
 
@@ -92,7 +100,8 @@ final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--pairs must be 1 to " + MAX_PAIRS
                     + ", not " + pairs);
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
+        List<Map<String, Object>> rows = new ArrayList<>();
         long t0 = System.nanoTime();
         int cores = Runtime.getRuntime().availableProcessors();
         List<Integer> cpus = twoCpus();
@@ -146,6 +155,7 @@ final class DemoCommand implements Callable<Integer> {
                 progress.clear();
                 out.println(line(c, j, s, ratio));
                 out.flush();
+                rows.add(jsonRow(c, j, s, ratio));
             }
         }
         out.println();
@@ -155,7 +165,48 @@ final class DemoCommand implements Callable<Integer> {
                 verified ? "yes" : "NO", runs, (System.nanoTime() - t0) / 1e9,
                 pairs == 1 ? "For spread, --pairs 5" : "Quartiles over the " + pairs + " pairs");
         out.flush();
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("schema", JSON_SCHEMA);
+            doc.put("jwarp", jwarp.describe());
+            doc.put("sockets", TransportKind.SOCKETS_BUSYPOLL.option());
+            doc.put("threads", placement.isEmpty() ? "not pinned" : "client on CPU " + placement.clientApp()
+                    + ", server on CPU " + placement.serverApp());
+            doc.put("pairs", pairs);
+            doc.put("verified", verified);
+            doc.put("seconds", (System.nanoTime() - t0) / 1e9);
+            doc.put("rows", rows);
+            PrintWriter real = spec.commandLine().getOut();
+            real.println(Json.write(doc));
+            real.flush();
+        }
         return verified ? 0 : 1;
+    }
+
+    /** One line of the table as JSON: the figures of every pair, their median and quartiles. */
+    private static Map<String, Object> jsonRow(Case c, double[] j, double[] s, double[] ratio) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("test", c.label());
+        row.put("bytes", c.size());
+        row.put("unit", c.test().isLatency() ? "us one-way (READ: round trip), typical" : "MB/s");
+        row.put("jwarp", spread(j));
+        row.put("sockets", spread(s));
+        row.put("ratio", spread(ratio));
+        return row;
+    }
+
+    private static Map<String, Object> spread(double[] xs) {
+        LoopbackRun.Spread sp = LoopbackRun.Spread.of(xs);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("median", sp.median());
+        m.put("lower", sp.lower());
+        m.put("upper", sp.upper());
+        List<Double> all = new ArrayList<>();
+        for (double x : xs) {
+            all.add(x);
+        }
+        m.put("runs", all);
+        return m;
     }
 
     /**
