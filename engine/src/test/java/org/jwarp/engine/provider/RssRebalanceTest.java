@@ -40,15 +40,15 @@ class RssRebalanceTest {
     /** Messages in flight per QP and round (within the queue depths). */
     static final int BATCH = 16;
     static final int SIZE = 256;
+    /** Devices of two dedicated engine threads, steered by RSS. */
+    static final DeviceConfig TWO_ENGINES = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
+            .engineThreads(2).build();
 
     @Test
     void connectionsMoveBetweenEngineThreadsUnderTrafficAndNothingIsLostRepeatedOrReordered() throws Exception {
-        DeviceConfig twoEngines = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(2).build();
-        try (LoopbackPair.End client = new LoopbackPair.End(twoEngines);
-             LoopbackPair.End server = new LoopbackPair.End(twoEngines)) {
-            var listener = server.device.connectionManager().listen(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 32, server.events);
+        try (LoopbackPair.End client = new LoopbackPair.End(TWO_ENGINES);
+             LoopbackPair.End server = new LoopbackPair.End(TWO_ENGINES)) {
+            var listener = listen(server);
             List<JwarpQp> cqps = new ArrayList<>();
             List<JwarpQp> sqps = new ArrayList<>();
             for (int i = 0; i < CONNECTIONS; i++) {
@@ -122,12 +122,9 @@ class RssRebalanceTest {
      */
     @Test
     void theRebalancerMovesTheBusiestEntryThatNarrowsTheGap() throws Exception {
-        DeviceConfig twoEngines = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(2).build();
-        try (LoopbackPair.End client = new LoopbackPair.End(twoEngines);
-             LoopbackPair.End server = new LoopbackPair.End(twoEngines)) {
-            var listener = server.device.connectionManager().listen(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 32, server.events);
+        try (LoopbackPair.End client = new LoopbackPair.End(TWO_ENGINES);
+             LoopbackPair.End server = new LoopbackPair.End(TWO_ENGINES)) {
+            var listener = listen(server);
             // connect until two connections of distinct entries sit on the client's engine thread 0
             List<JwarpQp> onZero = new ArrayList<>();
             List<JwarpQp> peers = new ArrayList<>();
@@ -182,6 +179,12 @@ class RssRebalanceTest {
             }
             listener.close();
         }
+    }
+
+    /** A listener of {@code server} on a free loopback port. */
+    static org.jwarp.verbs.Listener listen(LoopbackPair.End server) {
+        return server.device.connectionManager().listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 32,
+                server.events);
     }
 
     /** A new QP on each side, connected through {@code listener}: {client QP, server QP}. */

@@ -14,7 +14,6 @@ import java.util.Set;
 import org.jwarp.engine.rss.IndirectionTable;
 import org.jwarp.engine.rss.Toeplitz;
 import org.jwarp.verbs.Access;
-import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.QueuePair;
@@ -34,15 +33,12 @@ class RssSteeringTest {
 
     @Test
     void bothSidesOfEveryConnectionLandOnTheEngineThreadTheirHashNames() throws Exception {
-        DeviceConfig twoEngines = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(2).build();
         int connections = 16;
         Toeplitz toeplitz = new Toeplitz();
         IndirectionTable table = new IndirectionTable(IndirectionTable.DEFAULT_SIZE, 2);
-        try (LoopbackPair.End client = new LoopbackPair.End(twoEngines);
-             LoopbackPair.End server = new LoopbackPair.End(twoEngines)) {
-            var listener = server.device.connectionManager().listen(
-                    new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 32, server.events);
+        try (LoopbackPair.End client = new LoopbackPair.End(RssRebalanceTest.TWO_ENGINES);
+             LoopbackPair.End server = new LoopbackPair.End(RssRebalanceTest.TWO_ENGINES)) {
+            var listener = RssRebalanceTest.listen(server);
             List<QueuePair> clientQps = new ArrayList<>();
             List<QueuePair> serverQps = new ArrayList<>();
             Set<Integer> clientEngines = new HashSet<>();
