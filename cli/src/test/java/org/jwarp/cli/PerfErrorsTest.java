@@ -43,6 +43,8 @@ class PerfErrorsTest {
                 2, "jwarp: --rebalance must be off, periodic or threshold, not 'sometimes'" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--rebalance", "periodic"), 2,
                 "jwarp: --rebalance periodic needs --threading dedicated and --engine-threads 2 or more" + help("write-bw"));
+        assertLine(PerfRun.of("write-bw", "--steering", "random"), 2,
+                "jwarp: --steering must be rss, round-robin or one, not 'random'" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--numa", "--threading", "invoker"), 2,
                 "jwarp: --numa pins engine threads of their own: it needs --threading dedicated" + help("write-bw"));
     }

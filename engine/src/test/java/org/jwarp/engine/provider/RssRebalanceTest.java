@@ -19,6 +19,7 @@ import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
 import org.jwarp.verbs.RecvWr;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcOpcode;
@@ -179,6 +180,22 @@ class RssRebalanceTest {
             }
             listener.close();
         }
+    }
+
+    /** A device with a rebalancer runs its thread while open and ends it on close. */
+    @Test
+    void theRebalancerThreadEndsWithItsDevice() {
+        DeviceConfig rebalancing = TWO_ENGINES.toBuilder().rss(org.jwarp.verbs.RssConfig.DEFAULT.withRebalance(
+                org.jwarp.verbs.RssConfig.Rebalance.PERIODIC, java.time.Duration.ofMillis(10), 1.5)).build();
+        RdmaDevice dev = RdmaDevice.open(rebalancing);
+        String name = "jwarp-rebalancer-" + ((JwarpDevice) dev).index();
+        assertTrue(threadNamed(name), "the rebalancer runs");
+        dev.close();
+        assertTrue(!threadNamed(name), "the rebalancer ended with the device");
+    }
+
+    private static boolean threadNamed(String name) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
     }
 
     /** A listener of {@code server} on a free loopback port. */
