@@ -52,12 +52,55 @@ import java.util.Set;
  * @param numa           DEDICATED mode without a cpuList: pin the engine threads over the NUMA nodes
  *                       (one node after another) and prefer each thread's node for its connections'
  *                       buffers (seed 004)
+ * @param socketIo       how the engine moves a running connection's bytes to and from its TCP socket
  */
 public record DeviceConfig(String providerName, ThreadingMode threadingMode, int engineThreads,
                            IdleStrategyKind idleStrategy, Backoff backoff, CrcPolicy crcPolicy,
                            MarkerPolicy markerPolicy, int mpaRevision, boolean peerToPeer, Set<RtrKind> rtrKinds,
                            MpaTimeouts mpaTimeouts, DeviceLimits limits, boolean rfc7306, List<Integer> cpuList,
-                           RssConfig rss, boolean numa) {
+                           RssConfig rss, boolean numa, SocketIo socketIo) {
+
+    /**
+     * The socket I/O layer under the engine: the calls that move a running connection's FPDUs
+     * between memory and its kernel TCP socket (the MPA exchange always uses NIO). Every device
+     * reports the layer it chose ({@code RdmaDevice#describe()}), and the benchmarks print it.
+     */
+    public enum SocketIo {
+        /**
+         * {@link #SYSCALLS} where the JVM lets jwarp see a socket's file descriptor, else {@link #NIO}
+         * with one line saying why. The default, unless the system property {@value #PROPERTY} names
+         * another.
+         */
+        AUTO,
+        /** {@code SocketChannel}'s vectored reads and writes over ByteBuffer views of the memory. */
+        NIO,
+        /**
+         * {@code sendmsg}/{@code readv} on the socket's file descriptor through the FFM API: many
+         * FPDUs per call, I/O vector entries straight from registered memory, none of the JDK's
+         * per-buffer bookkeeping. Needs native access and
+         * {@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED} (the jwarp launcher's jar has both).
+         */
+        SYSCALLS;
+
+        /** The system property that sets the default layer (nio, syscalls, auto). */
+        public static final String PROPERTY = "jwarp.socketIo";
+
+        /** The layer the property names, or AUTO. */
+        public static SocketIo fromProperty() {
+            String v = System.getProperty(PROPERTY);
+            return v == null || v.isBlank() ? AUTO : parse(v);
+        }
+
+        /** "nio", "syscalls" or "auto" (any case). */
+        public static SocketIo parse(String name) {
+            for (SocketIo s : values()) {
+                if (s.name().equalsIgnoreCase(name.trim())) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException("unknown socket I/O layer '" + name + "': use auto, nio or syscalls");
+        }
+    }
 
     /** Who runs the engine (the soft RNIC's duty cycle). */
     public enum ThreadingMode {
@@ -176,6 +219,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         requireNonNull("rtrKinds", rtrKinds);
         requireNonNull("cpuList", cpuList);
         requireNonNull("rss", rss);
+        requireNonNull("socketIo", socketIo);
         if (numa && threadingMode != ThreadingMode.DEDICATED) {
             throw new IllegalArgumentException("NUMA placement pins engine threads of their own: it needs DEDICATED"
                     + " mode, not " + threadingMode);
@@ -286,6 +330,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         b.cpuList = cpuList;
         b.rss = rss;
         b.numa = numa;
+        b.socketIo = socketIo;
         return b;
     }
 
@@ -311,6 +356,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         private List<Integer> cpuList = List.of();
         private RssConfig rss = RssConfig.DEFAULT;
         private boolean numa;
+        private SocketIo socketIo;
         private int availableProcessors = -1;
 
         private Builder() {
@@ -400,6 +446,12 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
             return this;
         }
 
+        /** The socket I/O layer; unset: {@link SocketIo#fromProperty()}. */
+        public Builder socketIo(SocketIo socketIo) {
+            this.socketIo = socketIo;
+            return this;
+        }
+
         /**
          * The processor count the defaults and the spinner rule use, instead of
          * {@link Runtime#availableProcessors()} (tests; containers whose quota the JVM misreads).
@@ -423,7 +475,8 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
                     : defaultThreadingMode(cores);
             int threads = engineThreads != 0 ? engineThreads : 1;
             return new DeviceConfig(providerName, mode, threads, idleStrategy, backoff, crcPolicy, markerPolicy,
-                    mpaRevision, peerToPeer, rtrKinds, mpaTimeouts, limits, rfc7306, cpuList, rss, numa).checkProcessors(cores);
+                    mpaRevision, peerToPeer, rtrKinds, mpaTimeouts, limits, rfc7306, cpuList, rss, numa,
+                    socketIo != null ? socketIo : SocketIo.fromProperty()).checkProcessors(cores);
         }
     }
 }

@@ -59,6 +59,14 @@ public interface RdmaDevice extends AutoCloseable {
     /** The configuration the device was opened with. */
     DeviceConfig config();
 
+    /**
+     * The socket I/O layer this device's connections run on ("nio", "syscalls"): the configured
+     * {@link DeviceConfig#socketIo()} with AUTO resolved. Benchmarks print it in their header.
+     */
+    default String socketIoLayer() {
+        return config().socketIo().name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** Allocates a protection domain ({@code ibv_alloc_pd}). */
     ProtectionDomain allocPd();
 

@@ -53,7 +53,7 @@ final class Connection {
         this.owner = owner;
         this.channel = channel;
         this.handler = handler;
-        this.receiver = new SocketReceiver(device.stags());
+        this.receiver = new SocketReceiver();
         this.rx = receiver.staging();
         this.rxSegment = receiver.stagingSegment();
         this.driver = new StreamDriver(this, receiver);

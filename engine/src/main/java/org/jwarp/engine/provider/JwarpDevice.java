@@ -3,12 +3,15 @@ package org.jwarp.engine.provider;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -18,6 +21,10 @@ import org.jwarp.engine.counters.CounterFileWriter;
 import org.jwarp.engine.counters.CounterPublisher;
 import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.counters.EngineCounters;
+import org.jwarp.engine.io.NioSocketIo;
+import org.jwarp.engine.io.SocketDescriptor;
+import org.jwarp.engine.io.SocketIo;
+import org.jwarp.engine.io.SyscallSocketIo;
 import org.jwarp.engine.ring.RingCapacity;
 import org.jwarp.stack.StagTable;
 import org.jwarp.verbs.AcceptParams;
@@ -70,6 +77,7 @@ final class JwarpDevice implements RdmaDevice {
     private final JwarpConnectionManager cm;
     private final List<JwarpQp> qps = new ArrayList<>();
     private final long rxDirectFrom = SocketReceiver.configuredDirectFrom();
+    private final DeviceConfig.SocketIo socketIo;
     private final int index = DEVICES.getAndIncrement();
     private final CounterPublisher.Registration publication;
     private volatile boolean closed;
@@ -81,6 +89,7 @@ final class JwarpDevice implements RdmaDevice {
     JwarpDevice(DeviceConfig config) {
         this.config = config;
         this.stags = new StagTable(config.limits().maxMrs());
+        this.socketIo = chooseSocketIo(config.socketIo());
         this.engines = new EngineThreads(this, config);
         cm = new JwarpConnectionManager(this);
         publication = publishCounters();
@@ -162,6 +171,47 @@ final class JwarpDevice implements RdmaDevice {
 
     StagTable stags() {
         return stags;
+    }
+
+    private static final AtomicBoolean SAID_WHY_NIO = new AtomicBoolean();
+
+    /** AUTO: system calls where the JVM shows sockets' descriptors, else NIO and one line (once) saying why. */
+    private static DeviceConfig.SocketIo chooseSocketIo(DeviceConfig.SocketIo asked) {
+        String why = SocketDescriptor.why();
+        return switch (asked) {
+            case NIO -> DeviceConfig.SocketIo.NIO;
+            case SYSCALLS -> {
+                if (why != null) {
+                    throw new UnsupportedOperationException("socket I/O layer syscalls: " + why);
+                }
+                yield DeviceConfig.SocketIo.SYSCALLS;
+            }
+            case AUTO -> {
+                if (why == null) {
+                    yield DeviceConfig.SocketIo.SYSCALLS;
+                }
+                if (SAID_WHY_NIO.compareAndSet(false, true)) {
+                    System.err.println("jwarp: socket I/O through NIO, not system calls: " + why);
+                }
+                yield DeviceConfig.SocketIo.NIO;
+            }
+        };
+    }
+
+    @Override
+    public String socketIoLayer() {
+        return socketIo.name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * A running connection's socket calls, in this device's layer ({@code capacity}: pieces per call;
+     * {@code own}: the connection's staging buffers).
+     */
+    SocketIo socketIo(SocketChannel channel, int capacity, ByteBuffer... own) {
+        if (socketIo == DeviceConfig.SocketIo.SYSCALLS) {
+            return new SyscallSocketIo(channel, capacity);
+        }
+        return new NioSocketIo(channel, capacity, stags::deregistrations, own);
     }
 
     @Override

@@ -3,10 +3,10 @@ package org.jwarp.engine.provider;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
+import org.jwarp.engine.io.IoVector;
+import org.jwarp.engine.io.SocketIo;
 import org.jwarp.stack.DirectPlacement;
 import org.jwarp.stack.RdmapStream;
-import org.jwarp.stack.StagTable;
 
 /**
  * The receive side's socket reads in full operation — the NIC's receive DMA. Small FPDUs are
@@ -38,9 +38,8 @@ import org.jwarp.stack.StagTable;
  * bytes would cut each direct read short. Regions that are not native memory (heap arrays) or
  * larger than a ByteBuffer can address are filled through the staging buffer as well.
  *
- * <p>Owned by the connection's engine thread. A region's views are made once per connection and
- * reused; the steady state allocates nothing here (the JDK's scattering read allocates a small
- * releaser per call for buffers of a closeable arena).
+ * <p>Owned by the connection's engine thread; the calls go through the connection's
+ * {@link SocketIo} layer. The steady state allocates nothing here.
  */
 final class SocketReceiver {
 
@@ -54,13 +53,9 @@ final class SocketReceiver {
 
     private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING);
     private final MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
-    private final RegionViews views;
-    private ByteBuffer[] iov = new ByteBuffer[0];
+    private IoVector iov = new IoVector(1);
+    private SocketIo io;
     private long directFrom = Long.MAX_VALUE;
-
-    SocketReceiver(StagTable stags) {
-        this.views = new RegionViews(stags, 0);
-    }
 
     /** The staging buffer, also used for the MPA handshake before full operation. */
     ByteBuffer staging() {
@@ -75,9 +70,9 @@ final class SocketReceiver {
      * Enters full operation. {@code maxPieces}: scatter/gather entries a receive may have;
      * {@code directFrom}: the threshold ({@link Long#MAX_VALUE}: never direct).
      */
-    void start(int maxPieces, boolean markersRx, long directFrom) {
-        this.iov = new ByteBuffer[maxPieces + 1];
-        views.perRegion(maxPieces);     // one view per piece: a receive may name one region in several entries
+    void start(SocketIo io, int maxPieces, boolean markersRx, long directFrom) {
+        this.io = io;
+        this.iov = new IoVector(maxPieces + 1);
         this.directFrom = markersRx ? Long.MAX_VALUE : Math.max(1, directFrom);
     }
 
@@ -99,17 +94,17 @@ final class SocketReceiver {
     }
 
     /**
-     * One read from {@code channel} for {@code stream}: straight into the current segment's target
-     * if that is worth it, else into staging; what arrives is handed to the stream. Returns the
-     * bytes read, or -1 at end of stream.
+     * One read for {@code stream}: straight into the current segment's target if that is worth it,
+     * else into staging; what arrives is handed to the stream. Returns the bytes read, or -1 at end
+     * of stream.
      */
-    long read(SocketChannel channel, RdmapStream stream) throws IOException {
+    long read(RdmapStream stream) throws IOException {
+        iov.clear();
         if (directFrom != Long.MAX_VALUE) {
             DirectPlacement p = stream.directPlacement();
-            if (p.length() > 0 && p.segmentPayload() >= directFrom && p.pieces() < iov.length && prepare(p)) {
-                staging.clear().limit((int) Math.min(STAGING, (long) p.trailer() + LOOKAHEAD));
-                iov[p.pieces()] = staging;
-                long n = channel.read(iov, 0, p.pieces() + 1);
+            if (p.length() > 0 && p.segmentPayload() >= directFrom && p.pieces() < iov.capacity() && prepare(p)) {
+                iov.add(stagingSegment, 0, Math.min(STAGING, (long) p.trailer() + LOOKAHEAD));
+                long n = io.read(iov);
                 if (n > 0) {
                     long placed = Math.min(n, p.length());
                     stream.placedDirectly(placed);
@@ -119,29 +114,26 @@ final class SocketReceiver {
                 }
                 return n;
             }
+            iov.clear();
         }
-        staging.clear();
-        if (stream.recentSegmentPayload() >= directFrom && !stream.insidePayload()) {
-            // between the segments of large messages: take the next header, not the next payload
-            staging.limit(LOOKAHEAD);
-        }
-        int n = channel.read(staging);
+        // between the segments of large messages: take the next header, not the next payload
+        boolean headerOnly = stream.recentSegmentPayload() >= directFrom && !stream.insidePayload();
+        iov.add(stagingSegment, 0, headerOnly ? LOOKAHEAD : STAGING);
+        long n = io.read(iov);
         if (n > 0) {
             stream.receive(stagingSegment, 0, n);
         }
         return n;
     }
 
-    /** Points one view per piece at its target; false if a piece cannot be read into directly. */
+    /** Puts one piece per target into the vector; false if a piece cannot be read into directly. */
     private boolean prepare(DirectPlacement p) {
         for (int i = 0; i < p.pieces(); i++) {
-            ByteBuffer[] v = views.of(p.segment(i));
-            if (v == null) {
+            MemorySegment s = p.segment(i);
+            if (!io.canAddress(s)) {
                 return false;
             }
-            ByteBuffer b = v[i];
-            b.clear().limit((int) (p.offset(i) + p.length(i))).position((int) p.offset(i));
-            iov[i] = b;
+            iov.add(s, p.offset(i), p.length(i));
         }
         return true;
     }

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.nio.channels.SelectionKey;
 import org.jwarp.engine.affinity.MemoryPolicy;
+import org.jwarp.engine.io.SocketIo;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.StreamParameters;
@@ -44,7 +45,7 @@ final class StreamDriver {
     StreamDriver(Connection c, SocketReceiver receiver) {
         this.c = c;
         this.receiver = receiver;
-        this.sink = new GatherFpduSink(c.device.stags());
+        this.sink = new GatherFpduSink();
     }
 
     /** Prefers NUMA node {@code node} for the transmit staging buffer; null, or why not. */
@@ -78,8 +79,10 @@ final class StreamDriver {
         StreamParameters sp = StreamParameters.of(mp, emss(), c.device.config().rfc7306());
         RdmapStream stream = qp.stream;
         stream.establish(sp, 0);
-        sink.start(sp.crc(), sp.markersTx(), 0);
-        receiver.start(qp.maxSge(), sp.markersRx(), c.device.rxDirectFrom());
+        SocketIo io = c.device.socketIo(c.channel, Math.max(GatherFpduSink.MAX_IOV, qp.maxSge() + 1),
+                sink.stagingBuffer(), receiver.staging());
+        sink.start(io, sp.crc(), sp.markersTx(), 0);
+        receiver.start(io, qp.maxSge(), sp.markersRx(), c.device.rxDirectFrom());
         qp.connection = c;
         qp.lifecycle().mpaDone();
         boolean initiator = handshake.isInitiator();
@@ -133,7 +136,7 @@ final class StreamDriver {
         if (work > 0) {
             work += drainTx();
         }
-        long n = receiver.read(c.channel, stream);
+        long n = receiver.read(stream);
         if (n > 0) {
             work++;
             // what the bytes just received call for (Read Responses, a Terminate) goes out now
@@ -175,7 +178,7 @@ final class StreamDriver {
         if (sink.pending() == 0) {
             return 0;
         }
-        long written = sink.drain(c.channel);
+        long written = sink.drain();
         if (written > 0) {
             c.qp().stream.released(sink.written());
         }

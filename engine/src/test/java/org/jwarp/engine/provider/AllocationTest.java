@@ -47,31 +47,43 @@ class AllocationTest {
                     wrs[i] = new SendWr().wrId(i).opcode(op).signaled(i == SIGNAL_EVERY - 1).addSge(local, 0, size)
                             .remote(remote.iova(), remote.rkey());
                 }
-                run(p, wrs, ops / 5); // warm-up: JIT compiles the data path
-                long[] engineBefore = engineAllocations();
-                long appBefore = THREADS.getCurrentThreadAllocatedBytes();
-                run(p, wrs, ops);
-                long app = THREADS.getCurrentThreadAllocatedBytes() - appBefore;
-                long[] engineAfter = engineAllocations();
-                long engine = 0;
-                for (int i = 0; i < engineAfter.length; i++) {
-                    engine += engineAfter[i] - engineBefore[i];
-                }
-                // A per-operation allocation would cost at least 16 bytes each: 16 MB over the run.
-                // The bound leaves room only for the JIT's and the JVM's own rare allocations.
-                String report = op + " " + size + " B: application " + app + " B, engine threads " + engine + " B over "
-                        + ops + " ops";
-                System.out.println(report);
-                assertTrue(app < Math.max(ops / 100, 1024), report);
+                // the engine bound: a per-operation allocation costs at least 16 B each (16 MB over the
+                // run); the bound leaves room only for the JIT's and the JVM's own rare allocations
+                long bound;
                 if (size < GatherFpduSink.ZERO_COPY_FROM) {
-                    assertTrue(engine < ops / 100, report);
+                    bound = ops / 100;
+                } else if (p.client.device.socketIoLayer().equals("syscalls")) {
+                    bound = ops * 4L;       // zero-copy both ways, and still nothing per operation
                 } else {
-                    // Zero-copy both ways: JDK 25's gathering write and scattering read allocate 40 B per
-                    // MemorySegment-backed buffer per call (IOUtil's session Releaser), whatever the
-                    // arena — the sender's gather from the region, the receiver's read into it. Bounded
-                    // per operation and independent of the size: the price of not copying 64 KiB.
-                    assertTrue(engine < ops * 256L, report);
+                    // NIO's gathering write and scattering read allocate 40 B per MemorySegment-backed
+                    // buffer per call (IOUtil's session Releaser), whatever the arena — the sender's
+                    // gather from the region, the receiver's read into it: bounded per operation,
+                    // independent of the size
+                    bound = ops * 256L;
                 }
+                run(p, wrs, ops); // warm-up: JIT compiles the data path
+                // A per-operation allocation shows in every window; the JIT's, while it still compiles
+                // the FFM downcalls (their capture-state slice is scalar-replaced once compiled), in the
+                // first ones only. Up to three windows; one within the bound passes.
+                List<String> windows = new ArrayList<>();
+                boolean clean = false;
+                for (int w = 0; w < 3 && !clean; w++) {
+                    long[] engineBefore = engineAllocations();
+                    long appBefore = THREADS.getCurrentThreadAllocatedBytes();
+                    run(p, wrs, ops);
+                    long app = THREADS.getCurrentThreadAllocatedBytes() - appBefore;
+                    long[] engineAfter = engineAllocations();
+                    long engine = 0;
+                    for (int i = 0; i < engineAfter.length; i++) {
+                        engine += engineAfter[i] - engineBefore[i];
+                    }
+                    windows.add("application " + app + " B, engine threads " + engine + " B");
+                    clean = app < Math.max(ops / 100, 1024) && engine < bound;
+                }
+                String report = op + " " + size + " B over " + ops + " ops (" + p.client.device.socketIoLayer()
+                        + "), engine bound " + bound + " B: " + windows;
+                System.out.println(report);
+                assertTrue(clean, report);
             }
         }
     }

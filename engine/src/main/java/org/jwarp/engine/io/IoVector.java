@@ -1,0 +1,130 @@
+package org.jwarp.engine.io;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The memory pieces of one vectored socket call — what {@code struct iovec[]} is to
+ * {@code writev}/{@code readv} — as segments, offsets and lengths, so that each {@link SocketIo}
+ * layer can turn them into what its calls take. Pieces that continue one another in the same segment
+ * are merged as they are added. After a call moved {@code n} bytes, {@link #advance(long)} drops what
+ * went through, so that a partial write resumes where the socket stopped. Fixed capacity; owned by
+ * one thread; allocates nothing after construction.
+ */
+public final class IoVector {
+
+    private final MemorySegment[] segments;
+    private final long[] offsets;
+    private final long[] lengths;
+    private int start;
+    private int end;
+
+    public IoVector(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("an I/O vector needs room for at least one piece: " + capacity);
+        }
+        segments = new MemorySegment[capacity];
+        offsets = new long[capacity];
+        lengths = new long[capacity];
+    }
+
+    public int capacity() {
+        return segments.length;
+    }
+
+    /** Index of the first piece not yet wholly transferred. */
+    public int start() {
+        return start;
+    }
+
+    /** Index after the last piece. */
+    public int end() {
+        return end;
+    }
+
+    /** Pieces still to transfer. */
+    public int pieces() {
+        return end - start;
+    }
+
+    public boolean isEmpty() {
+        return start == end;
+    }
+
+    /** Room for {@code n} more pieces (without merging). */
+    public boolean hasRoom(int n) {
+        return end + n <= segments.length;
+    }
+
+    public MemorySegment segment(int i) {
+        return segments[i];
+    }
+
+    public long offset(int i) {
+        return offsets[i];
+    }
+
+    public long length(int i) {
+        return lengths[i];
+    }
+
+    /** Bytes still to transfer. */
+    public long remaining() {
+        long n = 0;
+        for (int i = start; i < end; i++) {
+            n += lengths[i];
+        }
+        return n;
+    }
+
+    /** Forgets every piece (and the references to their memory). */
+    public void clear() {
+        for (int i = 0; i < end; i++) {
+            segments[i] = null;
+        }
+        start = 0;
+        end = 0;
+    }
+
+    /**
+     * Appends {@code length} bytes of {@code segment} from {@code offset}, merged into the last
+     * piece when they continue it.
+     *
+     * @throws IllegalStateException if a new piece is needed and the vector is full
+     */
+    public void add(MemorySegment segment, long offset, long length) {
+        if (length <= 0) {
+            return;
+        }
+        int last = end - 1;
+        if (last >= start && segments[last] == segment && offsets[last] + lengths[last] == offset) {
+            lengths[last] += length;
+            return;
+        }
+        if (end == segments.length) {
+            throw new IllegalStateException("I/O vector full (" + segments.length + " pieces)");
+        }
+        segments[end] = segment;
+        offsets[end] = offset;
+        lengths[end] = length;
+        end++;
+    }
+
+    /** The first {@code n} bytes went through: whole pieces are dropped, a partly moved one shrinks. */
+    public void advance(long n) {
+        while (n > 0 && start < end) {
+            long len = lengths[start];
+            if (n < len) {
+                offsets[start] += n;
+                lengths[start] = len - n;
+                return;
+            }
+            n -= len;
+            segments[start] = null;
+            start++;
+        }
+        if (start == end) {
+            start = 0;
+            end = 0;
+        }
+    }
+}

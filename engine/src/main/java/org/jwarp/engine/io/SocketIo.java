@@ -1,0 +1,35 @@
+package org.jwarp.engine.io;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One connection's vectored calls on its non-blocking TCP socket, in one of the layers of
+ * {@link org.jwarp.verbs.DeviceConfig.SocketIo}. Used only by the thread that owns the connection,
+ * which is also the only thread that closes the socket: a layer that works on the raw file
+ * descriptor must never see it closed and its number reused under a call.
+ */
+public interface SocketIo {
+
+    /**
+     * Writes as much of {@code v} as the socket takes now, in one call, and advances {@code v} past it.
+     *
+     * @return bytes taken (0: the socket's send buffer is full)
+     * @throws IOException the connection failed (reset, broken pipe, memory no longer mapped)
+     */
+    long write(IoVector v) throws IOException;
+
+    /**
+     * Reads once into the pieces of {@code v} in order (the vector is not advanced).
+     *
+     * @return bytes read, 0 if none were waiting, -1 at end of stream
+     * @throws IOException the connection failed
+     */
+    long read(IoVector v) throws IOException;
+
+    /** Whether a piece of {@code segment} can go into a call of this layer (else the caller copies it). */
+    boolean canAddress(MemorySegment segment);
+
+    /** The layer's name as configured ("nio", "syscalls"). */
+    String layer();
+}
