@@ -76,6 +76,11 @@ final class DeviceOptions {
             + " keep each one's connection buffers on its node; needs --threading dedicated.")
     boolean numa;
 
+    @Option(names = "--io", paramLabel = "LAYER", description = "The socket I/O layer under the engine: auto (default:"
+            + " syscalls where the JVM shows sockets' descriptors, else nio), syscalls (sendmsg/readv through FFM) or"
+            + " nio (SocketChannel).")
+    String io;
+
     @Option(names = "--rebalance-threshold", paramLabel = "X", description = "threshold policy: times the average"
             + " load, above 1 (default 1.5).")
     Double rebalanceThreshold;
@@ -159,11 +164,17 @@ final class DeviceOptions {
             throw bad(spec, "--p2p needs at least one --rtr kind");
         }
         RssConfig rss = rssConfig(spec);
+        DeviceConfig.SocketIo layer;
+        try {
+            layer = io == null ? DeviceConfig.SocketIo.fromProperty() : DeviceConfig.SocketIo.parse(io);
+        } catch (IllegalArgumentException e) {
+            throw bad(spec, "--io must be auto, syscalls or nio, not '" + io + "'");
+        }
         if (numa && threadingMode(spec) != DeviceConfig.ThreadingMode.DEDICATED) {
             throw bad(spec, "--numa pins engine threads of their own: it needs --threading dedicated");
         }
         try {
-            DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(threadingMode(spec)).rss(rss).numa(numa)
+            DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(threadingMode(spec)).rss(rss).numa(numa).socketIo(layer)
                     .engineThreads(engineThreads(spec)).idleStrategy(idleKind(spec))
                     .mpaRevision(rev).peerToPeer(p2p).rtrKinds(kinds).crcPolicy(crcPolicy)
                     .markerPolicy(markersOn ? DeviceConfig.MarkerPolicy.REQUEST : DeviceConfig.MarkerPolicy.NEVER_REQUEST);

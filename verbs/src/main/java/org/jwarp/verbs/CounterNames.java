@@ -35,6 +35,18 @@ public final class CounterNames {
     public static final String RX_DIRECT_BYTES = "rx.direct.bytes";
 
     /**
+     * System calls that wrote a connection's FPDUs to its socket (each may carry many FPDUs).
+     * Not standard: a provider on kernel TCP adds it.
+     */
+    public static final String SOCKET_WRITES = "socket.writes";
+
+    /**
+     * System calls that read a connection's socket, empty ones (nothing had arrived) included.
+     * Not standard: a provider on kernel TCP adds it.
+     */
+    public static final String SOCKET_READS = "socket.reads";
+
+    /**
      * Clients a listener closed at once because its backlog of pending setups was full (a flood of
      * silent or slow clients). Not standard: the connection manager's group holds it.
      */

@@ -33,12 +33,17 @@ import org.jwarp.verbs.SendWr;
  */
 final class JwarpQp implements QueuePair {
 
-    /** A QP's counters: the standard ones and the bytes its stream placed straight from the socket. */
+    /**
+     * A QP's counters: the standard ones, the bytes its stream placed straight from the socket, and
+     * the system calls on its socket.
+     */
     static final List<String> COUNTER_NAMES = counterNames();
 
     private static List<String> counterNames() {
         List<String> names = new ArrayList<>(CounterNames.STANDARD);
         names.add(CounterNames.RX_DIRECT_BYTES);
+        names.add(CounterNames.SOCKET_WRITES);
+        names.add(CounterNames.SOCKET_READS);
         return List.copyOf(names);
     }
 
@@ -285,9 +290,17 @@ final class JwarpQp implements QueuePair {
 
     @Override
     public int postSend(SendWr wr) {
-        return postSend1(wr, 0);
+        int rc = postSend1(wr, 0);
+        if (rc == PostStatus.OK) {
+            kick();
+        }
+        return rc;
     }
 
+    /**
+     * A list is one doorbell, as on a NIC: the engine sees every request of it in one duty cycle,
+     * so that they leave in one system call (in invoker and hybrid modes the cycle runs here, once).
+     */
     @Override
     public int postSend(SendWr[] wrs, int count) {
         for (int i = 0; i < count; i++) {
@@ -298,6 +311,9 @@ final class JwarpQp implements QueuePair {
                 }
                 return rc;
             }
+        }
+        if (count > 0) {
+            kick();
         }
         return PostStatus.OK;
     }
@@ -325,8 +341,6 @@ final class JwarpQp implements QueuePair {
         sq.publish();
         if (s == QpState.ERROR) {
             flushSoon();
-        } else {
-            kick();
         }
         return PostStatus.OK;
     }
@@ -385,6 +399,11 @@ final class JwarpQp implements QueuePair {
         if (device.invokerMode()) {
             device.invoke();
         }
+    }
+
+    /** The counters, for the owner thread to update. */
+    CounterSet counterSet() {
+        return counters;
     }
 
     @Override

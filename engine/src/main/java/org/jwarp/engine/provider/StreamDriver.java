@@ -12,6 +12,8 @@ import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.StreamParameters;
 import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CounterNames;
+import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.QpAttr;
 import org.jwarp.wire.fpdu.Mulpdu;
@@ -37,6 +39,9 @@ final class StreamDriver {
     private final Connection c;
     private final SocketReceiver receiver;
     private final GatherFpduSink sink;
+    private CounterSet counters;
+    private int cSocketWrites;
+    private int cSocketReads;
     private boolean established;
     private long rtrDeadline;
     private long runningSince;
@@ -79,6 +84,9 @@ final class StreamDriver {
         StreamParameters sp = StreamParameters.of(mp, emss(), c.device.config().rfc7306());
         RdmapStream stream = qp.stream;
         stream.establish(sp, 0);
+        counters = qp.counterSet();
+        cSocketWrites = counters.require(CounterNames.SOCKET_WRITES);
+        cSocketReads = counters.require(CounterNames.SOCKET_READS);
         SocketIo io = c.device.socketIo(c.channel, Math.max(GatherFpduSink.MAX_IOV, qp.maxSge() + 1),
                 sink.stagingBuffer(), receiver.staging());
         sink.start(io, sp.crc(), sp.markersTx(), 0);
@@ -137,6 +145,7 @@ final class StreamDriver {
             work += drainTx();
         }
         long n = receiver.read(stream);
+        counters.increment(cSocketReads);
         if (n > 0) {
             work++;
             // what the bytes just received call for (Read Responses, a Terminate) goes out now
@@ -179,6 +188,7 @@ final class StreamDriver {
             return 0;
         }
         long written = sink.drain();
+        counters.increment(cSocketWrites);
         if (written > 0) {
             c.qp().stream.released(sink.written());
         }

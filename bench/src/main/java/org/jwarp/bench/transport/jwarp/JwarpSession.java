@@ -349,6 +349,11 @@ public final class JwarpSession implements Session {
                 + (a.crc() ? "on" : "off") + ", markers " + (a.markersRx() || a.markersTx() ? "on" : "off")
                 + (a.rtr() != null ? ", RTR " + a.rtr().name().toLowerCase() : "") + ", ORD " + a.ord() + " / IRD "
                 + a.ird()));
+        out.add("Socket I/O      : " + side.device.socketIoLayer() + switch (side.device.socketIoLayer()) {
+            case "syscalls" -> " (sendmsg/readv on the socket's descriptor, through FFM)";
+            case "nio" -> " (SocketChannel's vectored calls)";
+            default -> "";
+        });
         return out;
     }
 
