@@ -1,18 +1,21 @@
 package org.jwarp.engine.io;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 
 /**
  * The memory pieces of one vectored socket call — what {@code struct iovec[]} is to
  * {@code writev}/{@code readv} — as segments, offsets and lengths, so that each {@link SocketIo}
  * layer can turn them into what its calls take. Pieces that continue one another in the same segment
- * are merged as they are added. After a call moved {@code n} bytes, {@link #advance(long)} drops what
+ * are merged as they are added. A piece of a {@link Staging} buffer keeps the buffer too, for the
+ * layers that take ByteBuffers. After a call moved {@code n} bytes, {@link #advance(long)} drops what
  * went through, so that a partial write resumes where the socket stopped. Fixed capacity; owned by
  * one thread; allocates nothing after construction.
  */
 public final class IoVector {
 
     private final MemorySegment[] segments;
+    private final ByteBuffer[] buffers;
     private final long[] offsets;
     private final long[] lengths;
     private int start;
@@ -23,6 +26,7 @@ public final class IoVector {
             throw new IllegalArgumentException("an I/O vector needs room for at least one piece: " + capacity);
         }
         segments = new MemorySegment[capacity];
+        buffers = new ByteBuffer[capacity];
         offsets = new long[capacity];
         lengths = new long[capacity];
     }
@@ -59,6 +63,11 @@ public final class IoVector {
         return segments[i];
     }
 
+    /** The direct buffer piece {@code i} lies in, or null (a piece of plain memory). */
+    public ByteBuffer buffer(int i) {
+        return buffers[i];
+    }
+
     public long offset(int i) {
         return offsets[i];
     }
@@ -80,6 +89,7 @@ public final class IoVector {
     public void clear() {
         for (int i = 0; i < end; i++) {
             segments[i] = null;
+            buffers[i] = null;
         }
         start = 0;
         end = 0;
@@ -92,6 +102,15 @@ public final class IoVector {
      * @throws IllegalStateException if a new piece is needed and the vector is full
      */
     public void add(MemorySegment segment, long offset, long length) {
+        add(segment, null, offset, length);
+    }
+
+    /** As {@link #add(MemorySegment, long, long)}, for a piece of a staging buffer. */
+    public void add(Staging staging, long offset, long length) {
+        add(staging.segment(), staging.buffer(), offset, length);
+    }
+
+    private void add(MemorySegment segment, ByteBuffer buffer, long offset, long length) {
         if (length <= 0) {
             return;
         }
@@ -104,6 +123,7 @@ public final class IoVector {
             throw new IllegalStateException("I/O vector full (" + segments.length + " pieces)");
         }
         segments[end] = segment;
+        buffers[end] = buffer;
         offsets[end] = offset;
         lengths[end] = length;
         end++;
@@ -120,6 +140,7 @@ public final class IoVector {
             }
             n -= len;
             segments[start] = null;
+            buffers[start] = null;
             start++;
         }
         if (start == end) {

@@ -14,9 +14,9 @@ import java.util.function.LongSupplier;
  * bounded ({@link #MAX_SEGMENTS}) and dropped whenever a region of the device is deregistered
  * ({@code deregistrations} changes), so that no view of a dead region outlives it.
  *
- * <p>Views of a segment made from one of the connection's own direct buffers (its staging buffers,
- * given to the constructor) are duplicates of that buffer, not of the segment: the JDK's vectored
- * calls allocate a session releaser per segment-backed buffer per call, not per plain direct buffer.
+ * <p>Views of a piece of a {@link Staging} buffer are duplicates of that buffer, not of the segment:
+ * the JDK's vectored calls allocate a session releaser per segment-backed buffer per call, not per
+ * plain direct buffer.
  */
 public final class NioSocketIo implements SocketIo {
 
@@ -25,27 +25,18 @@ public final class NioSocketIo implements SocketIo {
 
     private final SocketChannel channel;
     private final LongSupplier deregistrations;
-    private final IdentityHashMap<MemorySegment, ByteBuffer[]> views = new IdentityHashMap<>();
+    private final IdentityHashMap<Object, ByteBuffer[]> views = new IdentityHashMap<>();
     private final ByteBuffer[] iov;
-    private final ByteBuffer[] own;
-    private final long[] ownAddresses;
     private long seenDeregistrations;
 
     /**
      * @param capacity        the most pieces a call may have
      * @param deregistrations a count that changes whenever memory the views may cover is released
-     * @param own             the connection's own direct buffers, which pieces may name through
-     *                        {@code MemorySegment.ofBuffer}
      */
-    public NioSocketIo(SocketChannel channel, int capacity, LongSupplier deregistrations, ByteBuffer... own) {
+    public NioSocketIo(SocketChannel channel, int capacity, LongSupplier deregistrations) {
         this.channel = channel;
         this.deregistrations = deregistrations;
         this.iov = new ByteBuffer[capacity];
-        this.own = own.clone();
-        this.ownAddresses = new long[own.length];
-        for (int i = 0; i < own.length; i++) {
-            ownAddresses[i] = MemorySegment.ofBuffer(own[i]).address();
-        }
         this.seenDeregistrations = deregistrations.getAsLong();
     }
 
@@ -91,7 +82,7 @@ public final class NioSocketIo implements SocketIo {
         }
         int n = 0;
         for (int i = v.start(); i < v.end(); i++, n++) {
-            ByteBuffer b = view(v.segment(i), n);
+            ByteBuffer b = view(v.segment(i), v.buffer(i), n);
             int from = (int) v.offset(i);
             b.limit(from + (int) v.length(i)).position(from);
             iov[n] = b;
@@ -105,33 +96,24 @@ public final class NioSocketIo implements SocketIo {
         }
     }
 
-    private ByteBuffer view(MemorySegment s, int slot) {
-        ByteBuffer[] v = views.get(s);
+    private ByteBuffer view(MemorySegment s, ByteBuffer origin, int slot) {
+        Object key = origin != null ? origin : s;
+        ByteBuffer[] v = views.get(key);
         if (v == null) {
-            if (!canAddress(s)) {
+            if (origin == null && !canAddress(s)) {
                 throw new IllegalArgumentException("NIO cannot address " + s + ": heap memory or over 2 GiB");
             }
             if (views.size() >= MAX_SEGMENTS) {
                 views.clear();
             }
             v = new ByteBuffer[iov.length];
-            views.put(s, v);
+            views.put(key, v);
         }
         ByteBuffer b = v[slot];
         if (b == null) {
-            ByteBuffer base = ownBuffer(s);
-            b = base != null ? base.duplicate() : s.asByteBuffer();
+            b = origin != null ? origin.duplicate() : s.asByteBuffer();
             v[slot] = b;
         }
         return b.clear();
-    }
-
-    private ByteBuffer ownBuffer(MemorySegment s) {
-        for (int i = 0; i < own.length; i++) {
-            if (ownAddresses[i] == s.address() && own[i].capacity() == s.byteSize()) {
-                return own[i];
-            }
-        }
-        return null;
     }
 }

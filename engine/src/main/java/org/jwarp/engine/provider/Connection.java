@@ -8,7 +8,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
-import org.jwarp.engine.affinity.MemoryPolicy;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.verbs.CmEvent;
@@ -34,8 +33,6 @@ final class Connection {
     final SocketChannel channel;
     private final CmEventHandler handler;
     private final SocketReceiver receiver;
-    private final ByteBuffer rx;
-    private final MemorySegment rxSegment;
     private final StreamDriver driver;
     private ConnectionSetup setup;
     /** The engine thread that owns this connection (RSS chose it; rebalancing may move it). */
@@ -54,14 +51,7 @@ final class Connection {
         this.channel = channel;
         this.handler = handler;
         this.receiver = new SocketReceiver();
-        this.rx = receiver.staging();
-        this.rxSegment = receiver.stagingSegment();
         this.driver = new StreamDriver(this, receiver);
-        if (owner.node() >= 0) {
-            // seed 004: the buffers the owning engine thread touches live on its node
-            MemoryPolicy.preferNode(rxSegment, owner.node());
-            driver.preferNode(owner.node());
-        }
     }
 
     /** The active side: TCP connect under way; the MPA Request goes out once it completes. */
@@ -187,12 +177,13 @@ final class Connection {
         return a == null ? "(address unknown)" : a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
+    /** The owning engine thread's receive buffer, for the MPA exchange's reads (cleared after each). */
     ByteBuffer rxBuffer() {
-        return rx;
+        return owner.staging().rx().buffer();
     }
 
     MemorySegment rxSegment() {
-        return rxSegment;
+        return owner.staging().rx().segment();
     }
 
     /** Initiator: TCP is connected; the MPA exchange begins. */

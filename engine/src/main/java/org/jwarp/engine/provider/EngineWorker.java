@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jwarp.engine.agent.Agent;
+import org.jwarp.engine.io.StagingPool;
 import org.jwarp.engine.notify.Doorbell;
 
 /**
@@ -19,6 +20,7 @@ final class EngineWorker implements Agent {
     private final int index;
     private final SelectorSleeper sleeper = new SelectorSleeper();
     private final Doorbell doorbell = new Doorbell(sleeper);
+    private final StagingPool staging = new StagingPool();
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final List<Connection> connections = new ArrayList<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
@@ -45,6 +47,12 @@ final class EngineWorker implements Agent {
     /** NUMA placement (device setup): this thread runs on {@code n}. */
     void node(int n) {
         node = n;
+        staging.node(n);
+    }
+
+    /** This thread's staging memory (engine thread). */
+    StagingPool staging() {
+        return staging;
     }
 
     /** This engine thread's number within its device (engine-N). */

@@ -2,9 +2,10 @@ package org.jwarp.engine.provider;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import org.jwarp.engine.io.IoVector;
 import org.jwarp.engine.io.SocketIo;
+import org.jwarp.engine.io.Staging;
+import org.jwarp.engine.io.StagingPool;
 import org.jwarp.stack.FpduSink;
 import org.jwarp.wire.fpdu.FpduEncoder;
 
@@ -19,30 +20,33 @@ import org.jwarp.wire.fpdu.FpduEncoder;
  * <p>Because it references application memory until the socket has taken it, the sink's
  * {@link #completionBarrier()} counts wire bytes framed, and the stream completes a Send or Write
  * only once {@link #written()} has passed it.
+ *
+ * <p>The staging buffer is borrowed from the engine thread's {@link StagingPool} when the first FPDU
+ * is framed and given back once the socket has taken everything: an idle connection holds none.
  */
 final class GatherFpduSink implements FpduSink {
 
     static final int ZERO_COPY_FROM = 8192;
     static final int MAX_IOV = 64;
-    private static final int STAGING = 256 * 1024;
+    private static final int STAGING = StagingPool.SIZE;
 
     private final FpduEncoder encoder = new FpduEncoder();
-    private final ByteBuffer stagingBuffer = ByteBuffer.allocateDirect(STAGING);
-    private final MemorySegment staging = MemorySegment.ofBuffer(stagingBuffer);
     private final IoVector iov = new IoVector(MAX_IOV);
+    private StagingPool pool;
+    private Staging staging;
     private SocketIo io;
     private int stagingEnd;
     private long framed;
     private long written;
 
-    /** The staging buffer (for a layer that takes ByteBuffers). */
-    ByteBuffer stagingBuffer() {
-        return stagingBuffer;
+    /** The pool of the engine thread that runs this connection now (set before each transmit). */
+    void pool(StagingPool pool) {
+        this.pool = pool;
     }
 
-    /** The staging buffer, for NUMA placement. */
-    MemorySegment stagingSegment() {
-        return staging;
+    /** Whether a staging buffer is held (bytes framed and not yet written). */
+    boolean holdsStaging() {
+        return staging != null;
     }
 
     GatherFpduSink start(SocketIo io, boolean crc, boolean markers, long streamPosition) {
@@ -63,6 +67,10 @@ final class GatherFpduSink implements FpduSink {
     @Override
     public void frame(MemorySegment header, long headerOffset, int headerLength,
                       MemorySegment payload, long payloadOffset, int payloadLength) {
+        if (staging == null) {
+            staging = pool.borrow();
+        }
+        MemorySegment staging = this.staging.segment();
         if (payloadLength < ZERO_COPY_FROM || encoder.markersEnabled() || !io.canAddress(payload)) {
             appendStaging(encoder.encode(staging, stagingEnd, header, headerOffset, headerLength,
                     payload, payloadOffset, payloadLength));
@@ -113,5 +121,9 @@ final class GatherFpduSink implements FpduSink {
     private void reset() {
         iov.clear();
         stagingEnd = 0;
+        if (staging != null) {
+            pool.give(staging);
+            staging = null;
+        }
     }
 }

@@ -3,7 +3,6 @@ package org.jwarp.engine.provider;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -203,15 +202,12 @@ final class JwarpDevice implements RdmaDevice {
         return socketIo.name().toLowerCase(Locale.ROOT);
     }
 
-    /**
-     * A running connection's socket calls, in this device's layer ({@code capacity}: pieces per call;
-     * {@code own}: the connection's staging buffers).
-     */
-    SocketIo socketIo(SocketChannel channel, int capacity, ByteBuffer... own) {
+    /** A running connection's socket calls, in this device's layer ({@code capacity}: pieces per call). */
+    SocketIo socketIo(SocketChannel channel, int capacity) {
         if (socketIo == DeviceConfig.SocketIo.SYSCALLS) {
             return new SyscallSocketIo(channel, capacity);
         }
-        return new NioSocketIo(channel, capacity, stags::deregistrations, own);
+        return new NioSocketIo(channel, capacity, stags::deregistrations);
     }
 
     @Override

@@ -2,9 +2,10 @@ package org.jwarp.engine.provider;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import org.jwarp.engine.io.IoVector;
 import org.jwarp.engine.io.SocketIo;
+import org.jwarp.engine.io.Staging;
+import org.jwarp.engine.io.StagingPool;
 import org.jwarp.stack.DirectPlacement;
 import org.jwarp.stack.RdmapStream;
 
@@ -49,22 +50,11 @@ final class SocketReceiver {
     static final int LOOKAHEAD = 256;
     /** System property overriding {@link #DIRECT_FROM} (bytes; "off" or a negative value disables). */
     static final String DIRECT_FROM_PROPERTY = "jwarp.rx.directFrom";
-    private static final int STAGING = 256 * 1024;
+    private static final int STAGING = StagingPool.SIZE;
 
-    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING);
-    private final MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
     private IoVector iov = new IoVector(1);
     private SocketIo io;
     private long directFrom = Long.MAX_VALUE;
-
-    /** The staging buffer, also used for the MPA handshake before full operation. */
-    ByteBuffer staging() {
-        return staging;
-    }
-
-    MemorySegment stagingSegment() {
-        return stagingSegment;
-    }
 
     /**
      * Enters full operation. {@code maxPieces}: scatter/gather entries a receive may have;
@@ -95,15 +85,16 @@ final class SocketReceiver {
 
     /**
      * One read for {@code stream}: straight into the current segment's target if that is worth it,
-     * else into staging; what arrives is handed to the stream. Returns the bytes read, or -1 at end
-     * of stream.
+     * else into {@code staging} (the engine thread's: the stream takes every byte before this
+     * returns); what arrives is handed to the stream. Returns the bytes read, or -1 at end of stream.
      */
-    long read(RdmapStream stream) throws IOException {
+    long read(RdmapStream stream, Staging staging) throws IOException {
+        MemorySegment stagingSegment = staging.segment();
         iov.clear();
         if (directFrom != Long.MAX_VALUE) {
             DirectPlacement p = stream.directPlacement();
             if (p.length() > 0 && p.segmentPayload() >= directFrom && p.pieces() < iov.capacity() && prepare(p)) {
-                iov.add(stagingSegment, 0, Math.min(STAGING, (long) p.trailer() + LOOKAHEAD));
+                iov.add(staging, 0, Math.min(STAGING, (long) p.trailer() + LOOKAHEAD));
                 long n = io.read(iov);
                 if (n > 0) {
                     long placed = Math.min(n, p.length());
@@ -118,7 +109,7 @@ final class SocketReceiver {
         }
         // between the segments of large messages: take the next header, not the next payload
         boolean headerOnly = stream.recentSegmentPayload() >= directFrom && !stream.insidePayload();
-        iov.add(stagingSegment, 0, headerOnly ? LOOKAHEAD : STAGING);
+        iov.add(staging, 0, headerOnly ? LOOKAHEAD : STAGING);
         long n = io.read(iov);
         if (n > 0) {
             stream.receive(stagingSegment, 0, n);

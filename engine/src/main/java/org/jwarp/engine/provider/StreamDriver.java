@@ -6,7 +6,6 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.nio.channels.SelectionKey;
-import org.jwarp.engine.affinity.MemoryPolicy;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
@@ -53,11 +52,6 @@ final class StreamDriver {
         this.sink = new GatherFpduSink();
     }
 
-    /** Prefers NUMA node {@code node} for the transmit staging buffer; null, or why not. */
-    String preferNode(int node) {
-        return MemoryPolicy.preferNode(sink.stagingSegment(), node);
-    }
-
     /** True once the connection is established (RFC 6581: the RTR is out, or it arrived). */
     boolean established() {
         return established;
@@ -69,6 +63,7 @@ final class StreamDriver {
      * this or another connection.
      */
     int transmit() throws IOException {
+        sink.pool(c.owner().staging());
         return c.qp().stream.transmit(sink) + drainTx();
     }
 
@@ -87,8 +82,7 @@ final class StreamDriver {
         counters = qp.counterSet();
         cSocketWrites = counters.require(CounterNames.SOCKET_WRITES);
         cSocketReads = counters.require(CounterNames.SOCKET_READS);
-        SocketIo io = c.device.socketIo(c.channel, Math.max(GatherFpduSink.MAX_IOV, qp.maxSge() + 1),
-                sink.stagingBuffer(), receiver.staging());
+        SocketIo io = c.device.socketIo(c.channel, Math.max(GatherFpduSink.MAX_IOV, qp.maxSge() + 1));
         sink.start(io, sp.crc(), sp.markersTx(), 0);
         receiver.start(io, qp.maxSge(), sp.markersRx(), c.device.rxDirectFrom());
         qp.connection = c;
@@ -137,6 +131,7 @@ final class StreamDriver {
     /** One step of the running connection's work. */
     int work(long now) throws IOException {
         RdmapStream stream = c.qp().stream;
+        sink.pool(c.owner().staging());
         // The duty cycle ran transmitWork() before any read; what was framed since goes out now.
         // Bytes a full socket left pending wait for the next cycle's transmitWork() (a second
         // write into a full socket would find no room, and costs a system call).
@@ -144,7 +139,7 @@ final class StreamDriver {
         if (work > 0) {
             work += drainTx();
         }
-        long n = receiver.read(stream);
+        long n = receiver.read(stream, c.owner().staging().rx());
         counters.increment(cSocketReads);
         if (n > 0) {
             work++;

@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.function.Supplier;
 
 /**
- * A bounded single-producer single-consumer ring of preallocated, reused slot objects: the SQ and
+ * A bounded single-producer single-consumer ring of reused slot objects: the SQ and
  * RQ of a queue pair. The application thread (the only producer) {@link #claim()}s the next free
  * slot, copies a work request into it and {@link #publish()}es it; the engine thread (the only
  * consumer) {@link #peek()}s the oldest published slot, reads it and {@link #release()}s it.
@@ -15,7 +15,12 @@ import java.util.function.Supplier;
  * load of it guarantees the consumer is done reading before the slot is refilled. Each side keeps
  * a cached copy of the other side's index and reloads it only when the ring looks full or empty,
  * so in steady state neither side reads the other's cache line on every operation. The two
- * indexes sit on separate, padded cache lines. No allocation, no lock, no CAS.
+ * indexes sit on separate, padded cache lines. No lock, no CAS.
+ *
+ * <p>A slot is made the first time the producer claims its position, and reused ever after: a ring
+ * that is never filled (an idle queue pair's) costs only its array, and a ring in steady use
+ * allocates nothing. The consumer sees a new slot through the same release/acquire pair as its
+ * contents.
  *
  * <p>Misuse is caught where it is cheap: {@link #publish()} without a claim and {@link #release()}
  * of an empty ring throw {@link IllegalStateException}. One producer thread and one consumer
@@ -39,7 +44,7 @@ public final class SpscSlotRing<T> extends SpscConsumer<T> {
     }
 
     /**
-     * A ring of {@code capacity} slots, each made by {@code slotFactory} now.
+     * A ring of {@code capacity} slots, each made by {@code slotFactory} when first claimed.
      *
      * @param capacity a power of two, 1 to 2^30
      * @throws IllegalArgumentException if the capacity is not a power of two, or the factory returns null
@@ -63,7 +68,7 @@ public final class SpscSlotRing<T> extends SpscConsumer<T> {
             }
             claimed = true;
         }
-        return slots[(int) t & mask];
+        return slot((int) t & mask);
     }
 
     /**
@@ -129,7 +134,7 @@ public final class SpscSlotRing<T> extends SpscConsumer<T> {
         if (i < 0 || i >= capacity) {
             throw new IndexOutOfBoundsException("slot " + i + " of " + capacity);
         }
-        return slots[i];
+        return slot(i);
     }
 
     @Override
@@ -138,28 +143,39 @@ public final class SpscSlotRing<T> extends SpscConsumer<T> {
     }
 }
 
-/** The fields both sides read and nobody writes after construction. */
+/**
+ * The fields both sides read: the slots (each written once, by the producer, before the release
+ * store that publishes it), and what nobody writes after construction.
+ */
 abstract class SpscSlots<T> {
     final T[] slots;
     final int mask;
     final int capacity;
+    private final Supplier<? extends T> factory;
 
     @SuppressWarnings("unchecked")
     SpscSlots(int capacity, Supplier<? extends T> factory) {
         if (factory == null) {
             throw new IllegalArgumentException("slot factory must not be null");
         }
-        Object[] s = new Object[capacity];
-        for (int i = 0; i < capacity; i++) {
-            Object slot = factory.get();
-            if (slot == null) {
-                throw new IllegalArgumentException("slot factory returned null for slot " + i);
-            }
-            s[i] = slot;
-        }
-        this.slots = (T[]) s;
+        this.factory = factory;
+        this.slots = (T[]) new Object[capacity];
         this.mask = capacity - 1;
         this.capacity = capacity;
+        slot(0);    // a factory that returns null fails here, not at the first post
+    }
+
+    /** Producer (or setup): the slot at {@code i}, made now if it never was. */
+    final T slot(int i) {
+        T s = slots[i];
+        if (s == null) {
+            s = factory.get();
+            if (s == null) {
+                throw new IllegalArgumentException("slot factory returned null for slot " + i);
+            }
+            slots[i] = s;
+        }
+        return s;
     }
 }
 

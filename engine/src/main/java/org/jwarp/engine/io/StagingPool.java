@@ -1,0 +1,68 @@
+package org.jwarp.engine.io;
+
+import java.util.ArrayDeque;
+import org.jwarp.engine.affinity.MemoryPolicy;
+
+/**
+ * One engine thread's staging memory, so that an idle connection holds none: the receive buffer
+ * every read of the thread goes through (the stream takes all of a read's bytes before the next
+ * one, so one is enough), and transmit buffers a connection borrows while it has framed bytes the
+ * socket has not taken, and gives back once they are written. Memory per connection is then
+ * proportional to the connections with data in flight, not to the connections.
+ *
+ * <p>Confined to the thread running the engine's duty cycle (one at a time in invoker and hybrid
+ * modes). A connection that moves to another engine thread returns its buffer to that thread's pool.
+ * Buffers are made on the thread's NUMA node when it has one (seed 004).
+ */
+public final class StagingPool {
+
+    /** Bytes per staging buffer: more than one 64 KiB FPDU with its framing, a few small ones per call. */
+    public static final int SIZE = 256 * 1024;
+    /** Spare transmit buffers kept; past that a returned one is left to the garbage collector. */
+    static final int MAX_SPARE = 4;
+
+    private final ArrayDeque<Staging> spare = new ArrayDeque<>(MAX_SPARE);
+    private int node = -1;
+    private Staging rx;
+    private long made;
+
+    /** New buffers prefer NUMA node {@code n} (-1: none). */
+    public void node(int n) {
+        node = n;
+    }
+
+    /** The thread's receive buffer. */
+    public Staging rx() {
+        if (rx == null) {
+            rx = make();
+        }
+        return rx;
+    }
+
+    /** A transmit buffer, spare or new. */
+    public Staging borrow() {
+        Staging s = spare.pollFirst();
+        return s != null ? s : make();
+    }
+
+    /** Gives back a transmit buffer whose bytes were all written. */
+    public void give(Staging s) {
+        if (spare.size() < MAX_SPARE) {
+            spare.addFirst(s);
+        }
+    }
+
+    /** Buffers this pool has made (for tests and counters). */
+    public long made() {
+        return made;
+    }
+
+    private Staging make() {
+        Staging s = Staging.allocate(SIZE);
+        if (node >= 0) {
+            MemoryPolicy.preferNode(s.segment(), node);
+        }
+        made++;
+        return s;
+    }
+}
