@@ -14,6 +14,8 @@ import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.DeviceLimits;
 import org.jwarp.verbs.ConnectParams;
 import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.ProtectionDomain;
@@ -37,8 +39,10 @@ class IdleQpMemoryTest {
     @Test
     void anIdleConnectedQpHoldsAtMost64KiB() throws Exception {
         int pairs = Integer.getInteger("jwarp.test.idleQps", 300);
-        try (RdmaDevice client = RdmaDevice.open(LoopbackPair.dedicated());
-             RdmaDevice server = RdmaDevice.open(LoopbackPair.dedicated())) {
+        DeviceConfig config = LoopbackPair.dedicated().toBuilder()
+                .limits(DeviceLimits.DEFAULT.withMaxQps(Math.max(DeviceLimits.DEFAULT.maxQps(), pairs + 8))).build();
+        try (RdmaDevice client = RdmaDevice.open(config);
+             RdmaDevice server = RdmaDevice.open(config)) {
             ProtectionDomain cpd = client.allocPd();
             ProtectionDomain spd = server.allocPd();
             CompletionQueue ccq = client.createCq(1024, null);
