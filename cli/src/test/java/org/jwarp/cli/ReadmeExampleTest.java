@@ -34,7 +34,8 @@ class ReadmeExampleTest {
 
         Path out = dir.resolve("out.txt");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", dir + File.pathSeparator + classpath, "HelloRdma")
+                "--enable-native-access=ALL-UNNAMED",
+                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp", dir + File.pathSeparator + classpath, "HelloRdma")
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();

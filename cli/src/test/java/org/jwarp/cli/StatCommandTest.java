@@ -47,13 +47,13 @@ class StatCommandTest {
                     lines.getFirst());
             assertTrue(lines.get(1).matches("  scope\\s+fpdus\\.tx\\s+bytes\\.tx\\s+fpdus\\.rx\\s+bytes\\.rx\\s+doorbells"
                     + "\\s+wakeups\\s+terminates\\.tx\\s+terminates\\.rx\\s+crc\\.errors\\s+rx\\.direct\\.bytes"
-                    + "\\s+idle\\.parks\\s+qps\\s+rss\\.entries\\s+rss\\.moves\\.in\\s+cpu\\.ns\\s+setups\\.refused"), lines.get(1));
+                    + "\\s+socket\\.writes\\s+socket\\.reads\\s+idle\\.parks\\s+qps\\s+rss\\.entries\\s+rss\\.moves\\.in\\s+cpu\\.ns\\s+setups\\.refused"), lines.get(1));
             // one QP, the whole indirection table (128 entries) on the one engine, no moves
-            assertTrue(lines.get(2).matches("  device\\s+0\\s+0\\s+0\\s+0\\s+\\d+\\s+\\d+\\s+0\\s+0\\s+0\\s+0"
+            assertTrue(lines.get(2).matches("  device\\s+0\\s+0\\s+0\\s+0\\s+\\d+\\s+\\d+\\s+0\\s+0\\s+0\\s+0\\s+0\\s+0"
                     + "\\s+\\d+\\s+1\\s+128\\s+0\\s+-1\\s+-"), lines.get(2));
             assertTrue(lines.get(3).startsWith("  engine-0 "), lines.get(3));
-            assertTrue(lines.get(4).matches("  cm(\\s+-){15}\\s+0"), lines.get(4));
-            assertTrue(lines.get(5).matches("  " + qpScope + "(\\s+0){10}(\\s+-){6}"), lines.get(5));
+            assertTrue(lines.get(4).matches("  cm(\\s+-){17}\\s+0"), lines.get(4));
+            assertTrue(lines.get(5).matches("  " + qpScope + "(\\s+0){12}(\\s+-){6}"), lines.get(5));
             qp.close();
         }
         JwarpCommandTest.Run gone = JwarpCommandTest.run("stat", "--dir", dir.toString());
