@@ -1,0 +1,443 @@
+package org.jwarp.cli;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jwarp.bench.perf.ResultRow;
+import org.jwarp.bench.perf.Settings;
+import org.jwarp.bench.perf.TestKind;
+import org.jwarp.bench.perf.TransportKind;
+import org.jwarp.bench.report.Json;
+import org.jwarp.bench.report.Progress;
+import org.jwarp.bench.run.LoopbackRun;
+import org.jwarp.bench.run.PerfRunner;
+import org.jwarp.bench.run.Placement;
+import org.jwarp.bench.transport.jwarp.JwarpOptions;
+import org.jwarp.engine.io.SocketDescriptor;
+import org.jwarp.verbs.DeviceConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code jwarp bench}: the engine against the sockets it runs on, in one run: a 64 KiB WRITE
+ * stream, a 64 B WRITE message rate with post lists of 16, an 8 B WRITE ping-pong, and the passive
+ * side's CPU under 1 MiB READs; each jwarp socket I/O layer and its sockets baseline measured in
+ * turn, pair after pair, the order alternating, and every figure given as the median of the pairs
+ * with its quartiles, beside the median of the per-pair ratios. By default as two processes with
+ * default options (a server process started for each run, this process the client), the way
+ * users run perftest; {@code --loopback} runs both ends in this process.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"The engine against its sockets baselines, interleaved: 64 KiB WRITE stream, 64 B WRITE "
+                + "rate (post list 16), 8 B WRITE ping-pong, passive side of 1 MiB READs; every socket I/O layer; "
+                + "medians and quartiles of --pairs runs, and the median of the per-pair ratios.",
+                "Two processes with default options (each run starts a server process), or --loopback."})
+final class BenchCommand implements Callable<Integer> {
+
+    static final String JSON_SCHEMA = "jwarp-bench/1";
+    static final int MAX_PAIRS = 99;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--loopback", description = "Both ends in this process (default: a server process per run).")
+    boolean loopback;
+
+    @Option(names = "--pairs", paramLabel = "N", description = "Runs of each variant, interleaved (default 5;"
+            + " --quick: 3).")
+    Integer pairsOption;
+
+    @Option(names = "--seconds", paramLabel = "S", description = "Duration of each bandwidth run (default 3;"
+            + " --quick: 1).")
+    Integer secondsOption;
+
+    @Option(names = "--rounds", paramLabel = "N", description = "Round trips of each ping-pong run (default 20000;"
+            + " --quick: 5000).")
+    Integer roundsOption;
+
+    @Option(names = "--quick", description = "Fewer and shorter runs (about 90 s here): a look, not a measurement.")
+    boolean quick;
+
+    private int pairs;
+    private int seconds;
+    private int rounds;
+
+    @Option(names = "--io", paramLabel = "LAYER,...", split = ",", description = "The jwarp socket I/O layers to"
+            + " measure (default: syscalls and nio where syscalls is available, else nio).")
+    List<String> io;
+
+    @Option(names = "--json", description = "Print one JSON document (schema " + JSON_SCHEMA + ") instead of the table.")
+    boolean json;
+
+    /** A line of issue 13's table: a workload, its baseline transport, and the figures it reports. */
+    enum Case {
+        STREAM("64 KiB WRITE stream", TestKind.WRITE_BW, 65536, 1, TransportKind.SOCKETS_NIO),
+        RATE("64 B WRITE rate, post list 16", TestKind.WRITE_BW, 64, 16, TransportKind.SOCKETS_NIO),
+        PINGPONG("8 B WRITE ping-pong", TestKind.WRITE_LAT, 8, 1, TransportKind.SOCKETS_BUSYPOLL),
+        READ_PASSIVE("1 MiB READ, passive side", TestKind.READ_BW, 1 << 20, 1, null);
+
+        final String label;
+        final TestKind test;
+        final int size;
+        final int postList;
+        final TransportKind baseline;
+
+        Case(String label, TestKind test, int size, int postList, TransportKind baseline) {
+            this.label = label;
+            this.test = test;
+            this.size = size;
+            this.postList = postList;
+            this.baseline = baseline;
+        }
+    }
+
+    /** What one run gave: the main figure, and a second one (CPU per Gb/s, or the 99th percentile). */
+    record Figures(double main, double second) {
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        pairs = pairsOption != null ? pairsOption : quick ? 3 : 5;
+        seconds = secondsOption != null ? secondsOption : quick ? 1 : 3;
+        rounds = roundsOption != null ? roundsOption : quick ? 5000 : 20_000;
+        if (pairs < 1 || pairs > MAX_PAIRS) {
+            throw bad("--pairs must be 1 to " + MAX_PAIRS + ", not " + pairs);
+        }
+        if (seconds < 1 || seconds > 600) {
+            throw bad("--seconds must be 1 to 600, not " + seconds);
+        }
+        if (rounds < 100) {
+            throw bad("--rounds must be at least 100, not " + rounds);
+        }
+        List<DeviceConfig.SocketIo> layers = layers();
+        PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
+        long t0 = System.nanoTime();
+        out.println("jwarp bench: the engine against the sockets it runs on, "
+                + (loopback ? "both ends in this process (--loopback)" : "two processes with default options (a "
+                + "server process per run, this process the client), 127.0.0.1")
+                + "; " + pairs + " pairs, order alternating");
+        out.println("  jwarp  : " + new JwarpOptions(DeviceConfig.defaults(), List.of(), false, false).describe()
+                + "; socket I/O " + String.join(", ", layers.stream().map(l -> l.name().toLowerCase(Locale.ROOT)).toList()));
+        out.println("  threads: not pinned; " + Runtime.getRuntime().availableProcessors() + " CPUs");
+        out.println();
+        out.printf(Locale.ROOT, " %-30s %-16s %-30s %-26s %-18s%n", "case", "variant", "median [quartiles]",
+                "second figure", "ratio to baseline");
+        out.flush();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        boolean verified = true;
+        try (Progress progress = Progress.forTerminal()) {
+            int caseIndex = 0;
+            for (Case c : Case.values()) {
+                progress.size(caseIndex++, Case.values().length, c.size, 0);
+                List<String> variants = new ArrayList<>();
+                for (DeviceConfig.SocketIo l : layers) {
+                    variants.add(l.name().toLowerCase(Locale.ROOT));
+                }
+                if (c.baseline != null) {
+                    variants.add(c.baseline.option());
+                }
+                double[][] main = new double[variants.size()][pairs];
+                double[][] second = new double[variants.size()][pairs];
+                for (int p = 0; p < pairs; p++) {
+                    for (int k = 0; k < variants.size(); k++) {
+                        // the order alternates, so that a trend in the machine's load favours no variant
+                        int v = p % 2 == 0 ? k : variants.size() - 1 - k;
+                        boolean isBaseline = c.baseline != null && v == variants.size() - 1;
+                        ResultRow r = run(c, isBaseline ? c.baseline : TransportKind.JWARP,
+                                isBaseline ? null : layers.get(v));
+                        verified &= r.verified();
+                        Figures f = figures(c, r);
+                        main[v][p] = f.main();
+                        second[v][p] = f.second();
+                    }
+                }
+                progress.clear();
+                for (int v = 0; v < variants.size(); v++) {
+                    double[] ratio = null;
+                    if (c.baseline != null && v < variants.size() - 1) {
+                        ratio = new double[pairs];
+                        for (int p = 0; p < pairs; p++) {
+                            ratio[p] = main[v][p] / main[variants.size() - 1][p];
+                        }
+                    }
+                    out.println(line(c, variants.get(v), main[v], second[v], ratio));
+                    rows.add(jsonRow(c, variants.get(v), main[v], second[v], ratio));
+                }
+                out.flush();
+            }
+        }
+        out.println();
+        out.println(" stream and rate: MB/s (2^20 B/s), second figure the sending side's % of one CPU per Gb/s");
+        out.println(" (application and engine threads); ping-pong: typical one-way µs, second figure the 99th");
+        out.println(" percentile; READ: the passive side's application thread, % of one CPU per Gb/s (second:");
+        out.println(" its engine's). Ratio: jwarp / baseline per pair; for the ping-pong, lower is better.");
+        out.printf(Locale.ROOT, " data verified: %s; %.0f s%n", verified ? "yes" : "NO", (System.nanoTime() - t0) / 1e9);
+        out.flush();
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("schema", JSON_SCHEMA);
+            doc.put("mode", loopback ? "loopback" : "two processes");
+            doc.put("pairs", pairs);
+            doc.put("seconds", seconds);
+            doc.put("rounds", rounds);
+            doc.put("cpus", Runtime.getRuntime().availableProcessors());
+            doc.put("verified", verified);
+            doc.put("elapsed_s", (System.nanoTime() - t0) / 1e9);
+            doc.put("rows", rows);
+            PrintWriter real = spec.commandLine().getOut();
+            real.println(Json.write(doc));
+            real.flush();
+        }
+        return verified ? 0 : 1;
+    }
+
+    private List<DeviceConfig.SocketIo> layers() {
+        List<DeviceConfig.SocketIo> out = new ArrayList<>();
+        if (io == null) {
+            if (SocketDescriptor.why() == null) {
+                out.add(DeviceConfig.SocketIo.SYSCALLS);
+            }
+            out.add(DeviceConfig.SocketIo.NIO);
+            return out;
+        }
+        for (String name : io) {
+            DeviceConfig.SocketIo l;
+            try {
+                l = DeviceConfig.SocketIo.parse(name);
+            } catch (IllegalArgumentException e) {
+                throw bad("--io takes syscalls or nio, not '" + name + "'");
+            }
+            if (l == DeviceConfig.SocketIo.AUTO) {
+                throw bad("--io takes syscalls or nio, not auto: name the layers to compare");
+            }
+            if (l == DeviceConfig.SocketIo.SYSCALLS && SocketDescriptor.why() != null) {
+                throw bad("--io syscalls is not available here: " + SocketDescriptor.why());
+            }
+            if (!out.contains(l)) {
+                out.add(l);
+            }
+        }
+        return out;
+    }
+
+    private Settings settings(Case c, TransportKind transport) {
+        boolean lat = c.test.isLatency();
+        int tx = lat ? 1 : 128;
+        int outstanding = 16;
+        int mod = lat ? 1 : Math.min(100, c.test.verb() == TestKind.Verb.READ ? outstanding : tx);
+        return new Settings(c.test, transport, false, c.size, lat ? rounds : 5000, lat, lat ? 0 : seconds * 1000L,
+                tx, lat ? 16 : 512, lat ? 64 : 0, false, c.postList, mod, 1, outstanding).check();
+    }
+
+    /** One run of {@code c} over {@code transport} ({@code layer}: jwarp's socket I/O, else null). */
+    private ResultRow run(Case c, TransportKind transport, DeviceConfig.SocketIo layer) throws IOException,
+            InterruptedException {
+        Settings s = settings(c, transport);
+        DeviceConfig config = DeviceConfig.builder().socketIo(layer != null ? layer : DeviceConfig.SocketIo.AUTO)
+                .build();
+        JwarpOptions options = new JwarpOptions(config, List.of(), false, false);
+        PerfRunner.Listener quiet = new PerfRunner.Listener() {
+            @Override
+            public void connected(Settings settings, List<String> description) {
+            }
+
+            @Override
+            public void row(ResultRow row) {
+            }
+        };
+        if (loopback) {
+            return PerfRunner.loopback(s, options, 0, Placement.NONE, quiet).rows().getFirst();
+        }
+        ServerProcess server = ServerProcess.start(c.test, transport, layer);
+        try {
+            ResultRow r = PerfRunner.client(s, options, server.address(), Placement.NONE, quiet).rows().getFirst();
+            server.awaitExit();
+            return r;
+        } finally {
+            server.destroy();
+        }
+    }
+
+    private static Figures figures(Case c, ResultRow r) {
+        return switch (c) {
+            case STREAM, RATE -> new Figures(r.bwAverage() / (1 << 20), r.cpuPerGbps(r.tx(), false));
+            case PINGPONG -> new Figures(r.latency().typical(), r.latency().p99());
+            case READ_PASSIVE -> {
+                // the passive side is the server: its application thread should do nothing
+                double gbps = r.gbps();
+                yield new Figures(ResultRow.appPercent(r.server()) / gbps, ResultRow.enginePercent(r.server()) / gbps);
+            }
+        };
+    }
+
+    private static String line(Case c, String variant, double[] main, double[] second, double[] ratio) {
+        LoopbackRun.Spread m = LoopbackRun.Spread.of(main);
+        LoopbackRun.Spread s = LoopbackRun.Spread.of(second);
+        String unit = switch (c) {
+            case STREAM, RATE -> " MB/s";
+            case PINGPONG -> " µs";
+            case READ_PASSIVE -> " %/Gb/s";
+        };
+        String secondText = switch (c) {
+            case STREAM, RATE -> String.format(Locale.ROOT, "%.2f %%CPU/Gb/s", s.median());
+            case PINGPONG -> String.format(Locale.ROOT, "p99 %.2f µs", s.median());
+            case READ_PASSIVE -> String.format(Locale.ROOT, "engine %.2f %%/Gb/s", s.median());
+        };
+        int decimals = c == Case.STREAM || c == Case.RATE ? 0 : 2;
+        return String.format(Locale.ROOT, " %-30s %-16s %-30s %-26s %-18s", c.label, variant,
+                m.format(decimals) + unit, secondText, ratio == null ? "" : LoopbackRun.Spread.of(ratio).toString());
+    }
+
+    private static Map<String, Object> jsonRow(Case c, String variant, double[] main, double[] second, double[] ratio) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("case", c.name().toLowerCase(Locale.ROOT));
+        row.put("label", c.label);
+        row.put("variant", variant);
+        row.put("unit", switch (c) {
+            case STREAM, RATE -> "MB/s";
+            case PINGPONG -> "us one-way, typical";
+            case READ_PASSIVE -> "% of one CPU per Gb/s, passive application thread";
+        });
+        row.put("figure", spread(main));
+        row.put("second_unit", switch (c) {
+            case STREAM, RATE -> "% of one CPU per Gb/s, sending side";
+            case PINGPONG -> "us one-way, 99th percentile";
+            case READ_PASSIVE -> "% of one CPU per Gb/s, passive engine";
+        });
+        row.put("second", spread(second));
+        if (ratio != null) {
+            row.put("ratio", spread(ratio));
+        }
+        return row;
+    }
+
+    private static Map<String, Object> spread(double[] xs) {
+        LoopbackRun.Spread sp = LoopbackRun.Spread.of(xs);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("median", sp.median());
+        m.put("lower", sp.lower());
+        m.put("upper", sp.upper());
+        List<Double> all = new ArrayList<>();
+        for (double x : xs) {
+            all.add(x);
+        }
+        m.put("runs", all);
+        return m;
+    }
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /**
+     * A perf server in a process of its own, started as a user would start it: this JVM's launcher
+     * and class path, the test, the transport, and (for jwarp) the socket I/O layer; every other
+     * option its default. Its port is the one it announces.
+     */
+    static final class ServerProcess {
+        private static final Pattern WAITING = Pattern.compile("waiting for a client on port (\\d+)");
+
+        private final Process process;
+        private final InetSocketAddress address;
+        private final StringBuilder output;
+
+        private ServerProcess(Process process, InetSocketAddress address, StringBuilder output) {
+            this.process = process;
+            this.address = address;
+            this.output = output;
+        }
+
+        static ServerProcess start(TestKind test, TransportKind transport, DeviceConfig.SocketIo layer)
+                throws IOException, InterruptedException {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(ProcessHandle.current().info().command().orElse(
+                    System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+            cmd.add("--enable-native-access=ALL-UNNAMED");
+            cmd.add("--add-opens");
+            cmd.add("java.base/sun.nio.ch=ALL-UNNAMED");
+            cmd.add("-cp");
+            cmd.add(System.getProperty("java.class.path"));
+            cmd.add(JwarpCommand.class.getName());
+            cmd.add(test.command());
+            cmd.add("--transport");
+            cmd.add(transport.option());
+            if (layer != null) {
+                cmd.add("--io");
+                cmd.add(layer.name().toLowerCase(Locale.ROOT));
+            }
+            cmd.add("-p");
+            cmd.add("0");
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            StringBuilder output = new StringBuilder();
+            CompletableFuture<Integer> port = new CompletableFuture<>();
+            Thread.ofPlatform().daemon().name("jwarp-bench-server-output").start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line = r.readLine(); line != null; line = r.readLine()) {
+                        synchronized (output) {
+                            output.append(line).append('\n');
+                        }
+                        Matcher m = WAITING.matcher(line);
+                        if (m.find()) {
+                            port.complete(Integer.parseInt(m.group(1)));
+                        }
+                    }
+                } catch (IOException e) {
+                    port.completeExceptionally(e);
+                }
+                port.completeExceptionally(new IOException("the server process ended before listening"));
+            });
+            try {
+                int n = port.get(60, TimeUnit.SECONDS);
+                return new ServerProcess(p, new InetSocketAddress(InetAddress.getLoopbackAddress(), n), output);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                p.destroyForcibly();
+                String text;
+                synchronized (output) {
+                    text = output.toString().strip();
+                }
+                throw new IOException("the " + test.command() + " server process did not start: " + e.getMessage()
+                        + (text.isEmpty() ? "" : "; it printed: " + text), e);
+            }
+        }
+
+        InetSocketAddress address() {
+            return address;
+        }
+
+        void awaitExit() throws InterruptedException, IOException {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                throw new IOException("the server process did not end after its run");
+            }
+            if (process.exitValue() != 0) {
+                String text;
+                synchronized (output) {
+                    text = output.toString().strip();
+                }
+                throw new IOException("the server process failed (exit " + process.exitValue() + "): " + text);
+            }
+        }
+
+        void destroy() {
+            process.destroyForcibly();
+        }
+    }
+}

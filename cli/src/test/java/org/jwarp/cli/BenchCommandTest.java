@@ -1,0 +1,64 @@
+package org.jwarp.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code jwarp bench}: issue 13's table from one command, as JSON — every case and variant present,
+ * figures positive, ratios where there is a baseline, data verified — in one process and as two
+ * processes (a server process per run); and bad flags in one line.
+ */
+class BenchCommandTest {
+
+    @Test
+    void loopbackGivesEveryCaseAndVariant() {
+        check(JwarpCommandTest.run("bench", "--loopback", "--pairs", "1", "--seconds", "1", "--rounds", "200",
+                "--io", "syscalls,nio", "--json"), List.of("syscalls", "nio"));
+    }
+
+    @Test
+    void twoProcessesGiveTheSameTable() {
+        check(JwarpCommandTest.run("bench", "--pairs", "1", "--seconds", "1", "--rounds", "200", "--io", "nio",
+                "--json"), List.of("nio"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void check(JwarpCommandTest.Run r, List<String> layers) {
+        assertEquals(0, r.exit(), r.err());
+        Map<String, Object> doc = (Map<String, Object>) StrictJson.parse(r.out());
+        assertEquals(BenchCommand.JSON_SCHEMA, doc.get("schema"));
+        assertEquals(Boolean.TRUE, doc.get("verified"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) doc.get("rows");
+        int expected = 0;
+        for (BenchCommand.Case c : BenchCommand.Case.values()) {
+            expected += layers.size() + (c.baseline != null ? 1 : 0);
+        }
+        assertEquals(expected, rows.size(), rows.toString());
+        for (Map<String, Object> row : rows) {
+            Map<String, Object> figure = (Map<String, Object>) row.get("figure");
+            double median = ((Number) figure.get("median")).doubleValue();
+            assertTrue(median >= 0 && Double.isFinite(median), row.toString());
+            assertEquals(1, ((List<?>) figure.get("runs")).size(), row.toString());
+            String variant = (String) row.get("variant");
+            boolean jwarp = layers.contains(variant);
+            boolean hasBaseline = !"read_passive".equals(row.get("case"));
+            assertEquals(jwarp && hasBaseline, row.containsKey("ratio"), row.toString());
+            if (!"read_passive".equals(row.get("case"))) {
+                assertTrue(median > 0, "a throughput or a latency is never 0: " + row);
+            }
+        }
+        assertEquals("stream", rows.getFirst().get("case"));
+        assertEquals(layers.getFirst(), rows.getFirst().get("variant"));
+    }
+
+    @Test
+    void aBadLayerIsOneLine() {
+        JwarpCommandTest.Run r = JwarpCommandTest.run("bench", "--io", "uring");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().lines().anyMatch(l -> l.contains("--io takes syscalls or nio, not 'uring'")), r.err());
+    }
+}
