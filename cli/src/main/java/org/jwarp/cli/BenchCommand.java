@@ -29,6 +29,7 @@ import org.jwarp.bench.run.PerfRunner;
 import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.io.SocketDescriptor;
+import org.jwarp.engine.io.Uring;
 import org.jwarp.verbs.DeviceConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -81,7 +82,7 @@ final class BenchCommand implements Callable<Integer> {
     private int rounds;
 
     @Option(names = "--io", paramLabel = "LAYER,...", split = ",", description = "The jwarp socket I/O layers to"
-            + " measure (default: syscalls and nio where syscalls is available, else nio).")
+            + " measure: syscalls, uring, uring-sqpoll, nio (default: each of them that works here).")
     List<String> io;
 
     @Option(names = "--json", description = "Print one JSON document (schema " + JSON_SCHEMA + ") instead of the table.")
@@ -135,7 +136,7 @@ final class BenchCommand implements Callable<Integer> {
                 + "server process per run, this process the client), 127.0.0.1")
                 + "; " + pairs + " pairs, order alternating");
         out.println("  jwarp  : " + new JwarpOptions(DeviceConfig.defaults(), List.of(), false, false).describe()
-                + "; socket I/O " + String.join(", ", layers.stream().map(l -> l.name().toLowerCase(Locale.ROOT)).toList()));
+                + "; socket I/O " + String.join(", ", layers.stream().map(DeviceConfig.SocketIo::option).toList()));
         out.println("  threads: not pinned; " + Runtime.getRuntime().availableProcessors() + " CPUs");
         out.println();
         out.printf(Locale.ROOT, " %-30s %-16s %-30s %-26s %-18s%n", "case", "variant", "median [quartiles]",
@@ -149,7 +150,7 @@ final class BenchCommand implements Callable<Integer> {
                 progress.size(caseIndex++, Case.values().length, c.size, 0);
                 List<String> variants = new ArrayList<>();
                 for (DeviceConfig.SocketIo l : layers) {
-                    variants.add(l.name().toLowerCase(Locale.ROOT));
+                    variants.add(l.option());
                 }
                 if (c.baseline != null) {
                     variants.add(c.baseline.option());
@@ -212,10 +213,11 @@ final class BenchCommand implements Callable<Integer> {
     private List<DeviceConfig.SocketIo> layers() {
         List<DeviceConfig.SocketIo> out = new ArrayList<>();
         if (io == null) {
-            if (SocketDescriptor.why() == null) {
-                out.add(DeviceConfig.SocketIo.SYSCALLS);
+            for (DeviceConfig.SocketIo l : DeviceConfig.SocketIo.values()) {
+                if (l != DeviceConfig.SocketIo.AUTO && whyNot(l) == null) {
+                    out.add(l);
+                }
             }
-            out.add(DeviceConfig.SocketIo.NIO);
             return out;
         }
         for (String name : io) {
@@ -223,19 +225,32 @@ final class BenchCommand implements Callable<Integer> {
             try {
                 l = DeviceConfig.SocketIo.parse(name);
             } catch (IllegalArgumentException e) {
-                throw bad("--io takes syscalls or nio, not '" + name + "'");
+                throw bad("--io takes syscalls, uring, uring-sqpoll or nio, not '" + name + "'");
             }
             if (l == DeviceConfig.SocketIo.AUTO) {
-                throw bad("--io takes syscalls or nio, not auto: name the layers to compare");
+                throw bad("--io takes syscalls, uring, uring-sqpoll or nio, not auto: name the layers to compare");
             }
-            if (l == DeviceConfig.SocketIo.SYSCALLS && SocketDescriptor.why() != null) {
-                throw bad("--io syscalls is not available here: " + SocketDescriptor.why());
+            String why = whyNot(l);
+            if (why != null) {
+                throw bad("--io " + l.option() + " is not available here: " + why);
             }
             if (!out.contains(l)) {
                 out.add(l);
             }
         }
         return out;
+    }
+
+    /** Null if a device can run on {@code layer} here, else why not. */
+    private static String whyNot(DeviceConfig.SocketIo layer) {
+        if (layer == DeviceConfig.SocketIo.NIO) {
+            return null;
+        }
+        if (SocketDescriptor.why() != null) {
+            return SocketDescriptor.why();
+        }
+        return layer == DeviceConfig.SocketIo.SYSCALLS ? null
+                : Uring.why(layer == DeviceConfig.SocketIo.URING_SQPOLL);
     }
 
     private Settings settings(Case c, TransportKind transport) {
@@ -381,7 +396,7 @@ final class BenchCommand implements Callable<Integer> {
             cmd.add(transport.option());
             if (layer != null) {
                 cmd.add("--io");
-                cmd.add(layer.name().toLowerCase(Locale.ROOT));
+                cmd.add(layer.option());
             }
             cmd.add("-p");
             cmd.add("0");

@@ -77,8 +77,9 @@ final class DeviceOptions {
     boolean numa;
 
     @Option(names = "--io", paramLabel = "LAYER", description = "The socket I/O layer under the engine: auto (default:"
-            + " syscalls where the JVM shows sockets' descriptors, else nio), syscalls (sendmsg/readv through FFM) or"
-            + " nio (SocketChannel).")
+            + " syscalls where the JVM shows sockets' descriptors, else nio), syscalls (sendmsg/readv through FFM),"
+            + " uring (io_uring through FFM, one ring per engine thread), uring-sqpoll (the same with a kernel"
+            + " thread polling each ring) or nio (SocketChannel).")
     String io;
 
     @Option(names = "--rebalance-threshold", paramLabel = "X", description = "threshold policy: times the average"
@@ -168,7 +169,7 @@ final class DeviceOptions {
         try {
             layer = io == null ? DeviceConfig.SocketIo.fromProperty() : DeviceConfig.SocketIo.parse(io);
         } catch (IllegalArgumentException e) {
-            throw bad(spec, "--io must be auto, syscalls or nio, not '" + io + "'");
+            throw bad(spec, "--io must be auto, syscalls, uring, uring-sqpoll or nio, not '" + io + "'");
         }
         if (numa && threadingMode(spec) != DeviceConfig.ThreadingMode.DEDICATED) {
             throw bad(spec, "--numa pins engine threads of their own: it needs --threading dedicated");

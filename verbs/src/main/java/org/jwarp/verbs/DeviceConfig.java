@@ -80,9 +80,26 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
          * per-buffer bookkeeping. Needs native access and
          * {@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED} (the jwarp launcher's jar has both).
          */
-        SYSCALLS;
+        SYSCALLS,
+        /**
+         * {@code sendmsg}/{@code recvmsg} as io_uring submissions through the FFM API, on one ring per
+         * engine thread: one {@code io_uring_enter} submits a call and reaps its completion. Needs
+         * what {@link #SYSCALLS} needs, and a kernel that allows io_uring.
+         */
+        URING,
+        /**
+         * {@link #URING} with SQPOLL: a kernel thread per engine thread polls the submission queue
+         * (the kernel plays the offload engine), and the engine thread makes no system call for its
+         * socket I/O unless that kernel thread went to sleep. It takes a CPU while it polls.
+         */
+        URING_SQPOLL;
 
-        /** The system property that sets the default layer (nio, syscalls, auto). */
+        /** The layer's name on the command line: auto, nio, syscalls, uring, uring-sqpoll. */
+        public String option() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+
+        /** The system property that sets the default layer (nio, syscalls, uring, uring-sqpoll, auto). */
         public static final String PROPERTY = "jwarp.socketIo";
 
         /** The layer the property names, or AUTO. */
@@ -91,14 +108,15 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
             return v == null || v.isBlank() ? AUTO : parse(v);
         }
 
-        /** "nio", "syscalls" or "auto" (any case). */
+        /** An {@link #option()} name (any case). */
         public static SocketIo parse(String name) {
             for (SocketIo s : values()) {
-                if (s.name().equalsIgnoreCase(name.trim())) {
+                if (s.option().equalsIgnoreCase(name.trim())) {
                     return s;
                 }
             }
-            throw new IllegalArgumentException("unknown socket I/O layer '" + name + "': use auto, nio or syscalls");
+            throw new IllegalArgumentException("unknown socket I/O layer '" + name
+                    + "': use auto, syscalls, uring, uring-sqpoll or nio");
         }
     }
 

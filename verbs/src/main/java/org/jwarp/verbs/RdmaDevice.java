@@ -60,11 +60,12 @@ public interface RdmaDevice extends AutoCloseable {
     DeviceConfig config();
 
     /**
-     * The socket I/O layer this device's connections run on ("nio", "syscalls"): the configured
+     * The socket I/O layer this device's connections run on ("nio", "syscalls", "uring",
+     * "uring-sqpoll"): the configured
      * {@link DeviceConfig#socketIo()} with AUTO resolved. Benchmarks print it in their header.
      */
     default String socketIoLayer() {
-        return config().socketIo().name().toLowerCase(java.util.Locale.ROOT);
+        return config().socketIo().option();
     }
 
     /** Allocates a protection domain ({@code ibv_alloc_pd}). */

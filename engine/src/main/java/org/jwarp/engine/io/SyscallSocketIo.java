@@ -17,8 +17,9 @@ import org.jwarp.sys.Errno;
  * {@link SocketIo} by system calls on the socket's file descriptor through the FFM API:
  * {@code sendmsg} (with {@code MSG_NOSIGNAL}: a peer that closed gives EPIPE, not a signal) and
  * {@code readv}, the I/O vector written straight from the pieces' addresses into native memory
- * the connection keeps. No ByteBuffer views, no per-call JDK bookkeeping, and any native segment
- * can be a piece, however large.
+ * the connection keeps ({@link MsgHeader}); a call of one piece uses {@code send} and
+ * {@code read}, which skip the kernel's import of a msghdr and an iovec array. No ByteBuffer views,
+ * no per-call JDK bookkeeping, and any native segment can be a piece, however large.
  *
  * <p>A piece whose memory was unmapped under the call (an application that freed a region with a
  * request in flight) makes the kernel answer EFAULT, which fails this connection only.
@@ -29,17 +30,16 @@ public final class SyscallSocketIo implements SocketIo {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle READV = Downcalls.require("readv",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    /** One piece: the plain calls, which skip the kernel's msghdr and iovec import. */
+    private static final MethodHandle SEND = Downcalls.require("send",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle READ = Downcalls.require("read",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
 
     private static final int MSG_DONTWAIT = 0x40;
     private static final int MSG_NOSIGNAL = 0x4000;
     private static final int ECONNRESET = 104;
     private static final int EPIPE = 32;
-    /** struct iovec: void *iov_base; size_t iov_len. */
-    private static final long IOVEC = 16;
-    /** struct msghdr (x86-64 and aarch64 Linux): name, namelen, iov, iovlen, control, controllen, flags. */
-    private static final long MSGHDR = 56;
-    private static final long MSG_IOV = 16;
-    private static final long MSG_IOVLEN = 24;
 
     static {
         linkNow();
@@ -52,11 +52,13 @@ public final class SyscallSocketIo implements SocketIo {
     private static void linkNow() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = Downcalls.captureBuffer(arena);
-            MemorySegment msg = arena.allocate(MSGHDR, 8);
-            long w = (long) SENDMSG.invokeExact(capture, -1, msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-            long r = (long) READV.invokeExact(capture, -1, msg, 0);
-            if (w >= 0 || r >= 0 || Downcalls.errno(capture) != Errno.EBADF) {
-                throw new IllegalStateException("sendmsg/readv on no descriptor did not fail with EBADF");
+            MsgHeader msg = new MsgHeader(arena, 1);
+            long w = (long) SENDMSG.invokeExact(capture, -1, msg.msghdr(), MSG_NOSIGNAL | MSG_DONTWAIT);
+            long r = (long) READV.invokeExact(capture, -1, msg.iov(), 0);
+            long w1 = (long) SEND.invokeExact(capture, -1, 0L, 0L, MSG_NOSIGNAL | MSG_DONTWAIT);
+            long r1 = (long) READ.invokeExact(capture, -1, 0L, 0L);
+            if (w >= 0 || r >= 0 || w1 >= 0 || r1 >= 0 || Downcalls.errno(capture) != Errno.EBADF) {
+                throw new IllegalStateException("sendmsg/readv/send/read on no descriptor did not fail with EBADF");
             }
         } catch (RuntimeException | Error e) {
             throw e;
@@ -66,10 +68,8 @@ public final class SyscallSocketIo implements SocketIo {
     }
 
     private final int fd;
-    private final MemorySegment iov;
-    private final MemorySegment msghdr;
+    private final MsgHeader header;
     private final MemorySegment capture;
-    private final int capacity;
 
     /**
      * @param capacity the most pieces a call may have
@@ -77,29 +77,19 @@ public final class SyscallSocketIo implements SocketIo {
      */
     public SyscallSocketIo(SocketChannel channel, int capacity) {
         this.fd = SocketDescriptor.of(channel);
-        this.capacity = capacity;
         Arena arena = Arena.ofAuto();   // connections move between engine threads; freed with this object
-        this.iov = arena.allocate(IOVEC * capacity, 8);
-        this.msghdr = arena.allocate(MSGHDR, 8);
+        this.header = new MsgHeader(arena, capacity);
         this.capture = Downcalls.captureBuffer(arena);
-        msghdr.set(ADDRESS, MSG_IOV, iov);
     }
 
     @Override
     public long write(IoVector v) throws IOException {
-        int n = fill(v);
-        if (n == 0) {
+        int pieces = v.pieces();
+        if (pieces == 0) {
             return 0;
         }
-        msghdr.set(JAVA_LONG, MSG_IOVLEN, n);
-        long w;
-        try {
-            do {
-                w = (long) SENDMSG.invokeExact(capture, fd, msghdr, MSG_NOSIGNAL | MSG_DONTWAIT);
-            } while (w < 0 && Downcalls.errno(capture) == Errno.EINTR);
-        } catch (Throwable t) {
-            throw new IOException("sendmsg failed: " + t, t);
-        }
+        int i = v.start();
+        long w = pieces == 1 ? send(v.segment(i).address() + v.offset(i), v.length(i)) : sendmsg(v);
         if (w < 0) {
             int errno = Downcalls.errno(capture);
             if (errno == Errno.EAGAIN) {
@@ -113,18 +103,12 @@ public final class SyscallSocketIo implements SocketIo {
 
     @Override
     public long read(IoVector v) throws IOException {
-        int n = fill(v);
-        if (n == 0) {
+        int pieces = v.pieces();
+        if (pieces == 0) {
             return 0;
         }
-        long r;
-        try {
-            do {
-                r = (long) READV.invokeExact(capture, fd, iov, n);
-            } while (r < 0 && Downcalls.errno(capture) == Errno.EINTR);
-        } catch (Throwable t) {
-            throw new IOException("readv failed: " + t, t);
-        }
+        int i = v.start();
+        long r = pieces == 1 ? read(v.segment(i).address() + v.offset(i), v.length(i)) : readv(v);
         if (r < 0) {
             int errno = Downcalls.errno(capture);
             if (errno == Errno.EAGAIN) {
@@ -132,7 +116,60 @@ public final class SyscallSocketIo implements SocketIo {
             }
             throw failure("readv", errno);
         }
-        return r == 0 ? -1 : r;     // readv's 0 with room to read is the peer's FIN
+        return r == 0 ? -1 : r;     // 0 with room to read is the peer's FIN
+    }
+
+    // One downcall per method: each compiles small enough for the JIT to remove the capture
+    // state's per-call slice.
+
+    private long send(long address, long length) throws IOException {
+        try {
+            long w;
+            do {
+                w = (long) SEND.invokeExact(capture, fd, address, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+            } while (w < 0 && Downcalls.errno(capture) == Errno.EINTR);
+            return w;
+        } catch (Throwable t) {
+            throw new IOException("send failed: " + t, t);
+        }
+    }
+
+    private long sendmsg(IoVector v) throws IOException {
+        header.fill(v);
+        try {
+            long w;
+            do {
+                w = (long) SENDMSG.invokeExact(capture, fd, header.msghdr(), MSG_NOSIGNAL | MSG_DONTWAIT);
+            } while (w < 0 && Downcalls.errno(capture) == Errno.EINTR);
+            return w;
+        } catch (Throwable t) {
+            throw new IOException("sendmsg failed: " + t, t);
+        }
+    }
+
+    private long read(long address, long length) throws IOException {
+        try {
+            long r;
+            do {
+                r = (long) READ.invokeExact(capture, fd, address, length);
+            } while (r < 0 && Downcalls.errno(capture) == Errno.EINTR);
+            return r;
+        } catch (Throwable t) {
+            throw new IOException("read failed: " + t, t);
+        }
+    }
+
+    private long readv(IoVector v) throws IOException {
+        int n = header.fill(v);
+        try {
+            long r;
+            do {
+                r = (long) READV.invokeExact(capture, fd, header.iov(), n);
+            } while (r < 0 && Downcalls.errno(capture) == Errno.EINTR);
+            return r;
+        } catch (Throwable t) {
+            throw new IOException("readv failed: " + t, t);
+        }
     }
 
     @Override
@@ -145,17 +182,7 @@ public final class SyscallSocketIo implements SocketIo {
         return "syscalls";
     }
 
-    private int fill(IoVector v) {
-        int n = 0;
-        for (int i = v.start(); i < v.end() && n < capacity; i++, n++) {
-            long at = n * IOVEC;
-            iov.set(JAVA_LONG, at, v.segment(i).address() + v.offset(i));
-            iov.set(JAVA_LONG, at + 8, v.length(i));
-        }
-        return n;
-    }
-
-    private static IOException failure(String call, int errno) {
+    static IOException failure(String call, int errno) {
         String what = switch (errno) {
             case ECONNRESET -> "Connection reset by peer (errno 104)";
             case EPIPE -> "Broken pipe (errno 32)";

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jwarp.engine.agent.Agent;
 import org.jwarp.engine.io.StagingPool;
+import org.jwarp.engine.io.Uring;
 import org.jwarp.engine.notify.Doorbell;
 
 /**
@@ -48,6 +49,26 @@ final class EngineWorker implements Agent {
     void node(int n) {
         node = n;
         staging.node(n);
+    }
+
+    /** How long an SQPOLL kernel thread polls without work before it sleeps. */
+    static final int SQPOLL_IDLE_MILLIS = 10;
+
+    private Uring uring;
+
+    /**
+     * This thread's io_uring (engine thread), made on first use; the device checked at open that
+     * rings can be made.
+     */
+    Uring uring(boolean sqpoll) {
+        if (uring == null) {
+            try {
+                uring = new Uring(64, sqpoll, SQPOLL_IDLE_MILLIS);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return uring;
     }
 
     /** This thread's staging memory (engine thread). */
@@ -200,6 +221,10 @@ final class EngineWorker implements Agent {
             l.close();
         }
         listeners.clear();
+        if (uring != null) {
+            uring.close();
+            uring = null;
+        }
         sleeper.close();
     }
 

@@ -24,6 +24,8 @@ import org.jwarp.engine.io.NioSocketIo;
 import org.jwarp.engine.io.SocketDescriptor;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.SyscallSocketIo;
+import org.jwarp.engine.io.Uring;
+import org.jwarp.engine.io.UringSocketIo;
 import org.jwarp.engine.ring.RingCapacity;
 import org.jwarp.stack.StagTable;
 import org.jwarp.verbs.AcceptParams;
@@ -179,11 +181,14 @@ final class JwarpDevice implements RdmaDevice {
         String why = SocketDescriptor.why();
         return switch (asked) {
             case NIO -> DeviceConfig.SocketIo.NIO;
-            case SYSCALLS -> {
-                if (why != null) {
-                    throw new UnsupportedOperationException("socket I/O layer syscalls: " + why);
+            case SYSCALLS, URING, URING_SQPOLL -> {
+                if (why == null && asked != DeviceConfig.SocketIo.SYSCALLS) {
+                    why = Uring.why(asked == DeviceConfig.SocketIo.URING_SQPOLL);
                 }
-                yield DeviceConfig.SocketIo.SYSCALLS;
+                if (why != null) {
+                    throw new UnsupportedOperationException("socket I/O layer " + asked.option() + ": " + why);
+                }
+                yield asked;
             }
             case AUTO -> {
                 if (why == null) {
@@ -199,15 +204,20 @@ final class JwarpDevice implements RdmaDevice {
 
     @Override
     public String socketIoLayer() {
-        return socketIo.name().toLowerCase(Locale.ROOT);
+        return socketIo.option();
     }
 
-    /** A running connection's socket calls, in this device's layer ({@code capacity}: pieces per call). */
-    SocketIo socketIo(SocketChannel channel, int capacity) {
-        if (socketIo == DeviceConfig.SocketIo.SYSCALLS) {
-            return new SyscallSocketIo(channel, capacity);
-        }
-        return new NioSocketIo(channel, capacity, stags::deregistrations);
+    /**
+     * A running connection's socket calls, in this device's layer ({@code capacity}: pieces per call;
+     * an io_uring layer uses the ring of the engine thread that runs the connection at each call).
+     */
+    SocketIo socketIo(Connection c, int capacity) {
+        return switch (socketIo) {
+            case SYSCALLS -> new SyscallSocketIo(c.channel, capacity);
+            case URING, URING_SQPOLL -> new UringSocketIo(c.channel, capacity,
+                    () -> c.owner().uring(socketIo == DeviceConfig.SocketIo.URING_SQPOLL), socketIo.option());
+            case NIO, AUTO -> new NioSocketIo(c.channel, capacity, stags::deregistrations);
+        };
     }
 
     @Override

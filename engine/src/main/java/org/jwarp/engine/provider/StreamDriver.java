@@ -82,7 +82,7 @@ final class StreamDriver {
         counters = qp.counterSet();
         cSocketWrites = counters.require(CounterNames.SOCKET_WRITES);
         cSocketReads = counters.require(CounterNames.SOCKET_READS);
-        SocketIo io = c.device.socketIo(c.channel, Math.max(GatherFpduSink.MAX_IOV, qp.maxSge() + 1));
+        SocketIo io = c.device.socketIo(c, Math.max(GatherFpduSink.MAX_IOV, qp.maxSge() + 1));
         sink.start(io, sp.crc(), sp.markersTx(), 0);
         receiver.start(io, qp.maxSge(), sp.markersRx(), c.device.rxDirectFrom());
         qp.connection = c;

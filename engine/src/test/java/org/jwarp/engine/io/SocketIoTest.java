@@ -47,17 +47,34 @@ class SocketIoTest {
 
     @AfterEach
     void close() throws IOException {
+        if (ring != null) {
+            ring.close();
+        }
         local.close();
         peer.close();
         arena.close();
     }
 
+    private Uring ring;
+
     private SocketIo io(String layer) {
         return switch (layer) {
             case "nio" -> new NioSocketIo(local, 8, deregistrations::get);
             case "syscalls" -> new SyscallSocketIo(local, 8);
+            case "uring", "uring-sqpoll" -> new UringSocketIo(local, 8, () -> ring(layer.equals("uring-sqpoll")), layer);
             default -> throw new IllegalArgumentException(layer);
         };
+    }
+
+    private Uring ring(boolean sqpoll) {
+        if (ring == null) {
+            try {
+                ring = new Uring(8, sqpoll, 10);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return ring;
     }
 
     private MemorySegment random(int n, long seed) {
@@ -77,7 +94,7 @@ class SocketIoTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "syscalls"})
+    @ValueSource(strings = {"nio", "syscalls", "uring", "uring-sqpoll"})
     void aGatheredWriteArrivesInOrder(String layer) throws IOException {
         SocketIo io = io(layer);
         MemorySegment a = random(1000, 1);
@@ -100,7 +117,7 @@ class SocketIoTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "syscalls"})
+    @ValueSource(strings = {"nio", "syscalls", "uring", "uring-sqpoll"})
     void aScatteredReadFillsItsPiecesInOrder(String layer) throws IOException {
         SocketIo io = io(layer);
         byte[] sent = new byte[300];
@@ -134,7 +151,7 @@ class SocketIoTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "syscalls"})
+    @ValueSource(strings = {"nio", "syscalls", "uring", "uring-sqpoll"})
     void aFullSocketTakesPartAndTheRestFollows(String layer) throws Exception {
         SocketIo io = io(layer);
         int size = 32 << 20;    // more than loopback's send and receive buffers together
@@ -164,7 +181,7 @@ class SocketIoTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "syscalls"})
+    @ValueSource(strings = {"nio", "syscalls", "uring", "uring-sqpoll"})
     void endOfStreamIsMinusOneAndAResetAnError(String layer) throws IOException {
         SocketIo io = io(layer);
         peer.shutdownOutput();
@@ -188,7 +205,7 @@ class SocketIoTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "syscalls"})
+    @ValueSource(strings = {"nio", "syscalls", "uring", "uring-sqpoll"})
     void heapMemoryIsCopiedNeverAddressed(String layer) {
         SocketIo io = io(layer);
         assertFalse(io.canAddress(MemorySegment.ofArray(new byte[64])));
@@ -203,5 +220,6 @@ class SocketIoTest {
         MemorySegment huge = arena.allocate(8).reinterpret(3L << 30);
         assertFalse(io(layer).canAddress(huge));
         assertTrue(new SyscallSocketIo(local, 1).canAddress(huge), "a system call takes any native address");
+        assertTrue(io("uring").canAddress(huge), "so does io_uring");
     }
 }

@@ -1,0 +1,309 @@
+package org.jwarp.engine.io;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import org.jwarp.sys.Downcalls;
+import org.jwarp.sys.Errno;
+
+/**
+ * One io_uring instance through the FFM API (no liburing: {@code io_uring_setup} and
+ * {@code io_uring_enter} by system call number, the rings mapped with {@code mmap}), owned by one
+ * engine thread and shared by its connections. A call is one submission queue entry and its
+ * completion: {@code sendmsg} or {@code recvmsg} with {@code MSG_DONTWAIT}, so that a socket with
+ * no room or no data completes at once with -EAGAIN instead of waiting in the kernel. Without
+ * SQPOLL one {@code io_uring_enter} submits it and reaps its completion; with SQPOLL a kernel
+ * thread takes it from the ring — the kernel playing the offload engine — and the caller spins on
+ * the completion queue, entering the kernel only to wake that thread when it went to sleep, or to
+ * wait when the completion takes longer than a short spin (the kernel thread may need this CPU).
+ *
+ * <p>Results come back in the completion entry as -errno: no errno to capture on this path.
+ * Linux x86-64 and aarch64 (the system call numbers are the same on both).
+ */
+public final class Uring implements AutoCloseable {
+
+    private static final long SYS_IO_URING_SETUP = 425;
+    private static final long SYS_IO_URING_ENTER = 426;
+
+    private static final int IORING_SETUP_SQPOLL = 1 << 1;
+    private static final int IORING_FEAT_SINGLE_MMAP = 1;
+    private static final int IORING_ENTER_GETEVENTS = 1;
+    private static final int IORING_ENTER_SQ_WAKEUP = 1 << 1;
+    private static final int IORING_SQ_NEED_WAKEUP = 1;
+    private static final long IORING_OFF_SQ_RING = 0;
+    private static final long IORING_OFF_CQ_RING = 0x8000000L;
+    private static final long IORING_OFF_SQES = 0x10000000L;
+    /** SQPOLL: spins on the completion queue before sleeping in io_uring_enter. */
+    private static final int SQPOLL_SPINS = 2000;
+    static final byte IORING_OP_SENDMSG = 9;
+    static final byte IORING_OP_RECVMSG = 10;
+
+    private static final int PROT_READ_WRITE = 0x1 | 0x2;
+    private static final int MAP_SHARED_POPULATE = 0x01 | 0x8000;
+
+    /** struct io_uring_params and its offsets structs. */
+    private static final long PARAMS = 120;
+    private static final long P_SQ_ENTRIES = 0;
+    private static final long P_CQ_ENTRIES = 4;
+    private static final long P_FLAGS = 8;
+    private static final long P_SQ_THREAD_IDLE = 16;
+    private static final long P_FEATURES = 20;
+    private static final long P_SQ_OFF = 40;
+    private static final long P_CQ_OFF = 80;
+    /** struct io_uring_sqe (64 bytes) and struct io_uring_cqe (16 bytes). */
+    private static final long SQE = 64;
+    private static final long CQE = 16;
+
+    private static final MethodHandle SETUP;
+    private static final MethodHandle ENTER;
+    private static final MethodHandle MMAP;
+    private static final MethodHandle MUNMAP;
+    private static final MethodHandle CLOSE;
+    private static final String WHY_NOT;
+
+    private static final VarHandle INT = JAVA_INT.varHandle();
+
+    static {
+        MethodHandle setup = null;
+        MethodHandle enter = null;
+        String why = null;
+        try {
+            setup = Downcalls.require("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS),
+                    Linker.Option.firstVariadicArg(1));
+            enter = Downcalls.require("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT,
+                    JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG), Linker.Option.firstVariadicArg(1));
+        } catch (RuntimeException e) {
+            why = "no FFM access to syscall(): " + e.getMessage();
+        }
+        SETUP = setup;
+        ENTER = enter;
+        MMAP = Downcalls.require("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT,
+                JAVA_INT, JAVA_LONG));
+        MUNMAP = Downcalls.require("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+        CLOSE = Downcalls.require("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        WHY_NOT = why;
+    }
+
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment capture = Downcalls.captureBuffer(arena);
+    private final boolean sqpoll;
+    private final int fd;
+    private final MemorySegment sqRing;
+    private final MemorySegment cqRing;
+    private final MemorySegment sqes;
+    private final long sqRingBytes;
+    private final long cqRingBytes;
+    private final boolean singleMmap;
+    private final long sqHead;
+    private final long sqTail;
+    private final int sqMask;
+    private final long sqFlags;
+    private final long sqArray;
+    private final long cqHead;
+    private final long cqTail;
+    private final int cqMask;
+    private final long cqes;
+    private int localSqTail;
+    private boolean closed;
+
+    /** Null if a ring (with SQPOLL if asked) can be made here, else why not (one line). */
+    public static String why(boolean sqpoll) {
+        if (WHY_NOT != null) {
+            return WHY_NOT;
+        }
+        try (Uring u = new Uring(2, sqpoll, 1)) {
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
+     * A ring of {@code entries} (a power of two).
+     *
+     * @param sqpoll      a kernel thread polls the submission queue
+     * @param sqIdleMillis with SQPOLL: how long that thread spins without work before it sleeps
+     * @throws IOException io_uring_setup or mmap failed (the reason in the message)
+     */
+    public Uring(int entries, boolean sqpoll, int sqIdleMillis) throws IOException {
+        this.sqpoll = sqpoll;
+        MemorySegment p = arena.allocate(PARAMS, 8);
+        if (sqpoll) {
+            p.set(JAVA_INT, P_FLAGS, IORING_SETUP_SQPOLL);
+            p.set(JAVA_INT, P_SQ_THREAD_IDLE, sqIdleMillis);
+        }
+        long r = call(SETUP, SYS_IO_URING_SETUP, entries, p);
+        if (r < 0) {
+            throw new IOException("io_uring_setup" + (sqpoll ? " (SQPOLL)" : "") + ": "
+                    + Errno.describe(Downcalls.errno(capture)));
+        }
+        fd = (int) r;
+        int sqEntries = p.get(JAVA_INT, P_SQ_ENTRIES);
+        int cqEntries = p.get(JAVA_INT, P_CQ_ENTRIES);
+        singleMmap = (p.get(JAVA_INT, P_FEATURES) & IORING_FEAT_SINGLE_MMAP) != 0;
+        long sqArrayOff = Integer.toUnsignedLong(p.get(JAVA_INT, P_SQ_OFF + 24));
+        long cqesOff = Integer.toUnsignedLong(p.get(JAVA_INT, P_CQ_OFF + 20));
+        long sqBytes = sqArrayOff + 4L * sqEntries;
+        long cqBytes = cqesOff + CQE * cqEntries;
+        if (singleMmap) {
+            sqBytes = Math.max(sqBytes, cqBytes);
+            cqBytes = sqBytes;
+        }
+        sqRingBytes = sqBytes;
+        cqRingBytes = cqBytes;
+        try {
+            sqRing = map(sqBytes, IORING_OFF_SQ_RING);
+            cqRing = singleMmap ? sqRing : map(cqBytes, IORING_OFF_CQ_RING);
+            sqes = map(SQE * sqEntries, IORING_OFF_SQES);
+        } catch (IOException e) {
+            closeFd();
+            throw e;
+        }
+        sqHead = Integer.toUnsignedLong(p.get(JAVA_INT, P_SQ_OFF));
+        sqTail = Integer.toUnsignedLong(p.get(JAVA_INT, P_SQ_OFF + 4));
+        sqMask = sqRing.get(JAVA_INT, Integer.toUnsignedLong(p.get(JAVA_INT, P_SQ_OFF + 8)));
+        sqFlags = Integer.toUnsignedLong(p.get(JAVA_INT, P_SQ_OFF + 16));
+        sqArray = sqArrayOff;
+        cqHead = Integer.toUnsignedLong(p.get(JAVA_INT, P_CQ_OFF));
+        cqTail = Integer.toUnsignedLong(p.get(JAVA_INT, P_CQ_OFF + 4));
+        cqMask = cqRing.get(JAVA_INT, Integer.toUnsignedLong(p.get(JAVA_INT, P_CQ_OFF + 8)));
+        cqes = cqesOff;
+        localSqTail = (int) INT.getAcquire(sqRing, sqTail);
+    }
+
+    /** Whether a kernel thread polls this ring's submissions. */
+    public boolean sqpoll() {
+        return sqpoll;
+    }
+
+    /**
+     * Runs one {@code sendmsg} or {@code recvmsg} on {@code socket} with {@code msghdr} and
+     * {@code flags}, and returns its result: bytes, or -errno.
+     */
+    long msg(byte opcode, int socket, MemorySegment msghdr, int flags) throws IOException {
+        int tail = localSqTail;
+        int index = tail & sqMask;
+        long sqe = index * SQE;
+        for (long at = sqe; at < sqe + SQE; at += 8) {
+            sqes.set(JAVA_LONG, at, 0L);
+        }
+        sqes.set(JAVA_BYTE, sqe, opcode);
+        sqes.set(JAVA_INT, sqe + 4, socket);
+        sqes.set(JAVA_LONG, sqe + 16, msghdr.address());
+        sqes.set(JAVA_INT, sqe + 24, 1);
+        sqes.set(JAVA_INT, sqe + 28, flags);
+        sqes.set(JAVA_LONG, sqe + 32, tail);
+        sqRing.set(JAVA_INT, sqArray + 4L * index, index);
+        localSqTail = tail + 1;
+        INT.setRelease(sqRing, sqTail, tail + 1);      // the kernel sees the entry with the tail
+        if (sqpoll) {
+            VarHandle.fullFence();                      // the tail store before the flags load
+            if (((int) INT.getAcquire(sqRing, sqFlags) & IORING_SQ_NEED_WAKEUP) != 0) {
+                enter(0, 0, IORING_ENTER_SQ_WAKEUP);
+            }
+            // a socket call completes within microseconds once the kernel thread has it: spin that
+            // long, then sleep in the kernel until it completes, so that a kernel thread on this CPU
+            // gets it (reap() waits)
+            int head = (int) INT.getAcquire(cqRing, cqHead);
+            for (int spin = 0; spin < SQPOLL_SPINS && (int) INT.getAcquire(cqRing, cqTail) == head; spin++) {
+                Thread.onSpinWait();
+            }
+        } else {
+            enter(1, 1, IORING_ENTER_GETEVENTS);
+        }
+        return reap();
+    }
+
+    /** The one completion the call waits for; its result. */
+    private long reap() throws IOException {
+        int head = (int) INT.getAcquire(cqRing, cqHead);
+        while ((int) INT.getAcquire(cqRing, cqTail) == head) {
+            // submitted, not yet complete (EINTR cut the wait short): wait for it without submitting
+            enter(0, 1, IORING_ENTER_GETEVENTS);
+        }
+        long cqe = cqes + (head & cqMask) * CQE;
+        int res = cqRing.get(JAVA_INT, cqe + 8);
+        INT.setRelease(cqRing, cqHead, head + 1);
+        return res;
+    }
+
+    private void enter(int toSubmit, int minComplete, int flags) throws IOException {
+        while (true) {
+            long r;
+            try {
+                r = (long) ENTER.invokeExact(capture, SYS_IO_URING_ENTER, fd, toSubmit, minComplete, flags,
+                        MemorySegment.NULL, 0L);
+            } catch (Throwable t) {
+                throw new IOException("io_uring_enter failed: " + t, t);
+            }
+            if (r >= 0) {
+                return;
+            }
+            int errno = Downcalls.errno(capture);
+            if (errno != Errno.EINTR) {
+                throw new IOException("io_uring_enter: " + Errno.describe(errno));
+            }
+            // interrupted: what was submitted stays submitted; wait without submitting it twice
+            toSubmit = 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            int unused = (int) MUNMAP.invokeExact(capture, sqes, sqes.byteSize());
+            if (cqRing != sqRing) {
+                unused = (int) MUNMAP.invokeExact(capture, cqRing, cqRingBytes);
+            }
+            unused = (int) MUNMAP.invokeExact(capture, sqRing, sqRingBytes);
+        } catch (Throwable t) {
+            throw new IllegalStateException("munmap of an io_uring failed", t);
+        }
+        closeFd();
+        arena.close();
+    }
+
+    private void closeFd() {
+        try {
+            int unused = (int) CLOSE.invokeExact(capture, fd);
+        } catch (Throwable t) {
+            throw new IllegalStateException("close of an io_uring failed", t);
+        }
+    }
+
+    @SuppressWarnings("restricted")
+    private MemorySegment map(long bytes, long offset) throws IOException {
+        MemorySegment m;
+        try {
+            m = (MemorySegment) MMAP.invokeExact(capture, MemorySegment.NULL, bytes, PROT_READ_WRITE,
+                    MAP_SHARED_POPULATE, fd, offset);
+        } catch (Throwable t) {
+            throw new IOException("mmap of an io_uring failed: " + t, t);
+        }
+        if (m.address() == -1L) {
+            throw new IOException("mmap of an io_uring: " + Errno.describe(Downcalls.errno(capture)));
+        }
+        return m.reinterpret(bytes);
+    }
+
+    private long call(MethodHandle h, long nr, int a, MemorySegment b) {
+        try {
+            return (long) h.invokeExact(capture, nr, a, b);
+        } catch (Throwable t) {
+            throw new IllegalStateException("syscall " + nr + " failed: " + t, t);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package org.jwarp.engine.io;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.SocketChannel;
+import java.util.function.Supplier;
+
+/**
+ * {@link SocketIo} through io_uring: each call is one {@code sendmsg} or {@code recvmsg} entry on
+ * the ring of the engine thread that runs the connection now ({@link Uring}), with the I/O vector
+ * written straight from the pieces' addresses as {@link SyscallSocketIo} does. With an SQPOLL ring
+ * the engine thread makes no system call for it at all.
+ */
+public final class UringSocketIo implements SocketIo {
+
+    private static final int MSG_DONTWAIT = 0x40;
+    private static final int MSG_NOSIGNAL = 0x4000;
+    private static final int EAGAIN = 11;
+
+    private final int fd;
+    private final MsgHeader header;
+    private final Supplier<Uring> ring;
+    private final String layer;
+
+    /**
+     * @param ring     the ring of the thread that runs the connection at the time of a call
+     * @param capacity the most pieces a call may have
+     * @throws UnsupportedOperationException if the descriptor cannot be had ({@link SocketDescriptor#why()})
+     */
+    public UringSocketIo(SocketChannel channel, int capacity, Supplier<Uring> ring, String layer) {
+        this.fd = SocketDescriptor.of(channel);
+        this.header = new MsgHeader(Arena.ofAuto(), capacity);
+        this.ring = ring;
+        this.layer = layer;
+    }
+
+    @Override
+    public long write(IoVector v) throws IOException {
+        if (header.fill(v) == 0) {
+            return 0;
+        }
+        long w = ring.get().msg(Uring.IORING_OP_SENDMSG, fd, header.msghdr(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0) {
+            if (w == -EAGAIN) {
+                return 0;
+            }
+            throw SyscallSocketIo.failure("sendmsg (io_uring)", (int) -w);
+        }
+        v.advance(w);
+        return w;
+    }
+
+    @Override
+    public long read(IoVector v) throws IOException {
+        if (header.fill(v) == 0) {
+            return 0;
+        }
+        long r = ring.get().msg(Uring.IORING_OP_RECVMSG, fd, header.msghdr(), MSG_DONTWAIT);
+        if (r < 0) {
+            if (r == -EAGAIN) {
+                return 0;
+            }
+            throw SyscallSocketIo.failure("recvmsg (io_uring)", (int) -r);
+        }
+        return r == 0 ? -1 : r;
+    }
+
+    @Override
+    public boolean canAddress(MemorySegment segment) {
+        return segment.isNative();
+    }
+
+    @Override
+    public String layer() {
+        return layer;
+    }
+}
