@@ -331,31 +331,17 @@ final class BenchCommand implements Callable<Integer> {
             case PINGPONG -> "us one-way, typical";
             case READ_PASSIVE -> "% of one CPU per Gb/s, passive application thread";
         });
-        row.put("figure", spread(main));
+        row.put("figure", DemoCommand.spread(main));
         row.put("second_unit", switch (c) {
             case STREAM, RATE -> "% of one CPU per Gb/s, sending side";
             case PINGPONG -> "us one-way, 99th percentile";
             case READ_PASSIVE -> "% of one CPU per Gb/s, passive engine";
         });
-        row.put("second", spread(second));
+        row.put("second", DemoCommand.spread(second));
         if (ratio != null) {
-            row.put("ratio", spread(ratio));
+            row.put("ratio", DemoCommand.spread(ratio));
         }
         return row;
-    }
-
-    private static Map<String, Object> spread(double[] xs) {
-        LoopbackRun.Spread sp = LoopbackRun.Spread.of(xs);
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("median", sp.median());
-        m.put("lower", sp.lower());
-        m.put("upper", sp.upper());
-        List<Double> all = new ArrayList<>();
-        for (double x : xs) {
-            all.add(x);
-        }
-        m.put("runs", all);
-        return m;
     }
 
     private CommandLine.ParameterException bad(String message) {

@@ -195,7 +195,8 @@ final class DemoCommand implements Callable<Integer> {
         return row;
     }
 
-    private static Map<String, Object> spread(double[] xs) {
+    /** A figure's runs as JSON: median, quartiles and every run (also {@code jwarp bench}'s). */
+    static Map<String, Object> spread(double[] xs) {
         LoopbackRun.Spread sp = LoopbackRun.Spread.of(xs);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("median", sp.median());
