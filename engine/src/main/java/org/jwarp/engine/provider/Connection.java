@@ -122,13 +122,30 @@ final class Connection {
         return (ResponderSetup) setup;
     }
 
+    /**
+     * Whether the running stream should read its socket this duty cycle: always, unless the engine
+     * thread carries enough connections to ask the kernel which are readable
+     * ({@link EngineWorker#READINESS_FROM_PROPERTY}).
+     */
+    private boolean readable = true;
+
+    boolean readable() {
+        return readable;
+    }
+
+    /** Engine thread: this cycle, read only if {@code r} (the selector's verdict). */
+    void readable(boolean r) {
+        readable = r;
+    }
+
     /** Engine thread: joins the engine's selector, so readiness wakes an idle engine. */
     void register(Selector selector) {
         if (phase == CLOSED) {
             return;
         }
         try {
-            key = channel.register(selector, phase == CONNECTING ? SelectionKey.OP_CONNECT : SelectionKey.OP_READ);
+            key = channel.register(selector, phase == CONNECTING ? SelectionKey.OP_CONNECT : SelectionKey.OP_READ,
+                    this);
             interest = key.interestOps();
         } catch (IOException e) {
             device.report(new IOException("cannot watch " + channel + " for readiness", e));
@@ -138,6 +155,7 @@ final class Connection {
 
     /** Engine thread: leaves the selector it joined (the connection moves to another engine thread). */
     void unregister() {
+        readable = true;
         if (key != null) {
             key.cancel();
             key = null;

@@ -21,7 +21,17 @@ final class EngineWorker implements Agent {
     private final int index;
     private final SelectorSleeper sleeper = new SelectorSleeper();
     private final Doorbell doorbell = new Doorbell(sleeper);
+    /** System property: connections per engine thread from which reads follow readiness (default 8). */
+    static final String READINESS_FROM_PROPERTY = "jwarp.engine.readinessFrom";
+
     private final StagingPool staging = new StagingPool();
+    private final int readinessFrom = Integer.getInteger(READINESS_FROM_PROPERTY, 8);
+    private boolean wasSelective;
+    private final java.util.function.Consumer<java.nio.channels.SelectionKey> markReadable = key -> {
+        if (key.attachment() instanceof Connection c && key.isValid() && key.isReadable()) {
+            c.readable(true);
+        }
+    };
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final List<Connection> connections = new ArrayList<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
@@ -117,6 +127,7 @@ final class EngineWorker implements Agent {
             }
         }
         long now = System.nanoTime();
+        askWhichAreReadable();
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
             try {
@@ -133,6 +144,30 @@ final class EngineWorker implements Agent {
             work += channels.get(i).pollTimers();
         }
         return work;
+    }
+
+    /**
+     * From {@link #readinessFrom} connections on, one {@code epoll_wait} (a selectNow) says which
+     * sockets have bytes, and only those are read: N connections cost one system call per cycle
+     * and a read per readable one, not N reads. Below it every running connection is read each
+     * cycle (one read costs what the epoll_wait would).
+     */
+    private void askWhichAreReadable() {
+        boolean selective = connections.size() >= readinessFrom;
+        if (!selective && !wasSelective) {
+            return;
+        }
+        for (int i = 0; i < connections.size(); i++) {
+            connections.get(i).readable(!selective);
+        }
+        wasSelective = selective;
+        if (selective) {
+            try {
+                sleeper.selector().selectNow(markReadable);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("engine selector failed", e);
+            }
+        }
     }
 
     /** Nanoseconds until the earliest moderation timer of this thread's channels (for the idle strategy). */

@@ -139,8 +139,11 @@ final class StreamDriver {
         if (work > 0) {
             work += drainTx();
         }
-        long n = receiver.read(stream, c.owner().staging().rx());
-        counters.increment(cSocketReads);
+        long n = 0;
+        if (c.readable()) {
+            n = receiver.read(stream, c.owner().staging().rx());
+            counters.increment(cSocketReads);
+        }
         if (n > 0) {
             work++;
             // what the bytes just received call for (Read Responses, a Terminate) goes out now

@@ -1,0 +1,159 @@
+package org.jwarp.engine.provider;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.jwarp.verbs.AcceptParams;
+import org.jwarp.verbs.Access;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventQueue;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.CounterNames;
+import org.jwarp.verbs.Listener;
+import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.PostStatus;
+import org.jwarp.verbs.ProtectionDomain;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.verbs.SendWr;
+import org.jwarp.verbs.WcStatus;
+import org.jwarp.verbs.WorkCompletion;
+import org.jwarp.verbs.WrOpcode;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reads that follow readiness: from {@link EngineWorker#READINESS_FROM_PROPERTY} connections on, an
+ * engine thread asks the kernel which sockets have bytes and reads only those — an idle connection
+ * costs no system call while the others work — and the data path stays byte-exact.
+ */
+class ReadinessTest {
+
+    static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Test
+    void anIdleConnectionIsNotReadWhileAnotherWorks() throws Exception {
+        int pairs = 12; // over the default threshold of 8 connections per engine thread
+        try (RdmaDevice client = RdmaDevice.open(LoopbackPair.dedicated());
+             RdmaDevice server = RdmaDevice.open(LoopbackPair.dedicated())) {
+            ProtectionDomain cpd = client.allocPd();
+            ProtectionDomain spd = server.allocPd();
+            CompletionQueue ccq = client.createCq(1024, null);
+            CompletionQueue scq = server.createCq(1024, null);
+            CmEventQueue cEvents = new CmEventQueue();
+            CmEventQueue sEvents = new CmEventQueue();
+            Listener listener = server.connectionManager().listen(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64, sEvents);
+            List<QueuePair> clientQps = new ArrayList<>();
+            List<QueuePair> serverQps = new ArrayList<>();
+            for (int i = 0; i < pairs; i++) {
+                QueuePair c = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).build());
+                QueuePair s = server.createQp(spd, QpInitAttr.builder(scq, scq).build());
+                client.connectionManager().connect(listener.localAddress(), c, ConnectParams.of(new byte[0]), cEvents);
+                CmEvent req = sEvents.poll(WAIT);
+                assertInstanceOf(CmEvent.ConnectRequest.class, req, "pair " + i);
+                ((CmEvent.ConnectRequest) req).request().accept(s, AcceptParams.of(new byte[0]));
+                assertInstanceOf(CmEvent.Established.class, sEvents.poll(WAIT), "pair " + i);
+                assertInstanceOf(CmEvent.Established.class, cEvents.poll(WAIT), "pair " + i);
+                clientQps.add(c);
+                serverQps.add(s);
+            }
+            MemoryRegion src = cpd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(200_000), Access.LOCAL_WRITE);
+            MemoryRegion back = cpd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(200_000), Access.LOCAL_WRITE);
+            MemoryRegion dst = spd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(200_000),
+                    Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
+            byte[] pattern = new byte[200_000];
+            new Random(7).nextBytes(pattern);
+            src.segment().copyFrom(MemorySegment.ofArray(pattern));
+            QueuePair active = clientQps.getFirst();
+            long[] before = serverReads(serverQps);
+            for (int round = 0; round < 50; round++) {
+                assertEquals(PostStatus.OK, active.postSend(new SendWr().wrId(round).opcode(WrOpcode.RDMA_WRITE)
+                        .signaled(false).addSge(src, 0, 200_000).remote(dst.iova(), dst.rkey())));
+                assertEquals(PostStatus.OK, active.postSend(new SendWr().wrId(1000 + round).opcode(WrOpcode.RDMA_READ)
+                        .signaled(true).addSge(back, 0, 200_000).remote(dst.iova(), dst.rkey())));
+                WorkCompletion wc = next(ccq);
+                assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            }
+            assertEquals(-1, dst.segment().mismatch(src.segment()), "every WRITE placed every byte");
+            assertEquals(-1, back.segment().mismatch(src.segment()), "every READ brought every byte back");
+            long[] after = serverReads(serverQps);
+            assertTrue(after[0] - before[0] > 0, "the active connection was read");
+            long cycles = after[0] - before[0];
+            for (int i = 1; i < pairs; i++) {
+                // an idle connection has one FPDU coming at most: the initiator's one-time nudge
+                // (StreamDriver.SILENT_PEER_NUDGE_NANOS) — read once, where polling every socket
+                // would have read it on every one of the active connection's cycles
+                assertTrue(after[i] - before[i] <= 2, "idle connection " + i + " was read " + (after[i] - before[i])
+                        + " times while the active one was read " + cycles + " times");
+            }
+            assertTrue(cycles > 20, "the active connection was read in many cycles: " + cycles);
+            for (QueuePair qp : clientQps) {
+                qp.close();
+            }
+            listener.close();
+        }
+    }
+
+    private static long[] serverReads(List<QueuePair> qps) {
+        long[] r = new long[qps.size()];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = qps.get(i).counters().get(CounterNames.SOCKET_READS);
+        }
+        return r;
+    }
+
+    private static WorkCompletion next(CompletionQueue cq) {
+        WorkCompletion[] wcs = {new WorkCompletion()};
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (cq.poll(wcs, 1) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no completion within " + WAIT);
+            }
+            Thread.onSpinWait();
+        }
+        return wcs[0];
+    }
+
+    @Test
+    void readsFollowingReadinessStayByteExact() throws Exception {
+        System.setProperty(EngineWorker.READINESS_FROM_PROPERTY, "1");
+        LoopbackPair p;
+        try {
+            p = new LoopbackPair(LoopbackPair.dedicated(), LoopbackPair.dedicated(), new byte[0], new byte[0]);
+        } finally {
+            System.clearProperty(EngineWorker.READINESS_FROM_PROPERTY);
+        }
+        try (p) {
+            MemoryRegion src = p.client.register(300_000, Access.LOCAL_WRITE);
+            MemoryRegion back = p.client.register(300_000, Access.LOCAL_WRITE);
+            MemoryRegion dst = p.server.register(300_000, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
+            byte[] pattern = new byte[300_000];
+            new Random(11).nextBytes(pattern);
+            src.segment().copyFrom(MemorySegment.ofArray(pattern));
+            for (int size : new int[] {1, 64, 4096, 65_536, 300_000}) {
+                dst.segment().fill((byte) 0);
+                back.segment().fill((byte) 0);
+                assertEquals(PostStatus.OK, p.client.qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE)
+                        .signaled(true).addSge(src, 0, size).remote(dst.iova(), dst.rkey())));
+                assertEquals(WcStatus.SUCCESS, p.client.next().status());
+                assertEquals(PostStatus.OK, p.client.qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.RDMA_READ)
+                        .signaled(true).addSge(back, 0, size).remote(dst.iova(), dst.rkey())));
+                assertEquals(WcStatus.SUCCESS, p.client.next().status());
+                assertEquals(-1, back.segment().asSlice(0, size).mismatch(src.segment().asSlice(0, size)),
+                        size + " B read back");
+                assertEquals(-1, dst.segment().asSlice(0, size).mismatch(src.segment().asSlice(0, size)),
+                        size + " B placed");
+            }
+        }
+    }
+}
