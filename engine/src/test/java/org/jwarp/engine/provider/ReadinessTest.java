@@ -1,30 +1,19 @@
 package org.jwarp.engine.provider;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
-import org.jwarp.verbs.CmEvent;
-import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.ConnectParams;
 import org.jwarp.verbs.CounterNames;
-import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.ProtectionDomain;
-import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
-import org.jwarp.verbs.RdmaDevice;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
@@ -43,30 +32,13 @@ class ReadinessTest {
     @Test
     void anIdleConnectionIsNotReadWhileAnotherWorks() throws Exception {
         int pairs = 12; // over the default threshold of 8 connections per engine thread
-        try (RdmaDevice client = RdmaDevice.open(LoopbackPair.dedicated());
-             RdmaDevice server = RdmaDevice.open(LoopbackPair.dedicated())) {
-            ProtectionDomain cpd = client.allocPd();
-            ProtectionDomain spd = server.allocPd();
-            CompletionQueue ccq = client.createCq(1024, null);
-            CompletionQueue scq = server.createCq(1024, null);
-            CmEventQueue cEvents = new CmEventQueue();
-            CmEventQueue sEvents = new CmEventQueue();
-            Listener listener = server.connectionManager().listen(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64, sEvents);
-            List<QueuePair> clientQps = new ArrayList<>();
-            List<QueuePair> serverQps = new ArrayList<>();
-            for (int i = 0; i < pairs; i++) {
-                QueuePair c = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).build());
-                QueuePair s = server.createQp(spd, QpInitAttr.builder(scq, scq).build());
-                client.connectionManager().connect(listener.localAddress(), c, ConnectParams.of(new byte[0]), cEvents);
-                CmEvent req = sEvents.poll(WAIT);
-                assertInstanceOf(CmEvent.ConnectRequest.class, req, "pair " + i);
-                ((CmEvent.ConnectRequest) req).request().accept(s, AcceptParams.of(new byte[0]));
-                assertInstanceOf(CmEvent.Established.class, sEvents.poll(WAIT), "pair " + i);
-                assertInstanceOf(CmEvent.Established.class, cEvents.poll(WAIT), "pair " + i);
-                clientQps.add(c);
-                serverQps.add(s);
-            }
+        try (ManyConnections m = new ManyConnections(LoopbackPair.dedicated())) {
+            m.connect(pairs);
+            ProtectionDomain cpd = m.clientPd;
+            ProtectionDomain spd = m.serverPd;
+            List<QueuePair> clientQps = m.clientQps;
+            List<QueuePair> serverQps = m.serverQps;
+            CompletionQueue ccq = m.clientCq();
             MemoryRegion src = cpd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(200_000), Access.LOCAL_WRITE);
             MemoryRegion back = cpd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(200_000), Access.LOCAL_WRITE);
             MemoryRegion dst = spd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(200_000),
@@ -97,10 +69,6 @@ class ReadinessTest {
                         + " times while the active one was read " + cycles + " times");
             }
             assertTrue(cycles > 20, "the active connection was read in many cycles: " + cycles);
-            for (QueuePair qp : clientQps) {
-                qp.close();
-            }
-            listener.close();
         }
     }
 
