@@ -1,6 +1,7 @@
 package org.jwarp.engine.provider;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Random;
@@ -60,6 +61,36 @@ class SocketIoLayersTest {
             expect(p.client.next(), WcOpcode.RDMA_READ);
             assertEquals(-1, dst.segment().mismatch(src.segment()), "the WRITE placed every byte");
             assertEquals(-1, back.segment().mismatch(src.segment()), "the READ brought every byte back");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"uring", "uring-sqpoll"})
+    void closingTheDevicesReleasesTheirRings(String layer) throws Exception {
+        long before = ringsOpen();
+        DeviceConfig.SocketIo io = DeviceConfig.SocketIo.parse(layer);
+        try (LoopbackPair p = new LoopbackPair(LoopbackPair.dedicated().toBuilder().socketIo(io).build(),
+                LoopbackPair.dedicated().toBuilder().socketIo(io).build(), new byte[0], new byte[0])) {
+            MemoryRegion src = p.client.register(64, Access.LOCAL_WRITE);
+            MemoryRegion dst = p.server.register(64, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            assertEquals(PostStatus.OK, p.client.qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE)
+                    .signaled(true).addSge(src, 0, 64).remote(dst.iova(), dst.rkey())));
+            expect(p.client.next(), WcOpcode.RDMA_WRITE);
+            assertTrue(ringsOpen() > before, "the engine threads made their rings");
+        }
+        assertEquals(before, ringsOpen(), "every engine thread's ring closed with its device");
+    }
+
+    /** io_uring instances this process has open (their descriptors in /proc/self/fd). */
+    private static long ringsOpen() throws java.io.IOException {
+        try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            return fds.filter(f -> {
+                try {
+                    return java.nio.file.Files.readSymbolicLink(f).toString().contains("io_uring");
+                } catch (java.io.IOException e) {
+                    return false;  // a descriptor closed while listing
+                }
+            }).count();
         }
     }
 
