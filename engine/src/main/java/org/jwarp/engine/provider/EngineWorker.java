@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jwarp.engine.agent.Agent;
+import org.jwarp.engine.agent.EngineTenant;
 import org.jwarp.engine.io.StagingPool;
 import org.jwarp.engine.io.Uring;
 import org.jwarp.engine.notify.Doorbell;
@@ -36,6 +37,8 @@ final class EngineWorker implements Agent {
     private final List<Connection> connections = new ArrayList<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
     private final List<JwarpChannel> channels = new ArrayList<>();
+    /** Other personalities run in this duty cycle (the offloaded sockets). */
+    private final List<EngineTenant> tenants = new ArrayList<>();
     /** Set by the closing thread once the engine has stopped: commands queue up for {@link #shutdown}. */
     private volatile boolean shuttingDown;
 
@@ -143,6 +146,9 @@ final class EngineWorker implements Agent {
         for (int i = 0; i < channels.size(); i++) {
             work += channels.get(i).pollTimers();
         }
+        for (int i = 0; i < tenants.size(); i++) {
+            work += tenants.get(i).doWork(now);
+        }
         return work;
     }
 
@@ -176,7 +182,37 @@ final class EngineWorker implements Agent {
         for (int i = 0; i < channels.size(); i++) {
             min = Math.min(min, channels.get(i).nanosToNextDeadline());
         }
+        if (!tenants.isEmpty()) {
+            long now = System.nanoTime();
+            for (int i = 0; i < tenants.size(); i++) {
+                long d = tenants.get(i).deadline();
+                if (d != Long.MAX_VALUE) {
+                    min = Math.min(min, Math.max(0, d - now));
+                }
+            }
+        }
         return min;
+    }
+
+    /** A tenant joins this duty cycle (engine thread, through {@link #execute}). */
+    void addTenant(EngineTenant t) {
+        if (shuttingDown) {
+            t.shutdown();
+            return;
+        }
+        tenants.add(t);
+    }
+
+    /** A tenant leaves this duty cycle and releases what it holds (engine thread, through {@link #execute}). */
+    void removeTenant(EngineTenant t) {
+        if (tenants.remove(t)) {
+            t.shutdown();
+        }
+    }
+
+    /** The selector this thread sleeps in (engine thread). */
+    java.nio.channels.Selector selector() {
+        return sleeper.selector();
     }
 
     void addListener(JwarpListener l) {
@@ -218,6 +254,14 @@ final class EngineWorker implements Agent {
                 cause.addSuppressed(e);
             }
         }
+        for (EngineTenant t : tenants) {
+            try {
+                t.engineFailed(cause);
+            } catch (RuntimeException | Error e) {
+                cause.addSuppressed(e);
+            }
+        }
+        tenants.clear();
     }
 
     /** Connections this thread carries (engine thread, or a command run on it). */
@@ -256,6 +300,10 @@ final class EngineWorker implements Agent {
             l.close();
         }
         listeners.clear();
+        for (EngineTenant t : tenants) {
+            t.shutdown();
+        }
+        tenants.clear();
         if (uring != null) {
             uring.close();
             uring = null;

@@ -1,0 +1,44 @@
+package org.jwarp.engine.agent;
+
+import java.nio.channels.Selector;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One engine thread of a device, as a tenant ({@link EngineTenant}) sees it: where its work runs,
+ * the doorbell that wakes it, and the selector it sleeps in.
+ */
+public interface EngineSlot {
+
+    /** Any thread: from the engine's next duty cycle on, {@code tenant} runs in it. */
+    void attach(EngineTenant tenant);
+
+    /** Any thread: the engine drops {@code tenant} and calls its {@link EngineTenant#shutdown()}. */
+    void detach(EngineTenant tenant);
+
+    /** Any thread: the doorbell — new work for the engine, waking it if it sleeps. */
+    void ring();
+
+    /**
+     * Engine thread only: the selector the engine sleeps in. A tenant registers its sockets here,
+     * so that data arriving on them ends the engine's sleep.
+     */
+    Selector selector();
+
+    /**
+     * Whether no engine thread of its own runs this slot (the device's invoker or hybrid mode):
+     * then a host thread that waits must {@link #runUntil run the duty cycle} itself.
+     */
+    boolean hostRunsEngine();
+
+    /**
+     * Host thread, when {@link #hostRunsEngine()}: runs duty cycles (idling between them as the
+     * device does) until {@code done} or the timeout.
+     *
+     * @return whether {@code done} became true
+     */
+    boolean runUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException;
+
+    /** The engine thread's name, for messages. */
+    String name();
+}

@@ -1,0 +1,94 @@
+package org.jwarp.engine.toe;
+
+/**
+ * The sizes and times of the offloaded-sockets personality (seed 001, section III).
+ *
+ * @param sendBufferBytes      each socket's send buffer: the "kernel buffers" the host copies data
+ *                             into and the engine sends from; a writer that has used it all sleeps
+ *                             (a power of two, 4 KiB to 1 GiB)
+ * @param sendNotifyBytes      how much of the send buffer must be free before the engine wakes a
+ *                             writer that sleeps for space (the paper: 128 KB), at most
+ *                             {@code sendBufferBytes}
+ * @param receiveBufferBytes   the size of each anonymous receive buffer: the chunk in which received
+ *                             data reaches the host (at least 512 B)
+ * @param receiveBuffers       anonymous buffers per engine thread, shared by all its sockets
+ * @param buffersPerSocket     anonymous buffers one socket may hold (filled, not yet read) before the
+ *                             engine stops reading it: one slow reader cannot take the whole pool
+ * @param fillTimeoutNanos     how long the engine keeps a partly filled buffer waiting for more data
+ *                             before passing it on; 0 passes data on as soon as the socket has no
+ *                             more (the paper waits until the buffer is full)
+ * @param queueDepth           slots in each request queue and each event queue (a power of two)
+ * @param closeLingerMillis    after a close, how long the engine keeps sending what was written
+ *                             before it gives up on a peer that does not read
+ * @param tcpNoDelay           TCP_NODELAY on every socket
+ */
+public record ToeConfig(int sendBufferBytes, int sendNotifyBytes, int receiveBufferBytes, int receiveBuffers,
+                        int buffersPerSocket, long fillTimeoutNanos, int queueDepth, long closeLingerMillis,
+                        boolean tcpNoDelay) {
+
+    /** 512 KiB send buffer, wake at 128 KiB free, 64 anonymous buffers of 128 KiB, 8 per socket, 200 µs fill. */
+    public static ToeConfig defaults() {
+        return new ToeConfig(512 * 1024, 128 * 1024, 128 * 1024, 64, 8, 200_000, 256, 30_000, false);
+    }
+
+    public ToeConfig {
+        if (sendBufferBytes < 4096 || sendBufferBytes > (1 << 30) || Integer.bitCount(sendBufferBytes) != 1) {
+            throw new IllegalArgumentException("sendBufferBytes must be a power of two from 4096 to 2^30, not "
+                    + sendBufferBytes);
+        }
+        if (sendNotifyBytes < 1 || sendNotifyBytes > sendBufferBytes) {
+            throw new IllegalArgumentException("sendNotifyBytes must be 1 to sendBufferBytes (" + sendBufferBytes
+                    + "), not " + sendNotifyBytes);
+        }
+        if (receiveBufferBytes < 512) {
+            throw new IllegalArgumentException("receiveBufferBytes must be at least 512, not " + receiveBufferBytes);
+        }
+        if (receiveBuffers < 1 || (long) receiveBuffers * receiveBufferBytes > (1L << 31) - 1) {
+            throw new IllegalArgumentException("receiveBuffers must be at least 1 and all of them under 2 GiB, not "
+                    + receiveBuffers + " x " + receiveBufferBytes + " B");
+        }
+        if (buffersPerSocket < 1 || buffersPerSocket > receiveBuffers) {
+            throw new IllegalArgumentException("buffersPerSocket must be 1 to receiveBuffers (" + receiveBuffers
+                    + "), not " + buffersPerSocket);
+        }
+        if (fillTimeoutNanos < 0) {
+            throw new IllegalArgumentException("fillTimeoutNanos must not be negative, not " + fillTimeoutNanos);
+        }
+        if (queueDepth < 4 || queueDepth > (1 << 20) || Integer.bitCount(queueDepth) != 1) {
+            throw new IllegalArgumentException("queueDepth must be a power of two from 4 to 2^20, not " + queueDepth);
+        }
+        if (closeLingerMillis < 0) {
+            throw new IllegalArgumentException("closeLingerMillis must not be negative, not " + closeLingerMillis);
+        }
+    }
+
+    /** This configuration with anonymous buffers of {@code bytes} (the receive chunk). */
+    public ToeConfig withReceiveBuffer(int bytes, int count) {
+        return new ToeConfig(sendBufferBytes, sendNotifyBytes, bytes, count, Math.min(buffersPerSocket, count),
+                fillTimeoutNanos, queueDepth, closeLingerMillis, tcpNoDelay);
+    }
+
+    /** This configuration with a send buffer of {@code bytes}, waking a writer once {@code notifyBytes} are free. */
+    public ToeConfig withSendBuffer(int bytes, int notifyBytes) {
+        return new ToeConfig(bytes, notifyBytes, receiveBufferBytes, receiveBuffers, buffersPerSocket,
+                fillTimeoutNanos, queueDepth, closeLingerMillis, tcpNoDelay);
+    }
+
+    /** This configuration with {@code nanos} of fill timeout. */
+    public ToeConfig withFillTimeout(long nanos) {
+        return new ToeConfig(sendBufferBytes, sendNotifyBytes, receiveBufferBytes, receiveBuffers, buffersPerSocket,
+                nanos, queueDepth, closeLingerMillis, tcpNoDelay);
+    }
+
+    /** This configuration with {@code depth} slots per queue. */
+    public ToeConfig withQueueDepth(int depth) {
+        return new ToeConfig(sendBufferBytes, sendNotifyBytes, receiveBufferBytes, receiveBuffers, buffersPerSocket,
+                fillTimeoutNanos, depth, closeLingerMillis, tcpNoDelay);
+    }
+
+    /** This configuration with TCP_NODELAY {@code on} or off. */
+    public ToeConfig withTcpNoDelay(boolean on) {
+        return new ToeConfig(sendBufferBytes, sendNotifyBytes, receiveBufferBytes, receiveBuffers, buffersPerSocket,
+                fillTimeoutNanos, queueDepth, closeLingerMillis, on);
+    }
+}

@@ -1,0 +1,544 @@
+package org.jwarp.engine.toe;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A TCP connection whose protocol work runs on an offload engine thread: the host side of seed
+ * 001's TOE socket. The API follows {@link java.net.Socket} (blocking streams) and adds a
+ * non-blocking form ({@link #write(ByteBuffer)}, {@link #read(ByteBuffer)},
+ * {@link #awaitReadable}, {@link #awaitWritable}).
+ *
+ * <p><b>Who does what.</b> The calling (host) thread copies written bytes into this socket's send
+ * buffer and posts a descriptor to the engine; it copies received bytes out of the anonymous
+ * buffers the engine filled. The engine thread makes every system call: it sends from the send
+ * buffer, reads the socket into anonymous buffers, connects, accepts and closes. A write returns
+ * once its bytes are in the send buffer; the engine's count of bytes sent, mirrored in this object,
+ * frees send-buffer space with no event per send. A writer that finds the buffer full asks for one
+ * event once {@link ToeConfig#sendNotifyBytes()} are free and sleeps until it comes.
+ *
+ * <p><b>Threads.</b> One thread may read and another write at the same time; two threads reading
+ * (or writing) at once get an {@link IllegalStateException}. Any thread may close the socket; a
+ * read or write under way then fails with a {@link SocketException}. Bytes written before a close
+ * or {@link #shutdownOutput()} are still sent (the engine lingers up to
+ * {@link ToeConfig#closeLingerMillis()} for a peer that does not read); received bytes the host has
+ * not read are dropped at close, as a kernel socket drops them.
+ */
+public final class ToeSocket implements Closeable {
+
+    final HostQueuePair home;
+    private final AnonymousPool pool;
+    private final int sendCapacity;
+    private final int sendMask;
+    private final int notifyBytes;
+    /** The send buffer as the host fills it (byte arrays: no position state). */
+    private final MemorySegment sendSegment;
+    /** The send buffer as the host fills it from ByteBuffers (writer thread: its position changes). */
+    private final ByteBuffer sendHostView;
+    /** The engine's view of the same memory (engine thread only). */
+    final ByteBuffer sendEngineView;
+    /** Bytes handed to the engine so far (writer thread). */
+    private long posted;
+    /** Cumulative send completion: bytes the engine has passed to TCP (written by the engine thread). */
+    volatile long bytesSent;
+    /** What a sleeping writer waits for {@link #bytesSent} to reach. */
+    private volatile long sendWaitTarget;
+
+    private final int[] rxBuffer;
+    private final int[] rxLength;
+    private final int rxMask;
+    /** Attached buffers: written by the thread that takes events. */
+    private volatile int rxTail;
+    /** Read buffers: written by the reader. */
+    private volatile int rxHead;
+    /** Bytes of the head buffer already read (reader). */
+    private int rxOffset;
+    /** Anonymous buffers given back, cumulative (reader); the engine holds at most a share beyond it. */
+    volatile long buffersReturned;
+    /** Set by the engine when it stopped reading because this socket holds its share of buffers. */
+    volatile boolean rxStalled;
+
+    private volatile boolean connectAnswered;
+    private volatile boolean endOfStream;
+    private volatile boolean outputShut;
+    private volatile boolean closing;
+    private volatile boolean closeAnswered;
+    private volatile Throwable failure;
+    private volatile InetSocketAddress remote;
+    private volatile InetSocketAddress local;
+    private final AtomicBoolean reading = new AtomicBoolean();
+    private final AtomicBoolean writing = new AtomicBoolean();
+    private final AtomicBoolean closeStarted = new AtomicBoolean();
+
+    /** The engine's side of this socket (engine thread only). */
+    EngineSocket engineSide;
+
+    private final BooleanSupplier readable = () -> rxHead != rxTail || endOfStream || failure != null || closing;
+    private final BooleanSupplier writable = () -> bytesSent >= sendWaitTarget || failure != null || closing;
+    private final BooleanSupplier connected = () -> connectAnswered;
+    private final BooleanSupplier closed = () -> closeAnswered;
+
+    private final InputStream in = new In();
+    private final OutputStream out = new Out();
+
+    ToeSocket(HostQueuePair home, ToeConfig config) {
+        this.home = home;
+        this.pool = home.engine.pool();
+        this.sendCapacity = config.sendBufferBytes();
+        this.sendMask = sendCapacity - 1;
+        this.notifyBytes = config.sendNotifyBytes();
+        ByteBuffer memory = ByteBuffer.allocateDirect(sendCapacity);
+        this.sendSegment = MemorySegment.ofBuffer(memory);
+        this.sendHostView = memory.duplicate();
+        this.sendEngineView = memory.duplicate();
+        int rx = Integer.highestOneBit(Math.max(1, config.buffersPerSocket() - 1)) << 1;
+        this.rxBuffer = new int[rx];
+        this.rxLength = new int[rx];
+        this.rxMask = rx - 1;
+    }
+
+    // ------------------------------------------------------------------ host: receive
+
+    /**
+     * Blocking read, as {@link InputStream#read(byte[], int, int)}: at least one byte, or -1 at the
+     * end of the stream.
+     *
+     * @throws SocketException if the socket is closed or the connection failed (after every byte
+     *                         received before the failure has been read)
+     */
+    public int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (len == 0) {
+            return 0;
+        }
+        enter(reading, "read");
+        try {
+            while (true) {
+                int n = take(b, off, len, null);
+                if (n != 0) {
+                    return n;
+                }
+                home.await(readable, Long.MAX_VALUE);
+            }
+        } finally {
+            leaveRead();
+        }
+    }
+
+    /**
+     * Non-blocking read: copies what has arrived into {@code dst}.
+     *
+     * @return bytes copied, 0 if none has arrived, -1 at the end of the stream
+     */
+    public int read(ByteBuffer dst) throws IOException {
+        if (!dst.hasRemaining()) {
+            return 0;
+        }
+        enter(reading, "read");
+        try {
+            int total = 0;
+            while (dst.hasRemaining()) {
+                int n = take(null, 0, dst.remaining(), dst);
+                if (n <= 0) {
+                    return total > 0 ? total : n;
+                }
+                total += n;
+            }
+            return total;
+        } finally {
+            leaveRead();
+        }
+    }
+
+    /** Waits until a read would not return 0 (data, the end of the stream, a failure or a close). */
+    public boolean awaitReadable(long timeout, TimeUnit unit) throws IOException {
+        return home.await(readable, unit.toNanos(timeout));
+    }
+
+    /** Bytes that can be read now without waiting. */
+    public int available() {
+        home.drain();
+        long n = -rxOffset;
+        for (int h = rxHead, t = rxTail; h != t; h++) {
+            n += rxLength[h & rxMask];
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, n));
+    }
+
+    /** Reader: copies from the head buffer into {@code b} or {@code dst}; 0 if nothing has arrived. */
+    private int take(byte[] b, int off, int len, ByteBuffer dst) throws IOException {
+        home.drain();
+        int h = rxHead;
+        if (h == rxTail) {
+            if (closing) {
+                throw new SocketException("socket closed");
+            }
+            if (failure != null) {
+                throw failed("read");
+            }
+            if (endOfStream) {
+                return -1;
+            }
+            home.engine.checkAlive();
+            return 0;
+        }
+        int id = rxBuffer[h & rxMask];
+        int length = rxLength[h & rxMask];
+        int n = Math.min(len, length - rxOffset);
+        long at = (long) id * pool.bufferBytes() + rxOffset;
+        if (dst == null) {
+            MemorySegment.copy(pool.memory(), ValueLayout.JAVA_BYTE, at, b, off, n);
+        } else if (dst.hasArray()) {
+            MemorySegment.copy(pool.memory(), ValueLayout.JAVA_BYTE, at, dst.array(),
+                    dst.arrayOffset() + dst.position(), n);
+            dst.position(dst.position() + n);
+        } else {
+            MemorySegment.copy(pool.memory(), at, MemorySegment.ofBuffer(dst), 0, n);
+            dst.position(dst.position() + n);
+        }
+        rxOffset += n;
+        if (rxOffset == length) {
+            rxOffset = 0;
+            rxHead = h + 1;
+            giveBack(id);
+        }
+        return n;
+    }
+
+    /** The refill: a read buffer goes back to the pool; the engine is rung if it waits for one. */
+    private void giveBack(int id) {
+        buffersReturned = buffersReturned + 1;
+        boolean poolWasEmpty = pool.give(id);
+        if (poolWasEmpty | rxStalled) {
+            rxStalled = false;
+            home.engine.slot().ring();
+        }
+    }
+
+    private void leaveRead() {
+        reading.set(false);
+        if (closing) {
+            dropReceived();
+        }
+    }
+
+    /** Gives back every attached buffer of a closed socket, unless a reader still copies from one (it will). */
+    private void dropReceived() {
+        if (!reading.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            for (int h = rxHead; h != rxTail; h++) {
+                giveBack(rxBuffer[h & rxMask]);
+                rxHead = h + 1;
+            }
+            rxOffset = 0;
+        } finally {
+            reading.set(false);
+        }
+    }
+
+    // ------------------------------------------------------------------ host: send
+
+    /**
+     * Blocking write: returns once every byte is in the send buffer (not yet on the wire). Sleeps
+     * while the send buffer is full.
+     */
+    public void write(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        enter(writing, "write");
+        try {
+            while (len > 0) {
+                int n = put(b, off, len, null);
+                if (n == 0) {
+                    awaitSpace(Long.MAX_VALUE);
+                }
+                off += n;
+                len -= n;
+            }
+        } finally {
+            writing.set(false);
+        }
+    }
+
+    /**
+     * Non-blocking write: copies as much of {@code src} as the send buffer takes and hands it to the
+     * engine.
+     *
+     * @return bytes taken (0 if the send buffer is full)
+     */
+    public int write(ByteBuffer src) throws IOException {
+        enter(writing, "write");
+        try {
+            return src.hasRemaining() ? put(null, 0, src.remaining(), src) : 0;
+        } finally {
+            writing.set(false);
+        }
+    }
+
+    /**
+     * Waits until at least {@link ToeConfig#sendNotifyBytes()} of the send buffer are free (or the
+     * socket failed or closed).
+     */
+    public boolean awaitWritable(long timeout, TimeUnit unit) throws IOException {
+        checkWritable();
+        if (sendCapacity - (posted - bytesSent) >= notifyBytes) {
+            return true;
+        }
+        return awaitSpace(unit.toNanos(timeout));
+    }
+
+    /** Asks the engine for one event once enough is sent, and sleeps until then. */
+    private boolean awaitSpace(long nanos) throws IOException {
+        long target = posted - sendCapacity + notifyBytes;
+        sendWaitTarget = target;
+        home.post(Request.Kind.NOTIFY_SENT, this, null, target, null);
+        boolean ok = home.await(writable, nanos);
+        checkWritable();
+        return ok;
+    }
+
+    /** Writer: copies into the send buffer and posts one descriptor; 0 if the buffer is full. */
+    private int put(byte[] b, int off, int len, ByteBuffer src) throws IOException {
+        checkWritable();
+        long free = sendCapacity - (posted - bytesSent);
+        if (free == 0) {
+            return 0;
+        }
+        int n = (int) Math.min(free, len);
+        int pos = (int) (posted & sendMask);
+        int first = Math.min(n, sendCapacity - pos);
+        copyIn(b, off, src, pos, first);
+        if (n > first) {
+            copyIn(b, off + first, src, 0, n - first);
+        }
+        posted += n;
+        home.post(Request.Kind.SEND, this, null, n, null);
+        return n;
+    }
+
+    private void copyIn(byte[] b, int off, ByteBuffer src, int pos, int n) {
+        if (src == null) {
+            MemorySegment.copy(b, off, sendSegment, ValueLayout.JAVA_BYTE, pos, n);
+            return;
+        }
+        int limit = src.limit();
+        src.limit(src.position() + n);
+        sendHostView.limit(pos + n).position(pos);
+        sendHostView.put(src);
+        src.limit(limit);
+    }
+
+    private void checkWritable() throws IOException {
+        if (closing) {
+            throw new SocketException("socket closed");
+        }
+        if (outputShut) {
+            throw new SocketException("socket output is shut down");
+        }
+        if (failure != null) {
+            throw failed("write");
+        }
+        home.engine.checkAlive();
+    }
+
+    /** Bytes the engine has passed to TCP so far (the mirrored cumulative count). */
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    // ------------------------------------------------------------------ host: streams, state, close
+
+    /** A blocking stream over {@link #read(byte[], int, int)}; closing it closes the socket. */
+    public InputStream getInputStream() {
+        return in;
+    }
+
+    /** A blocking stream over {@link #write(byte[], int, int)}; closing it closes the socket. */
+    public OutputStream getOutputStream() {
+        return out;
+    }
+
+    /**
+     * Ends this side's output: once every byte written is sent, the peer reads the end of the
+     * stream. Reading goes on.
+     */
+    public void shutdownOutput() throws IOException {
+        if (outputShut) {
+            return;
+        }
+        checkWritable();
+        outputShut = true;
+        home.post(Request.Kind.SHUTDOWN_OUTPUT, this, null, 0, null);
+    }
+
+    /**
+     * Closes the socket (a request and its event, seed 001 §III). Bytes already written are still
+     * sent; the call returns once the engine has taken the close.
+     */
+    @Override
+    public void close() throws IOException {
+        if (!closeStarted.compareAndSet(false, true)) {
+            return;
+        }
+        closing = true;
+        if (home.engine.isGone()) {
+            dropReceived();
+            return;
+        }
+        home.post(Request.Kind.CLOSE, this, null, 0, null);
+        home.await(closed, Long.MAX_VALUE);
+        dropReceived();
+    }
+
+    public boolean isConnected() {
+        return connectAnswered && failure == null && !closing;
+    }
+
+    public boolean isClosed() {
+        return closing;
+    }
+
+    /** The peer's address. */
+    public InetSocketAddress getRemoteSocketAddress() {
+        return remote;
+    }
+
+    /** This end's address. */
+    public InetSocketAddress getLocalSocketAddress() {
+        return local;
+    }
+
+    @Override
+    public String toString() {
+        return "ToeSocket{" + local + " -> " + remote + (closing ? ", closed" : "") + (failure != null ? ", failed: "
+                + failure : "") + '}';
+    }
+
+    // ------------------------------------------------------------------ connect (OffloadedSockets)
+
+    /** Host: connects, waiting for the engine's answer. */
+    void connect(InetSocketAddress to, long timeoutNanos) throws IOException {
+        remote = to;
+        home.post(Request.Kind.CONNECT, this, null, 0, to);
+        if (!home.await(connected, timeoutNanos)) {
+            home.engine.checkAlive();
+            close();
+            throw new java.net.SocketTimeoutException("connect to " + to + " timed out");
+        }
+        if (failure != null) {
+            Throwable f = failure;
+            close();
+            java.net.ConnectException e = new java.net.ConnectException("connect to " + to + " failed: "
+                    + f.getMessage());
+            e.initCause(f);
+            throw e;
+        }
+    }
+
+    /** Engine thread, before the ACCEPTED event publishes this socket. */
+    void accepted(InetSocketAddress remote, InetSocketAddress local) {
+        this.remote = remote;
+        this.local = local;
+        this.connectAnswered = true;
+    }
+
+    // ------------------------------------------------------------------ events (the thread that takes them)
+
+    void onConnected(InetSocketAddress localAddress, Throwable f) {
+        local = localAddress;
+        failure = f;
+        connectAnswered = true;
+    }
+
+    void onReceived(int buffer, int length) {
+        int t = rxTail;
+        rxBuffer[t & rxMask] = buffer;
+        rxLength[t & rxMask] = length;
+        rxTail = t + 1;
+    }
+
+    void onEndOfStream() {
+        endOfStream = true;
+    }
+
+    void onFailed(Throwable f) {
+        failure = f;
+    }
+
+    void onClosed() {
+        closeAnswered = true;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private IOException failed(String what) {
+        Throwable f = failure;
+        SocketException e = new SocketException(what + " failed: the connection " + (remote == null ? "" : "to "
+                + remote + " ") + "ended: " + f.getMessage());
+        e.initCause(f);
+        return e;
+    }
+
+    private static void enter(AtomicBoolean flag, String what) {
+        if (!flag.compareAndSet(false, true)) {
+            throw new IllegalStateException("two threads " + what + " this socket at once; one at a time");
+        }
+    }
+
+    private final class In extends InputStream {
+        private final byte[] one = new byte[1];
+
+        @Override
+        public int read() throws IOException {
+            int n = ToeSocket.this.read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return ToeSocket.this.read(b, off, len);
+        }
+
+        @Override
+        public int available() {
+            return ToeSocket.this.available();
+        }
+
+        @Override
+        public void close() throws IOException {
+            ToeSocket.this.close();
+        }
+    }
+
+    private final class Out extends OutputStream {
+        private final byte[] one = new byte[1];
+
+        @Override
+        public void write(int b) throws IOException {
+            one[0] = (byte) b;
+            ToeSocket.this.write(one, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            ToeSocket.this.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            ToeSocket.this.close();
+        }
+    }
+}
