@@ -47,6 +47,29 @@ class ReadmeExampleTest {
                 "the example prints the bytes the WRITE placed, and nothing else");
     }
 
+    @Test
+    void theReadmeOffloadedSocketsExampleCompilesAndRuns(@TempDir Path dir) throws Exception {
+        String source = javaBlockUnder(Files.readString(Path.of("..", "README.md")), "## Offloaded sockets");
+        Path file = dir.resolve("HelloToe.java");
+        Files.writeString(file, source);
+        String classpath = System.getProperty("java.class.path");
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), "-cp", classpath,
+                file.toString());
+        assertEquals(0, rc, "README's offloaded-sockets example does not compile against the API");
+        Path out = dir.resolve("out.txt");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+                "-cp", dir + File.pathSeparator + classpath, "HelloToe")
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("README's offloaded-sockets example did not finish in 60 s: " + Files.readString(out));
+        }
+        String printed = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), printed);
+        assertEquals(List.of("peer got: hello, TOE"), printed.lines().filter(l -> !l.isBlank()).toList());
+    }
+
     /** The first ```java block after {@code heading}. */
     static String javaBlockUnder(String markdown, String heading) throws IOException {
         int at = markdown.indexOf(heading);

@@ -33,7 +33,7 @@ public final class ToeReport {
         sb.append(String.format(Locale.ROOT, "%-34s", "% of one CPU per Gb/s"));
         for (int side = 0; side < 2; side++) {
             for (int c : chunks) {
-                sb.append(String.format(Locale.ROOT, "%16s", kib(c) + " chunks"));
+                sb.append(String.format(Locale.ROOT, "%20s", kib(c) + " chunks"));
             }
         }
         sb.append('\n');
@@ -56,7 +56,7 @@ public final class ToeReport {
                         ToeStream.SideResult::hostPercentPerGbps).median();
                 double s = ToeExperiment.stat(runs, where.name(), "sockets", c, send,
                         ToeStream.SideResult::hostPercentPerGbps).median();
-                sb.append(String.format(Locale.ROOT, "%16s", String.format(Locale.ROOT, "%.2f", t / s)));
+                sb.append(String.format(Locale.ROOT, "%20s", String.format(Locale.ROOT, "%.2f", t / s)));
             }
         }
         sb.append('\n');
@@ -72,7 +72,7 @@ public final class ToeReport {
         for (int side = 0; side < 2; side++) {
             for (int c : chunks) {
                 double v = cell.value(side == 0, c);
-                sb.append(String.format(Locale.ROOT, "%16s", Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f", v)));
+                sb.append(String.format(Locale.ROOT, "%20s", Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f", v)));
             }
         }
         sb.append('\n');
@@ -89,7 +89,7 @@ public final class ToeReport {
                 if (s.n() > 1) {
                     v += String.format(Locale.ROOT, " (" + fmt + "-" + fmt + ")", s.min(), s.max());
                 }
-                sb.append(String.format(Locale.ROOT, "%16s", v));
+                sb.append(String.format(Locale.ROOT, "%20s", v));
             }
         }
         sb.append('\n');
@@ -107,7 +107,7 @@ public final class ToeReport {
     }
 
     private static String center(String s, int columns) {
-        int w = 16 * columns;
+        int w = 20 * columns;
         int pad = Math.max(0, (w - s.length()) / 2);
         return " ".repeat(pad) + s + " ".repeat(Math.max(0, w - pad - s.length()));
     }
