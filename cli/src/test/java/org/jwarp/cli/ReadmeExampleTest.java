@@ -24,50 +24,40 @@ class ReadmeExampleTest {
 
     @Test
     void theReadmeExampleCompilesAndRuns(@TempDir Path dir) throws Exception {
-        String source = javaBlockUnder(Files.readString(Path.of("..", "README.md")), "## Using the verbs API");
-        Path file = dir.resolve("HelloRdma.java");
-        Files.writeString(file, source);
-        String classpath = System.getProperty("java.class.path");
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int rc = javac.run(null, null, null, "-d", dir.toString(), "-cp", classpath, file.toString());
-        assertEquals(0, rc, "README's example does not compile against the API");
-
-        Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp", dir + File.pathSeparator + classpath, "HelloRdma")
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("README's example did not finish in 60 s: " + Files.readString(out));
-        }
-        String printed = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), printed);
-        assertEquals(List.of("server got: hello, iWARP"), printed.lines().filter(l -> !l.isBlank()).toList(),
+        assertEquals(List.of("server got: hello, iWARP"), compileAndRun(dir, "## Using the verbs API", "HelloRdma"),
                 "the example prints the bytes the WRITE placed, and nothing else");
     }
 
     @Test
     void theReadmeOffloadedSocketsExampleCompilesAndRuns(@TempDir Path dir) throws Exception {
-        String source = javaBlockUnder(Files.readString(Path.of("..", "README.md")), "## Offloaded sockets");
-        Path file = dir.resolve("HelloToe.java");
+        assertEquals(List.of("peer got: hello, TOE"), compileAndRun(dir, "## Offloaded sockets", "HelloToe"));
+    }
+
+    /**
+     * Compiles the first Java block under {@code heading} as class {@code name} against the
+     * project's classes, runs it as its own process and returns the lines it printed.
+     */
+    private static List<String> compileAndRun(Path dir, String heading, String name) throws Exception {
+        String source = javaBlockUnder(Files.readString(Path.of("..", "README.md")), heading);
+        Path file = dir.resolve(name + ".java");
         Files.writeString(file, source);
         String classpath = System.getProperty("java.class.path");
-        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", dir.toString(), "-cp", classpath,
-                file.toString());
-        assertEquals(0, rc, "README's offloaded-sockets example does not compile against the API");
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        int rc = javac.run(null, null, null, "-d", dir.toString(), "-cp", classpath, file.toString());
+        assertEquals(0, rc, "README's example under '" + heading + "' does not compile against the API");
+
         Path out = dir.resolve("out.txt");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "-cp", dir + File.pathSeparator + classpath, "HelloToe")
+                "--enable-native-access=ALL-UNNAMED",
+                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-cp", dir + File.pathSeparator + classpath, name)
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError("README's offloaded-sockets example did not finish in 60 s: " + Files.readString(out));
+            throw new AssertionError("README's example " + name + " did not finish in 60 s: " + Files.readString(out));
         }
         String printed = Files.readString(out, StandardCharsets.UTF_8);
         assertEquals(0, p.exitValue(), printed);
-        assertEquals(List.of("peer got: hello, TOE"), printed.lines().filter(l -> !l.isBlank()).toList());
+        return printed.lines().filter(l -> !l.isBlank()).toList();
     }
 
     /** The first ```java block after {@code heading}. */

@@ -126,16 +126,7 @@ final class EngineListener {
 
     /** Engine thread: closes the channel (the engine stops, or the listener ends). */
     void release() {
-        if (key != null) {
-            key.cancel();
-        }
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                engine.report(e);
-            }
-        }
+        engine.close(key, channel);
     }
 
     boolean finished() {

@@ -391,16 +391,7 @@ final class EngineSocket {
     }
 
     private void closeChannel() {
-        if (key != null) {
-            key.cancel();
-        }
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                engine.report(e);
-            }
-        }
+        engine.close(key, channel);
     }
 
     boolean finished() {

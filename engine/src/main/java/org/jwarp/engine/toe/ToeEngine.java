@@ -191,6 +191,20 @@ final class ToeEngine implements EngineTenant {
         starvedReads = starvedReads + 1;
     }
 
+    /** Engine thread: deregisters and closes a channel (either may be null). */
+    void close(java.nio.channels.SelectionKey key, java.nio.channels.Channel channel) {
+        if (key != null) {
+            key.cancel();
+        }
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                report(e);
+            }
+        }
+    }
+
     /** A failure that ends nothing but should not pass silently (closing a socket failed). */
     void report(IOException e) {
         System.err.println("jwarp toe: " + e);
