@@ -115,7 +115,8 @@ final class Completer {
             n++;
         }
         n += s.rx.flushCurrent();
-        for (RecvWr wr = s.recvQueue.peek(); wr != null; wr = s.recvQueue.peek()) {
+        // a shared receive queue's requests belong to every stream on it: none is flushed here
+        for (RecvWr wr = s.recvQueue.shared() ? null : s.recvQueue.peek(); wr != null; wr = s.recvQueue.peek()) {
             recv(wr, WcStatus.WR_FLUSH_ERR);
             s.recvQueue.advance();
             n++;

@@ -12,4 +12,14 @@ public interface WorkQueue<T> {
 
     /** Retires the request {@link #peek()} returned. */
     void advance();
+
+    /**
+     * Whether the queue is shared with other streams (a shared receive queue, OFED's SRQ): then
+     * {@link #peek()} takes the oldest request out of the shared queue for this stream, and keeps
+     * returning it until {@link #advance()}; a flush completes only that one, and leaves the
+     * requests still in the shared queue to the other streams.
+     */
+    default boolean shared() {
+        return false;
+    }
 }

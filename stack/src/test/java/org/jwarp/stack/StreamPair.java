@@ -35,7 +35,7 @@ final class StreamPair implements AutoCloseable {
 
     /** One endpoint. */
     static final class Side {
-        final StagTable stags = new StagTable(64);
+        final StagTable stags;
         final ArrayWorkQueue<SendWr> sq = new ArrayWorkQueue<>(64, () -> new SendWr(8));
         final ArrayWorkQueue<RecvWr> rq = new ArrayWorkQueue<>(64, () -> new RecvWr(8));
         final ListCompletionSink sendCq = new ListCompletionSink(1024);
@@ -47,8 +47,15 @@ final class StreamPair implements AutoCloseable {
         private final Arena arena;
 
         Side(int qpNum, Arena arena, boolean signalAll) {
+            this(qpNum, arena, signalAll, new StagTable(64), null);
+        }
+
+        /** A side whose receives come from {@code recv} (a shared receive queue) and whose STags from {@code stags}. */
+        Side(int qpNum, Arena arena, boolean signalAll, StagTable stags, WorkQueue<RecvWr> recv) {
             this.arena = arena;
-            stream = new RdmapStream(qpNum, PD, stags, sq, rq, sendCq, recvCq, signalAll, 8, counters);
+            this.stags = stags;
+            stream = new RdmapStream(qpNum, PD, stags, sq, recv != null ? recv : rq, sendCq, recvCq, signalAll, 8,
+                    counters);
             sink = new BufferFpduSink(arena.allocate(256 * 1024));
         }
 
@@ -92,9 +99,18 @@ final class StreamPair implements AutoCloseable {
     }
 
     StreamPair(StreamParameters pa, StreamParameters pb, RandomGenerator random, boolean signalAll) {
+        this(pa, pb, random, signalAll, new StagTable(64), null);
+    }
+
+    /**
+     * A pair whose B side takes its receives from {@code bRecv} (a shared receive queue) and its
+     * STags from {@code bStags} (shared with the other streams of that "device").
+     */
+    StreamPair(StreamParameters pa, StreamParameters pb, RandomGenerator random, boolean signalAll, StagTable bStags,
+               WorkQueue<RecvWr> bRecv) {
         this.random = random;
         a = new Side(1, arena, signalAll);
-        b = new Side(2, arena, signalAll);
+        b = new Side(2, arena, signalAll, bStags, bRecv);
         a.stream.establish(pa, 0);
         b.stream.establish(pb, 0);
         a.sink.start(pa.crc(), pa.markersTx(), 0);

@@ -15,9 +15,20 @@ package org.jwarp.verbs;
  * @param maxInlineData inline payload bytes per send work request (0 = no inline)
  * @param signalAll     every send work request completes with a work completion, as if each had
  *                      {@link SendFlags#SIGNALED} ({@code sq_sig_all})
+ * @param srq           the shared receive queue this queue pair's incoming messages consume, or null
+ *                      for a receive queue of its own ({@code ibv_qp_init_attr.srq}); with one,
+ *                      {@code maxRecvWr} and {@code maxRecvSge} are not used and
+ *                      {@link QueuePair#postRecv} is refused
  */
 public record QpInitAttr(CompletionQueue sendCq, CompletionQueue recvCq, int maxSendWr, int maxRecvWr,
-                         int maxSendSge, int maxRecvSge, int maxInlineData, boolean signalAll) {
+                         int maxSendSge, int maxRecvSge, int maxInlineData, boolean signalAll,
+                         SharedReceiveQueue srq) {
+
+    /** Attributes with a receive queue of the queue pair's own. */
+    public QpInitAttr(CompletionQueue sendCq, CompletionQueue recvCq, int maxSendWr, int maxRecvWr, int maxSendSge,
+                      int maxRecvSge, int maxInlineData, boolean signalAll) {
+        this(sendCq, recvCq, maxSendWr, maxRecvWr, maxSendSge, maxRecvSge, maxInlineData, signalAll, null);
+    }
 
     public QpInitAttr {
         if (sendCq == null || recvCq == null) {
@@ -69,6 +80,7 @@ public record QpInitAttr(CompletionQueue sendCq, CompletionQueue recvCq, int max
         private int maxRecvSge = 4;
         private int maxInlineData = 64;
         private boolean signalAll;
+        private SharedReceiveQueue srq;
 
         private Builder(CompletionQueue sendCq, CompletionQueue recvCq) {
             this.sendCq = sendCq;
@@ -105,9 +117,15 @@ public record QpInitAttr(CompletionQueue sendCq, CompletionQueue recvCq, int max
             return this;
         }
 
+        /** Incoming messages consume receives from {@code srq} (null: the queue pair's own receive queue). */
+        public Builder srq(SharedReceiveQueue srq) {
+            this.srq = srq;
+            return this;
+        }
+
         public QpInitAttr build() {
             return new QpInitAttr(sendCq, recvCq, maxSendWr, maxRecvWr, maxSendSge, maxRecvSge, maxInlineData,
-                    signalAll);
+                    signalAll, srq);
         }
     }
 }

@@ -103,6 +103,17 @@ public interface RdmaDevice extends AutoCloseable {
     /** The device's connection manager. */
     ConnectionManager connectionManager();
 
+    /**
+     * Creates a shared receive queue on {@code pd} ({@code ibv_create_srq}); queue pairs use it
+     * through {@link QpInitAttr.Builder#srq}.
+     *
+     * @throws IllegalArgumentException if {@code pd} belongs to another device or {@code attr} exceeds the device's limits
+     * @throws UnsupportedOperationException if the provider has no shared receive queues
+     */
+    default SharedReceiveQueue createSrq(ProtectionDomain pd, SrqInitAttr attr) {
+        throw new UnsupportedOperationException(providerName() + " has no shared receive queues");
+    }
+
     /** Device-wide counters: the sum over {@link #engineCounters()} ({@link CounterNames#STANDARD}). */
     Counters counters();
 

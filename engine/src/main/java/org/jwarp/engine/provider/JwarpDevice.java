@@ -43,6 +43,8 @@ import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.verbs.SharedReceiveQueue;
+import org.jwarp.verbs.SrqInitAttr;
 import org.jwarp.verbs.RssConfig;
 
 /**
@@ -266,22 +268,38 @@ final class JwarpDevice implements RdmaDevice {
             throw new IllegalArgumentException("the completion queues belong to another provider");
         }
         attr.checkAgainst(config.limits());
+        if (attr.srq() != null && (!(attr.srq() instanceof JwarpSrq) || attr.srq().pd() != pd)) {
+            throw new IllegalArgumentException("the shared receive queue must belong to the queue pair's protection domain");
+        }
         // the rings hold powers of two; initAttr() reports the depths allocated, as ibv_create_qp
         // writes the actual ibv_qp_cap back
         QpInitAttr actual = new QpInitAttr(attr.sendCq(), attr.recvCq(),
                 RingCapacity.roundUp(attr.maxSendWr(), RingCapacity.MIN_SPSC),
                 RingCapacity.roundUp(attr.maxRecvWr(), RingCapacity.MIN_SPSC), attr.maxSendSge(), attr.maxRecvSge(),
-                attr.maxInlineData(), attr.signalAll());
+                attr.maxInlineData(), attr.signalAll(), attr.srq());
         synchronized (qps) {
             // the limit RdmaDevice.createQp promises (and a peer asking for many connections meets)
             if (qps.size() >= config.limits().maxQps()) {
                 throw new IllegalStateException("the device has " + qps.size() + " queue pairs, its limit (maxQps "
                         + config.limits().maxQps() + "); close one or raise DeviceLimits.maxQps");
             }
+            if (actual.srq() != null) {
+                ((JwarpSrq) actual.srq()).attach();
+            }
             JwarpQp qp = new JwarpQp(this, jpd, actual, qpNumbers.incrementAndGet(), pickWorker());
             qps.add(qp);
             return qp;
         }
+    }
+
+    @Override
+    public SharedReceiveQueue createSrq(ProtectionDomain pd, SrqInitAttr attr) {
+        checkOpen();
+        if (!(pd instanceof JwarpPd jpd) || pd.device() != this) {
+            throw new IllegalArgumentException("the protection domain belongs to another device");
+        }
+        attr.checkAgainst(config.limits());
+        return new JwarpSrq(jpd, RingCapacity.roundUp(attr.maxWr(), RingCapacity.MIN_MPSC), attr.maxSge(), attr.limit());
     }
 
     /** NUMA placement ({@link DeviceConfig#numa()}): registered memory goes to its registering thread's node. */

@@ -60,6 +60,8 @@ final class JwarpQp implements QueuePair {
     private final CounterSet counters;
     private final WorkQueue<SendWr> sendQueue;
     private final WorkQueue<RecvWr> recvQueue;
+    /** The shared receive queue the QP's incoming messages consume, or null. */
+    private final JwarpSrq srq;
     private final QpLifecycle lifecycle = new QpLifecycle();
     /** Engine-thread only: the protocol machine; a new one after each RESET. */
     RdmapStream stream;
@@ -79,6 +81,7 @@ final class JwarpQp implements QueuePair {
         this.worker = worker;
         int maxInline = attr.maxInlineData();
         this.sq = new SpscSlotRing<>(attr.maxSendWr(), () -> new SendSlot(attr.maxSendSge(), maxInline));
+        // with a shared receive queue the QP's own stays empty (its slots are made on first use only)
         this.rq = new SpscSlotRing<>(attr.maxRecvWr(), () -> new RecvWr(attr.maxRecvSge()));
         this.counters = new CounterSet(CounterScopes.qp(qpNum), COUNTER_NAMES);
         this.sendQueue = new WorkQueue<>() {
@@ -93,7 +96,8 @@ final class JwarpQp implements QueuePair {
                 sq.release();
             }
         };
-        this.recvQueue = new WorkQueue<>() {
+        this.srq = (JwarpSrq) attr.srq();
+        this.recvQueue = srq != null ? srq.view() : new WorkQueue<>() {
             @Override
             public RecvWr peek() {
                 return rq.peek();
@@ -365,6 +369,9 @@ final class JwarpQp implements QueuePair {
         if (closed) {
             return PostStatus.error(PostStatus.QP_DESTROYED, index);
         }
+        if (srq != null) {
+            return PostStatus.error(PostStatus.INVALID_WR, index);   // OFED: post to the SRQ instead
+        }
         QpState s = lifecycle.state();
         if (!s.acceptsRecv()) {
             return PostStatus.error(PostStatus.INVALID_STATE, index);
@@ -424,6 +431,9 @@ final class JwarpQp implements QueuePair {
             worker.forget(this);
         });
         device.qpClosed(this);
+        if (srq != null) {
+            srq.detach();
+        }
     }
 
     @Override

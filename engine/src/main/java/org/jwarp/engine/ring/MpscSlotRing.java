@@ -105,6 +105,33 @@ public final class MpscSlotRing<T> extends MpscHead<T> {
         HEAD.setRelease(this, h + 1);
     }
 
+    /**
+     * Consumer, when several threads consume (a shared receive queue's engine threads): takes the
+     * oldest published position, or -1 if none is published. The slot is the caller's until
+     * {@link #taken(long)}; read it with {@link #slot(long)}. A ring is consumed either this way or
+     * with {@link #peek()}/{@link #release()}, never both.
+     */
+    public long take() {
+        final long[] seqs = sequences;
+        for (;;) {
+            long h = (long) HEAD.getVolatile(this);
+            long dif = (long) SEQ.getAcquire(seqs, (int) h & mask) - (h + 1);
+            if (dif == 0) {
+                if (HEAD.weakCompareAndSet(this, h, h + 1)) {
+                    return h;
+                }
+            } else if (dif < 0) {
+                return -1;                          // not yet published: empty
+            }
+            // dif > 0: another consumer took position h; reload the head and retry
+        }
+    }
+
+    /** Consumer of {@link #take()}: hands the taken slot back to the producers. */
+    public void taken(long claim) {
+        SEQ.setRelease(sequences, (int) claim & mask, claim + capacity);
+    }
+
     /** Any thread: claimed and not yet released positions (a moment's view, 0..capacity). */
     public int size() {
         long h = (long) HEAD.getAcquire(this);

@@ -77,8 +77,17 @@ final class DevicePair implements AutoCloseable {
 
     /** A connection through {@code to} (the listener, or a relay in front of it). */
     Connected connect(InetSocketAddress to) throws InterruptedException {
+        return connect(to, QpInitAttr.builder(scq, scq).build());
+    }
+
+    /** A connection to the listener whose server QP is made with {@code serverAttr} (e.g. on a shared receive queue). */
+    Connected connect(QpInitAttr serverAttr) throws InterruptedException {
+        return connect(listener.localAddress(), serverAttr);
+    }
+
+    private Connected connect(InetSocketAddress to, QpInitAttr serverAttr) throws InterruptedException {
         QueuePair cqp = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).build());
-        QueuePair sqp = server.createQp(spd, QpInitAttr.builder(scq, scq).build());
+        QueuePair sqp = server.createQp(spd, serverAttr);
         CmEventQueue events = new CmEventQueue();
         client.connectionManager().connect(to, cqp, ConnectParams.of(new byte[0]), events);
         expect(serverEvents, CmEvent.ConnectRequest.class, server).request().accept(sqp, AcceptParams.of(new byte[0]));
