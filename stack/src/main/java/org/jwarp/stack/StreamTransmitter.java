@@ -140,6 +140,13 @@ final class StreamTransmitter {
         gather.start(next);
         WrOpcode op = next.opcode();
         switch (op) {
+            case SEND_WITH_IMM ->
+                    // RFC 7306 §6: the Send, then an Immediate Data message; the SE, if any, goes on the latter
+                    segmenter.untagged(RdmapOpcode.SEND, sendMsn++, 0, total, s.params.mulpdu());
+            case IMMEDIATE_DATA -> {
+                message = Message.IMMEDIATE;
+                return true;
+            }
             case SEND, SEND_WITH_INV -> {
                 boolean se = next.hasFlag(SendFlags.SOLICITED);
                 RdmapOpcode rop = op == WrOpcode.SEND
@@ -177,7 +184,7 @@ final class StreamTransmitter {
         if (op.consumesOrd() && s.orq.full()) {
             return false;
         }
-        if ((op.isAtomic() || op == WrOpcode.RDMA_WRITE_WITH_IMM) && !s.params.rfc7306()) {
+        if (op.needsRfc7306() && !s.params.rfc7306()) {
             // RFC 7306 messages only where the connection allows them (siw answers them with a
             // Terminate): refuse locally.
             return failLocally(next, WcStatus.LOC_QP_OP_ERR);
@@ -247,8 +254,8 @@ final class StreamTransmitter {
         sink.frame(header, 0, h, src, srcOffset, length);
         counted(h + length);
         if (segmenter.last()) {
-            if (wr.opcode() == WrOpcode.RDMA_WRITE_WITH_IMM) {
-                message = Message.IMMEDIATE; // RFC 7306 §6: the Write, then an Immediate Data message
+            if (wr.opcode().carriesImmediate()) {
+                message = Message.IMMEDIATE; // RFC 7306 §6: the Write or Send, then an Immediate Data message
             } else {
                 completeCurrent();
             }

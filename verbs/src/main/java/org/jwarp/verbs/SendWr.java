@@ -202,7 +202,7 @@ public final class SendWr implements ScatterGatherList {
         return this;
     }
 
-    /** Immediate data for RDMA_WRITE_WITH_IMM (64 bits, RFC 7306 §4.3). */
+    /** Immediate data for RDMA_WRITE_WITH_IMM, SEND_WITH_IMM and IMMEDIATE_DATA (64 bits, RFC 7306 §4.2). */
     public SendWr immData(long immData) {
         this.immData = immData;
         return this;
@@ -367,7 +367,7 @@ public final class SendWr implements ScatterGatherList {
         if (numSge > maxSge) {
             return PostStatus.TOO_MANY_SGE;
         }
-        if ((opcode.isAtomic() && !atomics) || (opcode == WrOpcode.RDMA_WRITE_WITH_IMM && !immediate)) {
+        if ((opcode.isAtomic() && !atomics) || (opcode.carriesImmediate() && !immediate)) {
             return PostStatus.UNSUPPORTED_OPCODE;
         }
         boolean inline = (flags & SendFlags.INLINE) != 0;
@@ -387,6 +387,9 @@ public final class SendWr implements ScatterGatherList {
         }
         if (opcode.isAtomic() && (numSge != 1 || sgeLength[0] != 8)) {
             return PostStatus.INVALID_WR;
+        }
+        if (opcode == WrOpcode.IMMEDIATE_DATA && numSge != 0) {
+            return PostStatus.INVALID_WR;                   // RFC 7306 §4.2: eight bytes in the header, no payload
         }
         return PostStatus.OK;
     }
@@ -434,7 +437,7 @@ public final class SendWr implements ScatterGatherList {
         if (opcode != null && opcode.hasRemoteTarget()) {
             sb.append(", remote=").append(Stag.toString(rkey)).append('@').append(Long.toHexString(remoteAddr));
         }
-        if (opcode == WrOpcode.RDMA_WRITE_WITH_IMM) {
+        if (opcode != null && opcode.carriesImmediate()) {
             sb.append(", imm=0x").append(Long.toHexString(immData));
         }
         if (opcode == WrOpcode.SEND_WITH_INV) {

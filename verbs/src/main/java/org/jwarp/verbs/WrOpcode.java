@@ -11,6 +11,8 @@ package org.jwarp.verbs;
  *   <tr><td>SEND_WITH_INV</td><td>Send with Invalidate (0x4)</td><td>Send with SE and Invalidate (0x6)</td></tr>
  *   <tr><td>RDMA_WRITE</td><td>RDMA Write (0x0)</td><td>not applicable</td></tr>
  *   <tr><td>RDMA_WRITE_WITH_IMM</td><td>RDMA Write (0x0) then Immediate Data (0x8)</td><td>... then Immediate Data with SE (0x9)</td></tr>
+ *   <tr><td>SEND_WITH_IMM</td><td>Send (0x3) then Immediate Data (0x8)</td><td>Send (0x3) then Immediate Data with SE (0x9)</td></tr>
+ *   <tr><td>IMMEDIATE_DATA</td><td>Immediate Data (0x8)</td><td>Immediate Data with SE (0x9)</td></tr>
  *   <tr><td>RDMA_READ</td><td>RDMA Read Request (0x1), answered by Read Response (0x2)</td><td>not applicable</td></tr>
  *   <tr><td>ATOMIC_CMP_AND_SWP</td><td>Atomic Request (0xA, AOpCode 0x2), answered by Atomic Response (0xB)</td><td>not applicable</td></tr>
  *   <tr><td>ATOMIC_FETCH_AND_ADD</td><td>Atomic Request (0xA, AOpCode 0x0), answered by Atomic Response (0xB)</td><td>not applicable</td></tr>
@@ -18,6 +20,12 @@ package org.jwarp.verbs;
  *
  * <p>iWARP has no "RDMA Write with Immediate" opcode: RFC 7306 §6 expresses it as a Write followed
  * by an Immediate Data message, which consumes one receive buffer at the peer exactly like a Send.
+ * Nor has it "Send with Immediate": SEND_WITH_IMM is a Send followed by an Immediate Data message,
+ * so it consumes <b>two</b> receives at the peer, completed in order: the first with the Send's
+ * bytes ({@link WcOpcode#RECV}), the second with the immediate data and no bytes
+ * ({@link WcOpcode#RECV_RDMA_WITH_IMM}, {@link WorkCompletion#WITH_IMM}). IMMEDIATE_DATA is RFC 7306's
+ * Immediate Data operation on its own (libibverbs has no such opcode): eight bytes that consume
+ * one receive at the peer, which completes with them as for RDMA_WRITE_WITH_IMM.
  * The RFC 7306 opcodes (0x8 to 0xB) are unknown to Linux siw, which answers them with a Terminate
  * (RDMAP remote operation, "unexpected opcode") and drops the connection: use them only with a
  * peer known to support RFC 7306.
@@ -29,7 +37,10 @@ public enum WrOpcode {
     RDMA_READ(4),
     ATOMIC_CMP_AND_SWP(5),
     ATOMIC_FETCH_AND_ADD(6),
-    SEND_WITH_INV(9);
+    SEND_WITH_INV(9),
+    SEND_WITH_IMM(3),
+    /** RFC 7306's Immediate Data alone; not a libibverbs opcode (its value lies outside their range). */
+    IMMEDIATE_DATA(0x100);
 
     private static final WrOpcode[] VALUES = values();
 
@@ -61,17 +72,28 @@ public enum WrOpcode {
 
     /** True if the request consumes a receive buffer at the peer (the Send family and immediate data). */
     public boolean consumesPeerRecv() {
-        return this == SEND || this == SEND_WITH_INV || this == RDMA_WRITE_WITH_IMM;
+        return this == SEND || this == SEND_WITH_INV || carriesImmediate();
+    }
+
+    /** True if the request ends with an RFC 7306 Immediate Data message carrying {@link SendWr#immData()}. */
+    public boolean carriesImmediate() {
+        return this == RDMA_WRITE_WITH_IMM || this == SEND_WITH_IMM || this == IMMEDIATE_DATA;
+    }
+
+    /** True if the request needs RFC 7306 on the connection (atomics and immediate data). */
+    public boolean needsRfc7306() {
+        return isAtomic() || carriesImmediate();
     }
 
     /** True if {@link SendFlags#INLINE} is allowed with this opcode (the local SGEs are a payload source). */
     public boolean allowsInline() {
-        return this == SEND || this == SEND_WITH_INV || this == RDMA_WRITE || this == RDMA_WRITE_WITH_IMM;
+        return this == SEND || this == SEND_WITH_INV || this == SEND_WITH_IMM || this == RDMA_WRITE
+                || this == RDMA_WRITE_WITH_IMM;
     }
 
     /** True if {@link SendFlags#SOLICITED} has a meaning (it selects the "with SE" RDMAP opcode). */
     public boolean allowsSolicited() {
-        return this == SEND || this == SEND_WITH_INV || this == RDMA_WRITE_WITH_IMM;
+        return this == SEND || this == SEND_WITH_INV || carriesImmediate();
     }
 
     /**
@@ -86,7 +108,7 @@ public enum WrOpcode {
             case RDMA_READ -> 0x1;
             case SEND -> solicited ? 0x5 : 0x3;
             case SEND_WITH_INV -> solicited ? 0x6 : 0x4;
-            case RDMA_WRITE_WITH_IMM -> solicited ? 0x9 : 0x8;
+            case RDMA_WRITE_WITH_IMM, SEND_WITH_IMM, IMMEDIATE_DATA -> solicited ? 0x9 : 0x8;
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> 0xA;
         };
     }
@@ -103,7 +125,7 @@ public enum WrOpcode {
     /** The opcode a successful completion of this request reports ({@code ibv_wc_opcode}). */
     public WcOpcode completionOpcode() {
         return switch (this) {
-            case SEND, SEND_WITH_INV -> WcOpcode.SEND;
+            case SEND, SEND_WITH_INV, SEND_WITH_IMM, IMMEDIATE_DATA -> WcOpcode.SEND;
             case RDMA_WRITE, RDMA_WRITE_WITH_IMM -> WcOpcode.RDMA_WRITE;
             case RDMA_READ -> WcOpcode.RDMA_READ;
             case ATOMIC_CMP_AND_SWP -> WcOpcode.COMP_SWAP;

@@ -142,7 +142,14 @@ class WorkRequestTest {
             assertSame(op, WrOpcode.ofIbv(op.ibvValue()));
             assertTrue(!op.consumesOrd() || op.hasRemoteTarget());
         }
-        assertNull(WrOpcode.ofIbv(3));
+        assertEquals(WrOpcode.SEND_WITH_IMM, WrOpcode.ofIbv(3));
+        assertNull(WrOpcode.ofIbv(7), "IBV_WR_LOCAL_INV is not offered");
+        assertEquals(0x100, WrOpcode.IMMEDIATE_DATA.ibvValue(), "no libibverbs opcode: a value outside their range");
+        assertEquals(0x9, WrOpcode.SEND_WITH_IMM.rdmapOpcode(true), "the last message: Immediate Data with SE");
+        assertEquals(0x8, WrOpcode.IMMEDIATE_DATA.rdmapOpcode(false));
+        assertTrue(WrOpcode.SEND_WITH_IMM.consumesPeerRecv() && WrOpcode.IMMEDIATE_DATA.consumesPeerRecv());
+        assertTrue(WrOpcode.SEND_WITH_IMM.needsRfc7306() && !WrOpcode.SEND.needsRfc7306());
+        assertEquals(WcOpcode.SEND, WrOpcode.SEND_WITH_IMM.completionOpcode());
         assertEquals(WcOpcode.SEND, WrOpcode.SEND_WITH_INV.completionOpcode());
         assertEquals(WcOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM.completionOpcode());
         assertEquals(WcOpcode.FETCH_ADD, WrOpcode.ATOMIC_FETCH_AND_ADD.completionOpcode());

@@ -116,6 +116,34 @@ class LoopbackTest {
     }
 
     @Test
+    void sendWithImmediateAndImmediateDataAloneOverTcp() {
+        MemoryRegion local = pair.client.register(4096, Access.LOCAL_WRITE);
+        MemoryRegion sink = pair.server.register(4096, Access.LOCAL_WRITE);
+        fill(local.segment(), 11);
+        assertEquals(PostStatus.OK, pair.server.qp.postRecv(new RecvWr().wrId(1).addSge(sink, 0, 4096)));
+        assertEquals(PostStatus.OK, pair.server.qp.postRecv(new RecvWr().wrId(2)));
+        assertEquals(PostStatus.OK, pair.server.qp.postRecv(new RecvWr().wrId(3)));
+        pair.client.qp.postSend(new SendWr().wrId(6).opcode(WrOpcode.SEND_WITH_IMM).signaled(true)
+                .addSge(local, 0, 3000).immData(77));
+        pair.client.qp.postSend(new SendWr().wrId(7).opcode(WrOpcode.IMMEDIATE_DATA).signaled(true).immData(78));
+        assertSame(WcOpcode.SEND, pair.client.next().opcode());
+        assertSame(WcStatus.SUCCESS, pair.client.next().status());
+        WorkCompletion data = pair.server.next();
+        assertEquals(1, data.wrId());
+        assertEquals(3000, data.byteLen());
+        assertSameBytes(local.segment(), 0, sink.segment(), 0, 3000);
+        WorkCompletion imm = pair.server.next();
+        assertEquals(2, imm.wrId(), "Send with Immediate consumes a second receive for the immediate data");
+        assertEquals(77, imm.immData());
+        WorkCompletion alone = pair.server.next();
+        assertEquals(3, alone.wrId());
+        assertEquals(78, alone.immData());
+        assertEquals(0, alone.byteLen());
+        assertEquals(PostStatus.INVALID_WR, PostStatus.code(pair.client.qp.postSend(new SendWr().wrId(8)
+                .opcode(WrOpcode.IMMEDIATE_DATA).addSge(local, 0, 8))), "Immediate Data carries no payload");
+    }
+
+    @Test
     void atomicsOverTcp() {
         MemoryRegion result = pair.client.register(16, Access.LOCAL_WRITE);
         MemoryRegion target = pair.server.register(8, Access.LOCAL_WRITE | Access.REMOTE_ATOMIC);
