@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
  * {@link CmEventHandler} given to {@code listen} or {@code connect}.
  *
  * <pre>
+ * with a CmId: resolveAddress ──► AddressResolved | Unreachable ; resolveRoute ──► RouteResolved ; then connect
  * active side:  connect ──► Established | Rejected | Unreachable | ConnectError ; later Disconnected
  * passive side: ConnectRequest ──accept──► Established | ConnectError ; later Disconnected
  *                              └─reject──► (nothing more)
@@ -118,6 +119,29 @@ public sealed interface CmEvent {
             TERMINATE_RECEIVED,
             /** TCP failed (reset, timeout). */
             CONNECTION_LOST
+        }
+    }
+
+    /**
+     * A {@link CmId}'s {@link CmId#resolveAddress}: the local address the kernel's route to
+     * {@code remote} leaves from ({@code RDMA_CM_EVENT_ADDR_RESOLVED}). A failure is an
+     * {@link Unreachable} with no queue pair.
+     */
+    record AddressResolved(CmId id, InetSocketAddress local, InetSocketAddress remote) implements CmEvent {
+        @Override
+        public QueuePair qp() {
+            return null;
+        }
+    }
+
+    /**
+     * A {@link CmId}'s {@link CmId#resolveRoute} ({@code RDMA_CM_EVENT_ROUTE_RESOLVED}). iWARP runs
+     * over TCP: the route is the kernel's, so nothing more is looked up.
+     */
+    record RouteResolved(CmId id) implements CmEvent {
+        @Override
+        public QueuePair qp() {
+            return null;
         }
     }
 }

@@ -73,4 +73,17 @@ public interface ConnectionRequest {
      * @throws IllegalArgumentException if the private data is too long
      */
     CompletionStage<Void> reject(byte[] privateData);
+
+    /**
+     * As {@link #accept(QueuePair, AcceptParams)}, with this connection's later events
+     * ({@link CmEvent.Established}, {@link CmEvent.ConnectError}, {@link CmEvent.Disconnected}) going
+     * to {@code handler} instead of the listener's: rdma_cm's accepted id with an event channel of its
+     * own ({@code rdma_migrate_id}). {@link CmId#accept} uses it.
+     *
+     * @throws UnsupportedOperationException if the provider cannot route one connection's events apart
+     */
+    default CompletionStage<Void> accept(QueuePair qp, AcceptParams params, CmEventHandler handler) {
+        throw new UnsupportedOperationException("this provider delivers every accepted connection's events to "
+                + "its listener's handler");
+    }
 }

@@ -19,6 +19,8 @@ final class RpingEvents {
             case CmEvent.Disconnected d -> "connection ended: " + cause(d);
             case CmEvent.Established est -> "unexpected Established event";
             case CmEvent.ConnectRequest req -> "unexpected connect request";
+            case CmEvent.AddressResolved a -> "unexpected address resolution";
+            case CmEvent.RouteResolved r -> "unexpected route resolution";
         };
     }
 

@@ -31,7 +31,8 @@ final class Connection {
 
     final JwarpDevice device;
     final SocketChannel channel;
-    private final CmEventHandler handler;
+    /** Where this connection's events go: the listener's handler, until an accept names one of its own. */
+    private volatile CmEventHandler handler;
     private final SocketReceiver receiver;
     private final StreamDriver driver;
     private ConnectionSetup setup;
@@ -76,6 +77,11 @@ final class Connection {
 
     JwarpQp qp() {
         return qp;
+    }
+
+    /** The accepting application's handler for this connection's events from now on (rdma_cm's per-id channel). */
+    void handler(CmEventHandler h) {
+        handler = h;
     }
 
     EngineWorker owner() {

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jwarp.verbs.AcceptParams;
+import org.jwarp.verbs.CmEventHandler;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.PrivateData;
@@ -116,6 +117,18 @@ final class JwarpConnectionRequest implements org.jwarp.verbs.ConnectionRequest 
         CompletableFuture<Void> sent = new CompletableFuture<>();
         device.acceptOn(connection, jqp, params, sent);
         return sent;
+    }
+
+    @Override
+    public CompletionStage<Void> accept(QueuePair qp, AcceptParams params, CmEventHandler handler) {
+        if (handler == null) {
+            throw new IllegalArgumentException("the connection's event handler must not be null");
+        }
+        if (decided.get()) {
+            throw new IllegalStateException("this connection request was already accepted or rejected");
+        }
+        connection.handler(handler);                // before the accept: Established already goes there
+        return accept(qp, params);
     }
 
     @Override

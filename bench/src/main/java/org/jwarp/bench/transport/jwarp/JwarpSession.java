@@ -123,6 +123,8 @@ public final class JwarpSession implements Session {
             case CmEvent.Disconnected d -> throw new PerfException("the server at " + where
                     + " closed the connection during setup (" + d.cause() + ")");
             case CmEvent.ConnectRequest cr -> throw new IllegalStateException("a connect request on the active side");
+            case CmEvent.AddressResolved a -> throw new IllegalStateException("an address resolution: no CmId is used");
+            case CmEvent.RouteResolved r -> throw new IllegalStateException("a route resolution: no CmId is used");
         };
     }
 
