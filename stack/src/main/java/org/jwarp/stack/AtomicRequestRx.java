@@ -35,7 +35,7 @@ final class AtomicRequestRx extends InboundRequestRx {
             return;
         }
         Region r = s.stags.lookup(a.remoteStag());
-        int check = s.stags.checkRemote(r, s.pd, Access.REMOTE_ATOMIC, a.remoteTo(), 8);
+        int check = s.stags.checkRemote(r, s.pd, s.qpNum, Access.REMOTE_ATOMIC, a.remoteTo(), 8);
         if (check != StagTable.OK) {
             s.terminator.terminate(protectionError(check), h, 0);
             return;

@@ -37,12 +37,16 @@ final class Completer {
      * the socket has taken it.
      */
     void send(long wrId, WcStatus status, WcOpcode opcode, long bytes, long barrier) {
-        if (barrier < 0 && pending.isEmpty()) {
+        // a request whose bytes the socket already took (a local operation puts none) completes now
+        if (barrier <= releasedUpTo && pending.isEmpty()) {
             complete(sendCq, wrId, status, opcode, bytes);
         } else {
             pending.add(wrId, status, opcode, bytes, Math.max(barrier, 0));
         }
     }
+
+    /** Framed bytes the socket has taken so far, as {@link #released} last said. */
+    private long releasedUpTo;
 
     /** Completes a send-queue request that never ran with {@link WcStatus#WR_FLUSH_ERR}, signaled or not. */
     void flushSend(SendWr wr) {
@@ -51,6 +55,7 @@ final class Completer {
 
     /** The socket took the first {@code bytesWritten} framed bytes: the completions waiting for them are published. */
     void released(long bytesWritten) {
+        releasedUpTo = bytesWritten;
         while (!pending.isEmpty() && pending.headBarrier() <= bytesWritten) {
             complete(sendCq, pending.headWrId(), pending.headStatus(), pending.headOpcode(), pending.headBytes());
             pending.pop();

@@ -33,7 +33,7 @@ final class ReadRequestRx extends InboundRequestRx {
         // RFC 5040 §5.2: a zero-length Read is answered without checking the source.
         if (size > 0) {
             Region r = s.stags.lookup(rr.sourceStag());
-            int check = s.stags.checkRemote(r, s.pd, Access.REMOTE_READ, rr.sourceTo(), size);
+            int check = s.stags.checkRemote(r, s.pd, s.qpNum, Access.REMOTE_READ, rr.sourceTo(), size);
             if (check != StagTable.OK) {
                 s.terminator.terminate(protectionError(check), h, 0);
                 return;

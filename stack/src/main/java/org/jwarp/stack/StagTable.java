@@ -17,8 +17,18 @@ import org.jwarp.verbs.Stag;
  */
 public final class StagTable {
 
-    /** One registered region: what its STag names and who may do what with it. */
-    public record Region(int stag, int pd, MemorySegment segment, long iova, int access) {
+    /**
+     * One registered region or memory window: what its STag names and who may do what with it.
+     *
+     * @param qp     for a window bound through a queue pair (type 2, RFC 5040 §2.1), that queue pair's
+     *               number: only its stream may use the STag; 0 for any stream of the PD
+     * @param window whether the STag is a memory window's (never usable as a local key)
+     */
+    public record Region(int stag, int pd, MemorySegment segment, long iova, int access, int qp, boolean window) {
+
+        public Region(int stag, int pd, MemorySegment segment, long iova, int access) {
+            this(stag, pd, segment, iova, access, 0, false);
+        }
 
         public long length() {
             return segment.byteSize();
@@ -101,18 +111,89 @@ public final class StagTable {
     }
 
     /**
-     * RFC 5040 §5.3 (Send with Invalidate): makes the STag invalid for remote access if it belongs
-     * to protection domain {@code pd}. The index stays allocated until the owner deregisters.
-     * Returns false if the STag is unknown or not associated with the stream's PD.
+     * RFC 5040 §5.3 (Send with Invalidate) and local invalidation: makes the STag invalid for remote
+     * access if it belongs to protection domain {@code pd}; a memory window becomes unbound. The
+     * index stays allocated until the owner deregisters. Returns false if the STag is unknown or
+     * not associated with the stream's PD.
      */
     public synchronized boolean invalidate(int stag, int pd) {
         Region r = lookup(stag);
         if (r == null || r.pd() != pd) {
             return false;
         }
-        regions.setRelease(Stag.index(stag), new Region(r.stag(), r.pd(), r.segment(), r.iova(), r.access()
-                & ~(Access.REMOTE_READ | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)));
+        regions.setRelease(Stag.index(stag), r.window() ? unboundWindow(r.stag(), r.pd())
+                : new Region(r.stag(), r.pd(), r.segment(), r.iova(), r.access()
+                        & ~(Access.REMOTE_READ | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)));
         return true;
+    }
+
+    // ---- memory windows (RFC 5040 §2.1, §6.2: type 2, bound by a work request on a queue pair) ----
+
+    private static Region unboundWindow(int stag, int pd) {
+        return new Region(stag, pd, MemorySegment.NULL, 0, 0, 0, true);
+    }
+
+    /** A memory window of {@code pd}, unbound: its STag grants nothing until a bind. */
+    public synchronized Region allocWindow(int pd) {
+        if (freeCount == 0) {
+            throw new IllegalStateException("no free STag: all " + freeIndexes.length + " STags are in use");
+        }
+        int index = freeIndexes[--freeCount];
+        int key = Stag.nextKey(lastKey[index]);
+        lastKey[index] = key;
+        Region r = unboundWindow(Stag.of(index, key), pd);
+        regions.setRelease(index, r);
+        return r;
+    }
+
+    /** {@link #bindWindow} refused: the window STag is not a window of this PD. */
+    public static final int BIND_NOT_A_WINDOW = 11;
+    /** {@link #bindWindow} refused: the new STag has another index, or the same key. */
+    public static final int BIND_BAD_KEY = 12;
+    /** {@link #bindWindow} refused: the region is not a valid region of this PD. */
+    public static final int BIND_BAD_REGION = 13;
+    /** {@link #bindWindow} refused: the range is outside the region. */
+    public static final int BIND_OUT_OF_BOUNDS = 14;
+    /** {@link #bindWindow} refused: remote write or atomic access over a region without local write. */
+    public static final int BIND_ACCESS = 15;
+
+    /**
+     * Binds window {@code windowStag} (its current STag) as {@code newStag} (same index, the
+     * consumer's next key, as OFED's {@code ibv_inc_rkey}) over {@code [offset, offset + length)} of
+     * {@code region}, granting {@code access}, usable only through queue pair {@code qp}. The old
+     * STag stops working at once. Returns {@link #OK} or the first failed check.
+     */
+    public synchronized int bindWindow(int windowStag, int newStag, int pd, int qp, Region region, long offset,
+                                       long length, int access) {
+        Region w = lookup(windowStag);
+        if (w == null || !w.window() || w.pd() != pd) {
+            return BIND_NOT_A_WINDOW;
+        }
+        if (Stag.index(newStag) != Stag.index(windowStag) || newStag == windowStag) {
+            return BIND_BAD_KEY;
+        }
+        if (region == null || region.window() || region.pd() != pd) {
+            return BIND_BAD_REGION;
+        }
+        if (offset < 0 || length < 0 || offset + length > region.length()) {
+            return BIND_OUT_OF_BOUNDS;
+        }
+        if ((access & ~(Access.REMOTE_READ | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)) != 0
+                || (access & (Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)) != 0
+                && (region.access() & Access.LOCAL_WRITE) == 0) {
+            return BIND_ACCESS;
+        }
+        int index = Stag.index(windowStag);
+        lastKey[index] = Stag.key(newStag);
+        regions.setRelease(index, new Region(newStag, pd, region.segment().asSlice(offset, length),
+                region.iova() + offset, access, qp, true));
+        return OK;
+    }
+
+    /** What the STag's index names now, whatever its key (a window's STag after a bind), or null. */
+    public Region current(int stag) {
+        int index = Stag.index(stag);
+        return index == 0 || index >= regions.length() ? null : regions.getAcquire(index);
     }
 
     /** The region the STag names (index and key), or null. Data path: no lock. */
@@ -152,9 +233,20 @@ public final class StagTable {
      * 64-bit sum wrapping. Returns {@link #OK} or the first failed check.
      */
     public int checkRemote(Region r, int pd, int requiredAccess, long to, long length) {
+        return checkRemote(r, pd, 0, requiredAccess, to, length);
+    }
+
+    /**
+     * {@link #checkRemote(Region, int, int, long, long)} by the stream of queue pair {@code qp}: a
+     * window bound through another queue pair is not associated with this stream (RFC 5040 §2.1).
+     */
+    public int checkRemote(Region r, int pd, int qp, int requiredAccess, long to, long length) {
         int owner = checkOwner(r, pd, requiredAccess);
         if (owner != OK) {
             return owner;
+        }
+        if (r.qp() != 0 && r.qp() != qp) {
+            return NOT_ASSOCIATED;
         }
         long end = to + length;
         if (Long.compareUnsigned(end, to) < 0) {
@@ -172,6 +264,9 @@ public final class StagTable {
      * [offset, offset + length) lies inside it.
      */
     public int checkLocal(Region r, int pd, int requiredAccess, long offset, long length) {
+        if (r != null && r.window()) {
+            return INVALID_STAG;                    // a window's STag is for peers only
+        }
         int owner = checkOwner(r, pd, requiredAccess);
         if (owner != OK) {
             return owner;

@@ -131,7 +131,13 @@ final class StreamTransmitter {
             }
             return true;
         }
-        SendWr next = s.sendQueue.peek();
+        SendWr next;
+        while ((next = s.sendQueue.peek()) != null && next.opcode().isLocal()) {
+            // RFC 5040 §5.5: a fenced request waits until every earlier Read has completed
+            if (next.hasFlag(SendFlags.FENCE) && s.orq.size() > 0 || !executeLocal(next)) {
+                return false;
+            }
+        }
         if (next == null || !admit(next)) {
             return false;
         }
@@ -163,6 +169,29 @@ final class StreamTransmitter {
             default -> throw new IllegalStateException("unhandled opcode " + op);
         }
         message = Message.DATA;
+        return true;
+    }
+
+    /**
+     * A bind or an invalidation, carried out in send-queue order with nothing on the wire; it
+     * completes at once. A refused one completes with {@link WcStatus#MW_BIND_ERR} and ends the
+     * stream, as any request refused locally. Returns whether it was carried out.
+     */
+    private boolean executeLocal(SendWr op) {
+        boolean done;
+        if (op.opcode() == WrOpcode.BIND_MW) {
+            Region mr = s.stags.lookup(op.bindMrLkey());
+            done = s.stags.bindWindow(op.bindMwRkey(), op.bindNewRkey(), s.pd, s.qpNum, mr, op.bindOffset(),
+                    op.bindLength(), op.bindAccess()) == StagTable.OK;
+        } else {
+            done = s.stags.invalidate(op.invalidateRkey(), s.pd);
+        }
+        if (!done) {
+            return failLocally(op, WcStatus.MW_BIND_ERR);
+        }
+        wr = op;
+        total = 0;
+        completeCurrent();
         return true;
     }
 

@@ -18,7 +18,7 @@ final class WriteRx extends TaggedRx {
             return;
         }
         Region r = s.stags.lookup(h.stag());
-        int check = s.stags.checkRemote(r, s.pd, Access.REMOTE_WRITE, h.to(), payload);
+        int check = s.stags.checkRemote(r, s.pd, s.qpNum, Access.REMOTE_WRITE, h.to(), payload);
         if (check != StagTable.OK) {
             s.terminator.terminate(taggedError(check), h, payload);
             return;

@@ -108,9 +108,15 @@ final class StreamPair implements AutoCloseable {
      */
     StreamPair(StreamParameters pa, StreamParameters pb, RandomGenerator random, boolean signalAll, StagTable bStags,
                WorkQueue<RecvWr> bRecv) {
+        this(pa, pb, random, signalAll, bStags, bRecv, 2);
+    }
+
+    /** As above, B's stream being queue pair {@code bQpNum}. */
+    StreamPair(StreamParameters pa, StreamParameters pb, RandomGenerator random, boolean signalAll, StagTable bStags,
+               WorkQueue<RecvWr> bRecv, int bQpNum) {
         this.random = random;
         a = new Side(1, arena, signalAll);
-        b = new Side(2, arena, signalAll, bStags, bRecv);
+        b = new Side(bQpNum, arena, signalAll, bStags, bRecv);
         a.stream.establish(pa, 0);
         b.stream.establish(pb, 0);
         a.sink.start(pa.crc(), pa.markersTx(), 0);

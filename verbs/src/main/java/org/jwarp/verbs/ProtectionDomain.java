@@ -35,6 +35,17 @@ public interface ProtectionDomain extends AutoCloseable {
     MemoryRegion registerMemory(MemorySegment segment, int access);
 
     /**
+     * Allocates a type 2 memory window ({@code ibv_alloc_mw} with {@code IBV_MW_TYPE_2}): an STag
+     * that grants nothing until a BIND_MW work request binds it to part of a region
+     * ({@link SendWr#bindMw}); LOCAL_INV or a peer's Send with Invalidate unbinds it.
+     *
+     * @throws UnsupportedOperationException if the provider has no memory windows
+     */
+    default MemoryWindow allocMw() {
+        throw new UnsupportedOperationException("this provider has no memory windows");
+    }
+
+    /**
      * Deallocates the PD ({@code ibv_dealloc_pd}).
      *
      * @throws IllegalStateException if regions or queue pairs of this PD still exist (OFED's EBUSY)

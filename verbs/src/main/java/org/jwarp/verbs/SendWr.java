@@ -49,6 +49,12 @@ public final class SendWr implements ScatterGatherList {
     private long swap;
     private long compareMask;
     private long swapOrAddMask;
+    private int bindMwRkey;
+    private int bindNewRkey;
+    private int bindMrLkey;
+    private long bindOffset;
+    private long bindLength;
+    private int bindAccess;
 
     /** A request with room for {@link #DEFAULT_MAX_SGE} SGEs. */
     public SendWr() {
@@ -89,6 +95,12 @@ public final class SendWr implements ScatterGatherList {
         swap = 0;
         compareMask = -1L;
         swapOrAddMask = -1L;
+        bindMwRkey = Stag.INVALID;
+        bindNewRkey = Stag.INVALID;
+        bindMrLkey = Stag.INVALID;
+        bindOffset = 0;
+        bindLength = 0;
+        bindAccess = 0;
         return this;
     }
 
@@ -208,7 +220,53 @@ public final class SendWr implements ScatterGatherList {
         return this;
     }
 
-    /** The peer STag that SEND_WITH_INV invalidates (RFC 5040 §5.3, RDMAP opcode 0x4/0x6). */
+    /**
+     * BIND_MW ({@code ibv_bind_mw} with a type 2 window): binds the window whose current rkey is
+     * {@code mwRkey} to {@code [offset, offset + length)} of {@code mr} with {@code access} (remote
+     * flags of {@link Access}), under {@code newRkey}: the same index with another key, as OFED's
+     * {@code ibv_inc_rkey} gives ({@link MemoryWindow#nextRkey()}). The window is then usable only
+     * through this queue pair; the old rkey stops working when the bind completes.
+     */
+    public SendWr bindMw(int mwRkey, int newRkey, MemoryRegion mr, long offset, long length, int access) {
+        return bindMw(mwRkey, newRkey, mr.lkey(), offset, length, access);
+    }
+
+    /** {@link #bindMw(int, int, MemoryRegion, long, long, int)} with the region named by its lkey. */
+    public SendWr bindMw(int mwRkey, int newRkey, int mrLkey, long offset, long length, int access) {
+        this.bindMwRkey = mwRkey;
+        this.bindNewRkey = newRkey;
+        this.bindMrLkey = mrLkey;
+        this.bindOffset = offset;
+        this.bindLength = length;
+        this.bindAccess = access;
+        return this;
+    }
+
+    public int bindMwRkey() {
+        return bindMwRkey;
+    }
+
+    public int bindNewRkey() {
+        return bindNewRkey;
+    }
+
+    public int bindMrLkey() {
+        return bindMrLkey;
+    }
+
+    public long bindOffset() {
+        return bindOffset;
+    }
+
+    public long bindLength() {
+        return bindLength;
+    }
+
+    public int bindAccess() {
+        return bindAccess;
+    }
+
+    /** The peer STag that SEND_WITH_INV invalidates (RFC 5040 §5.3, RDMAP opcode 0x4/0x6), or that LOCAL_INV invalidates here. */
     public SendWr invalidateRkey(int rkey) {
         this.invalidateRkey = rkey;
         return this;
@@ -388,6 +446,9 @@ public final class SendWr implements ScatterGatherList {
         if (opcode.isAtomic() && (numSge != 1 || sgeLength[0] != 8)) {
             return PostStatus.INVALID_WR;
         }
+        if (opcode.isLocal() && (numSge != 0 || inline)) {
+            return PostStatus.INVALID_WR;                   // a local operation moves no data
+        }
         if (opcode == WrOpcode.IMMEDIATE_DATA && numSge != 0) {
             return PostStatus.INVALID_WR;                   // RFC 7306 §4.2: eight bytes in the header, no payload
         }
@@ -417,6 +478,12 @@ public final class SendWr implements ScatterGatherList {
         swap = other.swap;
         compareMask = other.compareMask;
         swapOrAddMask = other.swapOrAddMask;
+        bindMwRkey = other.bindMwRkey;
+        bindNewRkey = other.bindNewRkey;
+        bindMrLkey = other.bindMrLkey;
+        bindOffset = other.bindOffset;
+        bindLength = other.bindLength;
+        bindAccess = other.bindAccess;
         return this;
     }
 
@@ -440,7 +507,12 @@ public final class SendWr implements ScatterGatherList {
         if (opcode != null && opcode.carriesImmediate()) {
             sb.append(", imm=0x").append(Long.toHexString(immData));
         }
-        if (opcode == WrOpcode.SEND_WITH_INV) {
+        if (opcode == WrOpcode.BIND_MW) {
+            sb.append(", bind ").append(Stag.toString(bindMwRkey)).append("->").append(Stag.toString(bindNewRkey))
+                    .append(" over ").append(Stag.toString(bindMrLkey)).append('+').append(bindOffset).append('/')
+                    .append(bindLength).append(" access ").append(bindAccess);
+        }
+        if (opcode == WrOpcode.SEND_WITH_INV || opcode == WrOpcode.LOCAL_INV) {
             sb.append(", inv=").append(Stag.toString(invalidateRkey));
         }
         return sb.append('}').toString();

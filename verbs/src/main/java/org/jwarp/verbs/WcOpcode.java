@@ -15,6 +15,10 @@ public enum WcOpcode {
     COMP_SWAP(3),
     /** An ATOMIC_FETCH_AND_ADD request completed: the original value is in the local 8-byte SGE. */
     FETCH_ADD(4),
+    /** A BIND_MW request completed: the window's new rkey works from now on. */
+    BIND_MW(5),
+    /** A LOCAL_INV request completed: the STag is invalid from now on. */
+    LOCAL_INV(6),
     /** A receive buffer was filled by a Send (any of the four Send opcodes). */
     RECV(1 << 7),
     /**

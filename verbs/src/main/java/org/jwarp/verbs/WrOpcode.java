@@ -13,6 +13,8 @@ package org.jwarp.verbs;
  *   <tr><td>RDMA_WRITE_WITH_IMM</td><td>RDMA Write (0x0) then Immediate Data (0x8)</td><td>... then Immediate Data with SE (0x9)</td></tr>
  *   <tr><td>SEND_WITH_IMM</td><td>Send (0x3) then Immediate Data (0x8)</td><td>Send (0x3) then Immediate Data with SE (0x9)</td></tr>
  *   <tr><td>IMMEDIATE_DATA</td><td>Immediate Data (0x8)</td><td>Immediate Data with SE (0x9)</td></tr>
+ *   <tr><td>BIND_MW</td><td>none: binds a memory window locally, in send-queue order</td><td>not applicable</td></tr>
+ *   <tr><td>LOCAL_INV</td><td>none: invalidates an STag locally, in send-queue order</td><td>not applicable</td></tr>
  *   <tr><td>RDMA_READ</td><td>RDMA Read Request (0x1), answered by Read Response (0x2)</td><td>not applicable</td></tr>
  *   <tr><td>ATOMIC_CMP_AND_SWP</td><td>Atomic Request (0xA, AOpCode 0x2), answered by Atomic Response (0xB)</td><td>not applicable</td></tr>
  *   <tr><td>ATOMIC_FETCH_AND_ADD</td><td>Atomic Request (0xA, AOpCode 0x0), answered by Atomic Response (0xB)</td><td>not applicable</td></tr>
@@ -40,7 +42,11 @@ public enum WrOpcode {
     SEND_WITH_INV(9),
     SEND_WITH_IMM(3),
     /** RFC 7306's Immediate Data alone; not a libibverbs opcode (its value lies outside their range). */
-    IMMEDIATE_DATA(0x100);
+    IMMEDIATE_DATA(0x100),
+    /** {@code IBV_WR_LOCAL_INV}: invalidates {@link SendWr#invalidateRkey()} (a window's or a region's STag). */
+    LOCAL_INV(7),
+    /** {@code IBV_WR_BIND_MW}: binds a type 2 memory window ({@link SendWr#bindMw}). */
+    BIND_MW(8);
 
     private static final WrOpcode[] VALUES = values();
 
@@ -75,6 +81,11 @@ public enum WrOpcode {
         return this == SEND || this == SEND_WITH_INV || carriesImmediate();
     }
 
+    /** True for the requests carried out locally, in send-queue order, with nothing on the wire. */
+    public boolean isLocal() {
+        return this == LOCAL_INV || this == BIND_MW;
+    }
+
     /** True if the request ends with an RFC 7306 Immediate Data message carrying {@link SendWr#immData()}. */
     public boolean carriesImmediate() {
         return this == RDMA_WRITE_WITH_IMM || this == SEND_WITH_IMM || this == IMMEDIATE_DATA;
@@ -100,7 +111,7 @@ public enum WrOpcode {
      * The RDMAP opcode (RFC 5040 §4.1, RFC 7306 §4.1) of the last message this request puts on the
      * wire: the one the peer acts on to complete it. For RDMA_WRITE_WITH_IMM that is the Immediate
      * Data message (0x8, or 0x9 when solicited), sent after an RDMA Write (0x0). {@code solicited}
-     * only matters where {@link #allowsSolicited()} is true.
+     * only matters where {@link #allowsSolicited()} is true; -1 for the {@link #isLocal() local} requests.
      */
     public int rdmapOpcode(boolean solicited) {
         return switch (this) {
@@ -110,6 +121,7 @@ public enum WrOpcode {
             case SEND_WITH_INV -> solicited ? 0x6 : 0x4;
             case RDMA_WRITE_WITH_IMM, SEND_WITH_IMM, IMMEDIATE_DATA -> solicited ? 0x9 : 0x8;
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> 0xA;
+            case LOCAL_INV, BIND_MW -> -1;
         };
     }
 
@@ -130,6 +142,8 @@ public enum WrOpcode {
             case RDMA_READ -> WcOpcode.RDMA_READ;
             case ATOMIC_CMP_AND_SWP -> WcOpcode.COMP_SWAP;
             case ATOMIC_FETCH_AND_ADD -> WcOpcode.FETCH_ADD;
+            case LOCAL_INV -> WcOpcode.LOCAL_INV;
+            case BIND_MW -> WcOpcode.BIND_MW;
         };
     }
 

@@ -143,7 +143,12 @@ class WorkRequestTest {
             assertTrue(!op.consumesOrd() || op.hasRemoteTarget());
         }
         assertEquals(WrOpcode.SEND_WITH_IMM, WrOpcode.ofIbv(3));
-        assertNull(WrOpcode.ofIbv(7), "IBV_WR_LOCAL_INV is not offered");
+        assertEquals(WrOpcode.LOCAL_INV, WrOpcode.ofIbv(7));
+        assertEquals(WrOpcode.BIND_MW, WrOpcode.ofIbv(8));
+        assertNull(WrOpcode.ofIbv(10), "IBV_WR_TSO is not offered");
+        assertTrue(WrOpcode.BIND_MW.isLocal() && !WrOpcode.BIND_MW.consumesPeerRecv());
+        assertEquals(-1, WrOpcode.LOCAL_INV.rdmapOpcode(false), "nothing on the wire");
+        assertEquals(WcOpcode.BIND_MW, WrOpcode.BIND_MW.completionOpcode());
         assertEquals(0x100, WrOpcode.IMMEDIATE_DATA.ibvValue(), "no libibverbs opcode: a value outside their range");
         assertEquals(0x9, WrOpcode.SEND_WITH_IMM.rdmapOpcode(true), "the last message: Immediate Data with SE");
         assertEquals(0x8, WrOpcode.IMMEDIATE_DATA.rdmapOpcode(false));

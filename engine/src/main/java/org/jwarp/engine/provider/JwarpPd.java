@@ -3,6 +3,7 @@ package org.jwarp.engine.provider;
 import java.lang.foreign.MemorySegment;
 import org.jwarp.stack.StagTable;
 import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.MemoryWindow;
 import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.RdmaDevice;
 
@@ -44,6 +45,11 @@ final class JwarpPd implements ProtectionDomain {
         StagTable.Region r = device.stags().register(handle, segment, iova(segment), access);
         device.placeRegisteredMemory(segment);
         return new JwarpMr(this, r);
+    }
+
+    @Override
+    public MemoryWindow allocMw() {
+        return new JwarpMw(this, device.stags().allocWindow(handle));
     }
 
     /** OFED and siw address a region by its virtual address; heap memory has none, so it starts at 0. */
