@@ -37,6 +37,8 @@ public final class StagTable {
 
     private final AtomicReferenceArray<Region> regions;
     private final int[] lastKey;
+    /** Per index: above 0, a region for fast registration of at most this many bytes. */
+    private final long[] fastRegMax;
     private final int[] freeIndexes;
     private int freeCount;
 
@@ -50,6 +52,7 @@ public final class StagTable {
         }
         regions = new AtomicReferenceArray<>(capacity + 1);
         lastKey = new int[capacity + 1];
+        fastRegMax = new long[capacity + 1];
         freeIndexes = new int[capacity];
         for (int i = 0; i < capacity; i++) {
             freeIndexes[i] = capacity - i; // hand out low indexes first
@@ -97,6 +100,7 @@ public final class StagTable {
             return false;
         }
         regions.setRelease(index, null);
+        fastRegMax[index] = 0;
         freeIndexes[freeCount++] = index;
         deregistrations++;
         return true;
@@ -121,10 +125,67 @@ public final class StagTable {
         if (r == null || r.pd() != pd) {
             return false;
         }
-        regions.setRelease(Stag.index(stag), r.window() ? unboundWindow(r.stag(), r.pd())
+        int index = Stag.index(stag);
+        if (fastRegMax[index] > 0) {
+            // a fast-registered region is invalid for every use until the next REG_MR
+            regions.setRelease(index, new Region(r.stag(), r.pd(), MemorySegment.NULL, 0, 0));
+            deregistrations++;
+            return true;
+        }
+        regions.setRelease(index, r.window() ? unboundWindow(r.stag(), r.pd())
                 : new Region(r.stag(), r.pd(), r.segment(), r.iova(), r.access()
                         & ~(Access.REMOTE_READ | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)));
         return true;
+    }
+
+    // ---- fast registration (a region registered by a work request, IBV_WR_REG_MR-style) -------
+
+    /** A region of {@code pd} for fast registration of up to {@code maxLength} bytes; invalid until registered. */
+    public synchronized Region allocFastReg(int pd, long maxLength) {
+        if (maxLength < 1) {
+            throw new IllegalArgumentException("a fast-registration region needs a maximum length of at least 1");
+        }
+        if (freeCount == 0) {
+            throw new IllegalStateException("no free STag: all " + freeIndexes.length + " STags are in use");
+        }
+        int index = freeIndexes[--freeCount];
+        fastRegMax[index] = maxLength;
+        return publish(index, pd, MemorySegment.NULL, 0, 0);
+    }
+
+    /** {@link #fastRegister} refused: the STag is not a fast-registration region of this PD. */
+    public static final int REG_NOT_FAST = 21;
+    /** {@link #fastRegister} refused: the new STag has another index, or the same key. */
+    public static final int REG_BAD_KEY = 22;
+    /** {@link #fastRegister} refused: empty, or longer than the region's maximum. */
+    public static final int REG_BAD_LENGTH = 23;
+    /** {@link #fastRegister} refused: unknown access flags. */
+    public static final int REG_BAD_ACCESS = 24;
+
+    /**
+     * Registers {@code segment} at tagged offset {@code iova} with {@code access} on the
+     * fast-registration region {@code stag}, under {@code newStag} (same index, the consumer's next
+     * key): the old STag stops working at once. Returns {@link #OK} or the first failed check.
+     */
+    public synchronized int fastRegister(int stag, int newStag, int pd, MemorySegment segment, long iova, int access) {
+        Region r = lookup(stag);
+        int index = Stag.index(stag);
+        if (r == null || fastRegMax[index] == 0 || r.pd() != pd) {
+            return REG_NOT_FAST;
+        }
+        if (Stag.index(newStag) != index || newStag == stag) {
+            return REG_BAD_KEY;
+        }
+        if (segment == null || segment.byteSize() == 0 || segment.byteSize() > fastRegMax[index]) {
+            return REG_BAD_LENGTH;
+        }
+        if ((access & ~Access.ALL) != 0) {
+            return REG_BAD_ACCESS;
+        }
+        lastKey[index] = Stag.key(newStag);
+        deregistrations++;                          // the old memory leaves the region
+        regions.setRelease(index, new Region(newStag, pd, segment, iova, access));
+        return OK;
     }
 
     // ---- memory windows (RFC 5040 §2.1, §6.2: type 2, bound by a work request on a queue pair) ----

@@ -183,6 +183,9 @@ final class StreamTransmitter {
             Region mr = s.stags.lookup(op.bindMrLkey());
             done = s.stags.bindWindow(op.bindMwRkey(), op.bindNewRkey(), s.pd, s.qpNum, mr, op.bindOffset(),
                     op.bindLength(), op.bindAccess()) == StagTable.OK;
+        } else if (op.opcode() == WrOpcode.REG_MR) {
+            done = s.stags.fastRegister(op.regStag(), op.regNewStag(), s.pd, op.regSegment(), op.regIova(),
+                    op.regAccess()) == StagTable.OK;
         } else {
             done = s.stags.invalidate(op.invalidateRkey(), s.pd);
         }

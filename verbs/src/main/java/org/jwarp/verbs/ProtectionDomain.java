@@ -46,6 +46,19 @@ public interface ProtectionDomain extends AutoCloseable {
     }
 
     /**
+     * Allocates a region for fast registration ({@code ib_alloc_mr} with {@code IB_MR_TYPE_MEM_REG}):
+     * its STag is invalid until a REG_MR work request registers memory on it ({@link SendWr#regMr}),
+     * and again after LOCAL_INV or the peer's Send with Invalidate; each registration moves to the
+     * next key. The way iSER and NVMe-oF over iWARP advertise a buffer per I/O.
+     *
+     * @param maxLength the most bytes one registration may cover
+     * @throws UnsupportedOperationException if the provider has no fast registration
+     */
+    default MemoryRegion allocFastRegMr(long maxLength) {
+        throw new UnsupportedOperationException("this provider has no fast registration");
+    }
+
+    /**
      * Deallocates the PD ({@code ibv_dealloc_pd}).
      *
      * @throws IllegalStateException if regions or queue pairs of this PD still exist (OFED's EBUSY)

@@ -55,6 +55,11 @@ public final class SendWr implements ScatterGatherList {
     private long bindOffset;
     private long bindLength;
     private int bindAccess;
+    private int regStag;
+    private int regNewStag;
+    private MemorySegment regSegment;
+    private long regIova;
+    private int regAccess;
 
     /** A request with room for {@link #DEFAULT_MAX_SGE} SGEs. */
     public SendWr() {
@@ -101,6 +106,11 @@ public final class SendWr implements ScatterGatherList {
         bindOffset = 0;
         bindLength = 0;
         bindAccess = 0;
+        regStag = Stag.INVALID;
+        regNewStag = Stag.INVALID;
+        regSegment = null;
+        regIova = 0;
+        regAccess = 0;
         return this;
     }
 
@@ -264,6 +274,43 @@ public final class SendWr implements ScatterGatherList {
 
     public int bindAccess() {
         return bindAccess;
+    }
+
+    /**
+     * REG_MR (fast registration, as kernel verbs' {@code IB_WR_REG_MR} and iSER's per-I/O
+     * registration): registers {@code segment} at tagged offset {@code iova} with {@code access} on
+     * the region {@code mr} made by {@link ProtectionDomain#allocFastRegMr}, under {@code newKey}
+     * (the same index, the next key: {@link Stag#withNextKey}). The old key stops working when the
+     * request completes; {@link MemoryRegion#lkey()} and {@code rkey()} then give the new one. The
+     * segment must stay alive until the region is invalidated (LOCAL_INV) or registered again.
+     */
+    public SendWr regMr(MemoryRegion mr, int newKey, MemorySegment segment, long iova, int access) {
+        this.regStag = mr.lkey();
+        this.regNewStag = newKey;
+        this.regSegment = segment;
+        this.regIova = iova;
+        this.regAccess = access;
+        return this;
+    }
+
+    public int regStag() {
+        return regStag;
+    }
+
+    public int regNewStag() {
+        return regNewStag;
+    }
+
+    public MemorySegment regSegment() {
+        return regSegment;
+    }
+
+    public long regIova() {
+        return regIova;
+    }
+
+    public int regAccess() {
+        return regAccess;
     }
 
     /** The peer STag that SEND_WITH_INV invalidates (RFC 5040 §5.3, RDMAP opcode 0x4/0x6), or that LOCAL_INV invalidates here. */
@@ -449,6 +496,9 @@ public final class SendWr implements ScatterGatherList {
         if (opcode.isLocal() && (numSge != 0 || inline)) {
             return PostStatus.INVALID_WR;                   // a local operation moves no data
         }
+        if (opcode == WrOpcode.REG_MR && (regSegment == null || !regSegment.isNative())) {
+            return PostStatus.INVALID_WR;                   // the engine places into native memory only
+        }
         if (opcode == WrOpcode.IMMEDIATE_DATA && numSge != 0) {
             return PostStatus.INVALID_WR;                   // RFC 7306 §4.2: eight bytes in the header, no payload
         }
@@ -484,6 +534,11 @@ public final class SendWr implements ScatterGatherList {
         bindOffset = other.bindOffset;
         bindLength = other.bindLength;
         bindAccess = other.bindAccess;
+        regStag = other.regStag;
+        regNewStag = other.regNewStag;
+        regSegment = other.regSegment;
+        regIova = other.regIova;
+        regAccess = other.regAccess;
         return this;
     }
 

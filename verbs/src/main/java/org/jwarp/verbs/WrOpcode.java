@@ -15,6 +15,7 @@ package org.jwarp.verbs;
  *   <tr><td>IMMEDIATE_DATA</td><td>Immediate Data (0x8)</td><td>Immediate Data with SE (0x9)</td></tr>
  *   <tr><td>BIND_MW</td><td>none: binds a memory window locally, in send-queue order</td><td>not applicable</td></tr>
  *   <tr><td>LOCAL_INV</td><td>none: invalidates an STag locally, in send-queue order</td><td>not applicable</td></tr>
+ *   <tr><td>REG_MR</td><td>none: registers memory on a fast-registration region locally, in send-queue order</td><td>not applicable</td></tr>
  *   <tr><td>RDMA_READ</td><td>RDMA Read Request (0x1), answered by Read Response (0x2)</td><td>not applicable</td></tr>
  *   <tr><td>ATOMIC_CMP_AND_SWP</td><td>Atomic Request (0xA, AOpCode 0x2), answered by Atomic Response (0xB)</td><td>not applicable</td></tr>
  *   <tr><td>ATOMIC_FETCH_AND_ADD</td><td>Atomic Request (0xA, AOpCode 0x0), answered by Atomic Response (0xB)</td><td>not applicable</td></tr>
@@ -46,7 +47,12 @@ public enum WrOpcode {
     /** {@code IBV_WR_LOCAL_INV}: invalidates {@link SendWr#invalidateRkey()} (a window's or a region's STag). */
     LOCAL_INV(7),
     /** {@code IBV_WR_BIND_MW}: binds a type 2 memory window ({@link SendWr#bindMw}). */
-    BIND_MW(8);
+    BIND_MW(8),
+    /**
+     * Fast registration ({@link SendWr#regMr}), as kernel verbs' {@code IB_WR_REG_MR}: libibverbs has
+     * no such opcode, so the value lies outside its range.
+     */
+    REG_MR(0x101);
 
     private static final WrOpcode[] VALUES = values();
 
@@ -83,7 +89,7 @@ public enum WrOpcode {
 
     /** True for the requests carried out locally, in send-queue order, with nothing on the wire. */
     public boolean isLocal() {
-        return this == LOCAL_INV || this == BIND_MW;
+        return this == LOCAL_INV || this == BIND_MW || this == REG_MR;
     }
 
     /** True if the request ends with an RFC 7306 Immediate Data message carrying {@link SendWr#immData()}. */
@@ -121,7 +127,7 @@ public enum WrOpcode {
             case SEND_WITH_INV -> solicited ? 0x6 : 0x4;
             case RDMA_WRITE_WITH_IMM, SEND_WITH_IMM, IMMEDIATE_DATA -> solicited ? 0x9 : 0x8;
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> 0xA;
-            case LOCAL_INV, BIND_MW -> -1;
+            case LOCAL_INV, BIND_MW, REG_MR -> -1;
         };
     }
 
@@ -144,6 +150,7 @@ public enum WrOpcode {
             case ATOMIC_FETCH_AND_ADD -> WcOpcode.FETCH_ADD;
             case LOCAL_INV -> WcOpcode.LOCAL_INV;
             case BIND_MW -> WcOpcode.BIND_MW;
+            case REG_MR -> WcOpcode.REG_MR;
         };
     }
 

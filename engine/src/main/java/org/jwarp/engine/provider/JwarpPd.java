@@ -48,6 +48,15 @@ final class JwarpPd implements ProtectionDomain {
     }
 
     @Override
+    public MemoryRegion allocFastRegMr(long maxLength) {
+        if (maxLength < 1 || maxLength > device.config().limits().maxMrSize()) {
+            throw new IllegalArgumentException("a fast-registration region covers 1 to " + device.config().limits()
+                    .maxMrSize() + " bytes, not " + maxLength);
+        }
+        return new JwarpFastRegMr(this, device.stags().allocFastReg(handle, maxLength), maxLength);
+    }
+
+    @Override
     public MemoryWindow allocMw() {
         return new JwarpMw(this, device.stags().allocWindow(handle));
     }
