@@ -257,7 +257,7 @@ final class BenchCommand implements Callable<Integer> {
         boolean lat = c.test.isLatency();
         int tx = lat ? 1 : 128;
         int outstanding = 16;
-        int mod = lat ? 1 : Math.min(100, c.test.verb() == TestKind.Verb.READ ? outstanding : tx);
+        int mod = lat ? 1 : Math.min(100, c.test.verb().isRequestResponse() ? outstanding : tx);
         return new Settings(c.test, transport, false, c.size, lat ? rounds : 5000, lat, lat ? 0 : seconds * 1000L,
                 tx, lat ? 16 : 512, lat ? 64 : 0, false, c.postList, mod, 1, outstanding).check();
     }

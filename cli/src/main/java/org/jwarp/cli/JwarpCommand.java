@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
         subcommands = {SelfCheckCommand.class, DegenCommand.class, TestbedCommand.class,
                 PerfCommands.SendLat.class, PerfCommands.SendBw.class, PerfCommands.WriteLat.class,
                 PerfCommands.WriteBw.class, PerfCommands.ReadLat.class, PerfCommands.ReadBw.class,
-                PerfCommands.WriteImmLat.class, PerfCommands.WriteImmBw.class, DemoCommand.class, BenchCommand.class, StatCommand.class,
+                PerfCommands.WriteImmLat.class, PerfCommands.WriteImmBw.class,
+                PerfCommands.AtomicLat.class, PerfCommands.AtomicBw.class, DemoCommand.class, BenchCommand.class, StatCommand.class,
                 RpingCommand.class, RssCommand.class, ExperimentCommand.class})
 public final class JwarpCommand implements Callable<Integer> {
 

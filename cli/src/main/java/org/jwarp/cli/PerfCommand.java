@@ -117,6 +117,10 @@ abstract class PerfCommand implements Callable<Integer> {
             + " QP (default 16).")
     Integer outstanding;
 
+    @Option(names = {"-A", "--atomic_type"}, paramLabel = "TYPE", description = "atomic-lat and atomic-bw:"
+            + " FETCH_AND_ADD (default) or CMP_AND_SWAP, as perftest's.")
+    String atomicType;
+
     @Option(names = "--transport", paramLabel = "KIND", description = "jwarp (default), sockets-blocking, sockets-nio"
             + " or sockets-busypoll: the same workload over plain TCP (ping-pong, one-way stream, request/response"
             + " for READ).")
@@ -331,7 +335,7 @@ abstract class PerfCommand implements Callable<Integer> {
         if (port != null && (port < 0 || port > 65535)) {
             throw bad("-p must be a TCP port, 0..65535");
         }
-        int limit = t.verb() == TestKind.Verb.READ ? Math.min(tx, outs) : tx;
+        int limit = t.verb().isRequestResponse() ? Math.min(tx, outs) : tx;
         int mod = range("-Q", cqMod, lat ? 1 : Math.min(100, limit), 1, Settings.MAX_DEPTH);
         if (tr == TransportKind.JWARP && mod > limit) {
             throw bad("-Q " + mod + " is more than the " + (limit == tx ? "send queue depth -t " : "READs in flight -o ")
@@ -351,10 +355,26 @@ abstract class PerfCommand implements Callable<Integer> {
             throw bad("-e does not apply to write-lat: an RDMA WRITE raises no completion at its target, so both"
                     + " sides poll memory (as perftest's does); use send-lat or write-imm-lat");
         }
-        int sz = size != null ? size : lat ? 2 : 65536;
+        boolean atomic = t.verb() == TestKind.Verb.ATOMIC;
+        boolean cas = false;
+        if (atomicType != null) {
+            if (!atomic) {
+                throw bad("-A is for atomic-lat and atomic-bw");
+            }
+            cas = switch (atomicType.toUpperCase(java.util.Locale.ROOT)) {
+                case "FETCH_AND_ADD" -> false;
+                case "CMP_AND_SWAP" -> true;
+                default -> throw bad("-A takes FETCH_AND_ADD or CMP_AND_SWAP, not '" + atomicType + "'");
+            };
+        }
+        if (atomic && (all || size != null && size != TestKind.ATOMIC_SIZE)) {
+            throw bad("the atomic tests use " + TestKind.ATOMIC_SIZE + "-byte operands: drop " + (all ? "-a" : "-s"));
+        }
+        int sz = atomic ? TestKind.ATOMIC_SIZE : size != null ? size : lat ? 2 : 65536;
         long n = iterations != null ? iterations : lat ? 1000 : 5000;
         long ms = duration == null ? 0 : Math.max(1, Math.round(duration * 1000));
-        return new Settings(t, tr, all, sz, n, iterations != null, ms, tx, rx, in, events, list, mod, q, outs).check();
+        return new Settings(t, tr, all, sz, n, iterations != null, ms, tx, rx, in, events, list, mod, q, outs, cas)
+                .check();
     }
 
     private int range(String name, Integer value, int dflt, int min, int max) {
@@ -400,7 +420,7 @@ abstract class PerfCommand implements Callable<Integer> {
     /** The workload options given on the command line (a server takes the client's instead). */
     private List<String> workloadOptionsGiven() {
         List<String> given = new ArrayList<>();
-        for (String name : List.of("-s", "-a", "-n", "-D", "-t", "-r", "-I", "-e", "-l", "-Q", "-q", "-o")) {
+        for (String name : List.of("-s", "-a", "-n", "-D", "-t", "-r", "-I", "-e", "-l", "-Q", "-q", "-o", "-A")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(name)) {
                 given.add(name);
             }

@@ -3,7 +3,7 @@ package org.jwarp.cli;
 import org.jwarp.bench.perf.TestKind;
 import picocli.CommandLine.Command;
 
-/** The eight perftest tests, one subcommand each; all options are {@link PerfCommand}'s. */
+/** The perftest tests, one subcommand each; all options are {@link PerfCommand}'s. */
 final class PerfCommands {
 
     private static final String FOOTER = "%nModes (perftest's): `jwarp TEST` waits for a client; `jwarp TEST HOST` runs"
@@ -88,6 +88,24 @@ final class PerfCommands {
         @Override
         TestKind test() {
             return TestKind.WRITE_IMM_BW;
+        }
+    }
+
+    @Command(name = "atomic-lat", description = "RFC 7306 atomic latency, the full round trip, 8-byte operands"
+            + " (perftest's ib_atomic_lat; -A FETCH_AND_ADD or CMP_AND_SWAP).", footer = FOOTER, sortOptions = false)
+    static final class AtomicLat extends PerfCommand {
+        @Override
+        TestKind test() {
+            return TestKind.ATOMIC_LAT;
+        }
+    }
+
+    @Command(name = "atomic-bw", description = "RFC 7306 atomic operations per second, -o in flight per QP"
+            + " (perftest's ib_atomic_bw; -A FETCH_AND_ADD or CMP_AND_SWAP).", footer = FOOTER, sortOptions = false)
+    static final class AtomicBw extends PerfCommand {
+        @Override
+        TestKind test() {
+            return TestKind.ATOMIC_BW;
         }
     }
 }

@@ -63,6 +63,14 @@ class PerfErrorsTest {
         assertLine(PerfRun.of("read-bw", "--loopback", "-n", "10", "-D", "1"), 2,
                 "jwarp: -n and -D exclude each other: give a count or a duration" + help("read-bw"));
         assertLine(PerfRun.of("read-bw", "--loopback", "-n", "0"), 2, "jwarp: -n must be at least 1" + help("read-bw"));
+        assertLine(PerfRun.of("atomic-bw", "--loopback", "-s", "64"), 2,
+                "jwarp: the atomic tests use 8-byte operands: drop -s" + help("atomic-bw"));
+        assertLine(PerfRun.of("atomic-lat", "--loopback", "-a"), 2,
+                "jwarp: the atomic tests use 8-byte operands: drop -a" + help("atomic-lat"));
+        assertLine(PerfRun.of("atomic-lat", "--loopback", "-A", "SWAP"), 2,
+                "jwarp: -A takes FETCH_AND_ADD or CMP_AND_SWAP, not 'SWAP'" + help("atomic-lat"));
+        assertLine(PerfRun.of("write-bw", "--loopback", "-A", "CMP_AND_SWAP"), 2,
+                "jwarp: -A is for atomic-lat and atomic-bw" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "localhost", "--loopback"), 2,
                 "jwarp: give a HOST (client mode) or --loopback, not both" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "--transport", "carrier-pigeon"), 2, "jwarp: unknown --transport"

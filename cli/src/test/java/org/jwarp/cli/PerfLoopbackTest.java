@@ -64,6 +64,34 @@ class PerfLoopbackTest {
                 Arguments.of("send-bw", List.of("--transport", "sockets-busypoll", "-q", "3")));
     }
 
+    /** perftest's ib_atomic_lat and ib_atomic_bw: both atomic types over jwarp, and the sockets baseline. */
+    static Stream<Arguments> atomics() {
+        List<Arguments> out = new ArrayList<>();
+        for (String t : List.of("atomic-lat", "atomic-bw")) {
+            for (String type : List.of("FETCH_AND_ADD", "CMP_AND_SWAP")) {
+                out.add(Arguments.of(t, List.of("-A", type)));
+            }
+            out.add(Arguments.of(t, List.of("--transport", "sockets-nio")));
+        }
+        out.add(Arguments.of("atomic-bw", List.of("-A", "CMP_AND_SWAP", "-q", "2", "-o", "8", "--threading", "dedicated")));
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("atomics")
+    void atomicRunsAreWellFormedAndVerified(String test, List<String> extra) {
+        List<String> args = new ArrayList<>(List.of(test, "--loopback", "-n", "300"));
+        args.addAll(extra);
+        PerfRun r = PerfRun.of(args.toArray(String[]::new));
+        assertEquals(0, r.exit(), r.err() + r.out());
+        int qps = extra.contains("-q") ? Integer.parseInt(extra.get(extra.indexOf("-q") + 1)) : 1;
+        assertWellFormed(r, test, List.of(8), test.endsWith("-bw") ? 300L * qps : 300, false);
+        if (!extra.contains("--transport")) {
+            assertTrue(r.verified().contains("moved by exactly"), "the target's final value checks every operation: "
+                    + r.out());
+        }
+    }
+
     @ParameterizedTest(name = "{0} -D")
     @ValueSource(strings = {"write-lat", "read-bw", "send-bw"})
     void aTimedRunIsWellFormedAndVerified(String test) {

@@ -25,7 +25,7 @@ public record ResultRow(TestKind test, int size, long iterations, double bwPeak,
         }
         long iterations = s.test().isLatency() && client.latency() != null ? client.latency().count() : client.messages();
         return new ResultRow(s.test(), client.size(), iterations, client.peakBytesPerSecond(), avg, rate,
-                client.latency(), client, server, s.test().verb() != TestKind.Verb.READ);
+                client.latency(), client, server, !s.test().verb().isRequestResponse());
     }
 
     /** CPU of a side's application thread, % of one CPU. */

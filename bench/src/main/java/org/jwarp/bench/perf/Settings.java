@@ -25,10 +25,19 @@ import java.util.List;
  * @param cqMod          {@code -Q}: one signaled completion per this many sends
  * @param qps            {@code -q}: queue pairs (connections)
  * @param outstanding    {@code -o}: RDMA READs (requests) in flight per QP
+ * @param compareAndSwap {@code -A CMP_AND_SWAP}: the atomic tests compare and swap instead of fetch and add
  */
 public record Settings(TestKind test, TransportKind transport, boolean allSizes, int size, long iterations,
                        boolean iterationsGiven, long durationMillis, int txDepth, int rxDepth, int inline,
-                       boolean events, int postList, int cqMod, int qps, int outstanding) {
+                       boolean events, int postList, int cqMod, int qps, int outstanding, boolean compareAndSwap) {
+
+    /** Settings of a test that is not atomic (or uses fetch and add). */
+    public Settings(TestKind test, TransportKind transport, boolean allSizes, int size, long iterations,
+                    boolean iterationsGiven, long durationMillis, int txDepth, int rxDepth, int inline,
+                    boolean events, int postList, int cqMod, int qps, int outstanding) {
+        this(test, transport, allSizes, size, iterations, iterationsGiven, durationMillis, txDepth, rxDepth, inline,
+                events, postList, cqMod, qps, outstanding, false);
+    }
 
     /** Smallest size of {@code -a} (perftest's). */
     public static final int MIN_ALL = 2;
@@ -99,7 +108,7 @@ public record Settings(TestKind test, TransportKind transport, boolean allSizes,
         b.put((byte) VERSION);
         b.put((byte) test.ordinal());
         b.put((byte) transport.ordinal());
-        b.put((byte) ((allSizes ? 1 : 0) | (iterationsGiven ? 2 : 0) | (events ? 4 : 0)));
+        b.put((byte) ((allSizes ? 1 : 0) | (iterationsGiven ? 2 : 0) | (events ? 4 : 0) | (compareAndSwap ? 8 : 0)));
         b.putInt(size);
         b.putLong(iterations);
         b.putLong(durationMillis);
@@ -134,7 +143,7 @@ public record Settings(TestKind test, TransportKind transport, boolean allSizes,
             int flags = b.get();
             Settings s = new Settings(TestKind.values()[t], TransportKind.values()[tr], (flags & 1) != 0, b.getInt(),
                     b.getLong(), (flags & 2) != 0, b.getLong(), b.getInt(), b.getInt(), b.getInt(), (flags & 4) != 0,
-                    b.getInt(), b.getInt(), b.getInt(), b.getInt());
+                    b.getInt(), b.getInt(), b.getInt(), b.getInt(), (flags & 8) != 0);
             s.check();
             return s;
         } catch (BufferUnderflowException e) {
@@ -150,6 +159,10 @@ public record Settings(TestKind test, TransportKind transport, boolean allSizes,
     public Settings check() {
         if (!allSizes && (size < 1 || size > MAX_SIZE)) {
             throw new IllegalArgumentException("size " + size + " outside 1.." + MAX_SIZE);
+        }
+        if (test.verb() == TestKind.Verb.ATOMIC && (allSizes || size != TestKind.ATOMIC_SIZE)) {
+            throw new IllegalArgumentException("the atomic tests use " + TestKind.ATOMIC_SIZE + "-byte operands, not "
+                    + (allSizes ? "every size" : size + " bytes"));
         }
         if (iterations < 1 || durationMillis < 0 || txDepth < 1 || rxDepth < 1 || inline < 0 || postList < 1
                 || cqMod < 1 || qps < 1 || outstanding < 1) {

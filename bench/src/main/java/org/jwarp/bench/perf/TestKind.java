@@ -1,8 +1,8 @@
 package org.jwarp.bench.perf;
 
 /**
- * The eight perftest tests ({@code ib_send_lat}, {@code ib_write_bw}, ...), named as the
- * subcommands are. Each is a verb and a measure.
+ * The perftest tests ({@code ib_send_lat}, {@code ib_write_bw}, ..., {@code ib_atomic_bw}), named as
+ * the subcommands are. Each is a verb and a measure.
  */
 public enum TestKind {
     SEND_LAT("send-lat", Verb.SEND, true),
@@ -12,11 +12,16 @@ public enum TestKind {
     READ_LAT("read-lat", Verb.READ, true),
     READ_BW("read-bw", Verb.READ, false),
     WRITE_IMM_LAT("write-imm-lat", Verb.WRITE_IMM, true),
-    WRITE_IMM_BW("write-imm-bw", Verb.WRITE_IMM, false);
+    WRITE_IMM_BW("write-imm-bw", Verb.WRITE_IMM, false),
+    ATOMIC_LAT("atomic-lat", Verb.ATOMIC, true),
+    ATOMIC_BW("atomic-bw", Verb.ATOMIC, false);
+
+    /** The operand size of the atomic tests (RFC 7306 §4: 64-bit). */
+    public static final int ATOMIC_SIZE = 8;
 
     /** The RDMA operation a test exercises. */
     public enum Verb {
-        SEND("Send"), WRITE("RDMA_Write"), READ("RDMA_Read"), WRITE_IMM("RDMA_Write_with_imm");
+        SEND("Send"), WRITE("RDMA_Write"), READ("RDMA_Read"), WRITE_IMM("RDMA_Write_with_imm"), ATOMIC("Atomic");
 
         private final String title;
 
@@ -27,6 +32,14 @@ public enum TestKind {
         /** perftest's name in the banner ("RDMA_Write BW Test"). */
         public String title() {
             return title;
+        }
+
+        /**
+         * Whether the operation is a request the peer's engine answers (RDMA READ, atomics): limited by
+         * the ORD credits ({@code -o}), timed as a full round trip, and a request/response over sockets.
+         */
+        public boolean isRequestResponse() {
+            return this == READ || this == ATOMIC;
         }
     }
 
@@ -58,7 +71,7 @@ public enum TestKind {
      * the ping-pong tests report half the round trip.
      */
     public boolean halvesRoundTrip() {
-        return latency && verb != Verb.READ;
+        return latency && !verb.isRequestResponse();
     }
 
     /** perftest's banner, e.g. "RDMA_Write BW Test". */
@@ -71,7 +84,7 @@ public enum TestKind {
      * in place of RDMA READ (the way the seed papers ran their sockets baselines).
      */
     public String socketsWorkload() {
-        if (verb == Verb.READ) {
+        if (verb.isRequestResponse()) {
             return latency ? "request/response round trip" : "pipelined request/response";
         }
         return latency ? "ping-pong" : "one-way stream";

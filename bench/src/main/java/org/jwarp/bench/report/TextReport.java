@@ -41,13 +41,13 @@ public final class TextReport {
             out.println(" " + line);
         }
         if (s.transport().isSockets()) {
-            pair("Connections     : " + s.qps(), s.test().verb() == TestKind.Verb.READ
+            pair("Connections     : " + s.qps(), s.test().verb().isRequestResponse()
                     ? "Outstanding     : " + (s.test().isLatency() ? 1 : s.outstanding()) : null);
         } else {
             pair("Number of qps   : " + s.qps(), "Transport type  : IW");
             pair("TX depth        : " + s.txDepth(), "RX depth        : " + s.rxDepth());
             pair("CQ Moderation   : " + s.cqMod(), "Post list       : " + s.postList());
-            pair("Inline data     : " + s.inline() + " bytes", s.test().verb() == TestKind.Verb.READ
+            pair("Inline data     : " + s.inline() + " bytes", s.test().verb().isRequestResponse()
                     ? "Outstand reads  : " + (s.test().isLatency() ? 1 : s.outstanding()) : null);
         }
         out.println(" Iterations      : " + iterations(s));

@@ -31,7 +31,7 @@ public final class LoopbackRun {
         boolean lat = test.isLatency();
         int tx = lat ? 1 : 128;
         int outs = 16;
-        int mod = lat ? 1 : Math.min(100, test.verb() == TestKind.Verb.READ ? Math.min(tx, outs) : tx);
+        int mod = lat ? 1 : Math.min(100, test.verb().isRequestResponse() ? Math.min(tx, outs) : tx);
         Settings s = new Settings(test, transport, false, size, lat ? rounds : 5000, lat, lat ? 0 : millis, tx,
                 lat ? 16 : 512, lat ? 64 : 0, false, 1, mod, 1, outs).check();
         PerfRunner.Outcome o = PerfRunner.loopback(s, jwarp, 0, placement, new PerfRunner.Listener() {

@@ -58,7 +58,7 @@ final class JwarpPingPong implements Waiter.Reaper {
             case WRITE -> WrOpcode.RDMA_WRITE;
             case SEND -> WrOpcode.SEND;
             case WRITE_IMM -> WrOpcode.RDMA_WRITE_WITH_IMM;
-            case READ -> throw new IllegalStateException("READ is not a ping-pong");
+            case READ, ATOMIC -> throw new IllegalStateException(verb + " is not a ping-pong");
         };
         SendWr w = wr[0].reset().opcode(op);
         if (size <= side.settings.inline()) {

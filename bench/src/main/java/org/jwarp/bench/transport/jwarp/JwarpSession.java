@@ -51,7 +51,7 @@ public final class JwarpSession implements Session {
         TestKind t = side.settings.test();
         TestKind.Verb v = t.verb();
         if (t.isLatency()) {
-            if (v == TestKind.Verb.READ) {
+            if (v.isRequestResponse()) {
                 readLatency = new JwarpReadLatency(side);
             } else {
                 pingPong = new JwarpPingPong(side, v);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.Settings;
+import org.jwarp.bench.perf.TestKind;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
@@ -134,7 +135,10 @@ final class JwarpSide implements AutoCloseable {
                     .build());
             qps[i].modify(QpState.INIT);
             in[i] = pd.registerMemory(arena.allocate(bufSize + 64, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-            out[i] = pd.registerMemory(arena.allocate(bufSize, 4096), Access.LOCAL_WRITE | Access.REMOTE_READ);
+            // the atomic tests' target is the first 8 bytes of "out"
+            int outAccess = Access.LOCAL_WRITE | Access.REMOTE_READ
+                    | (s.test().verb() == TestKind.Verb.ATOMIC ? Access.REMOTE_ATOMIC : 0);
+            out[i] = pd.registerMemory(arena.allocate(bufSize, 4096), outAccess);
         }
     }
 

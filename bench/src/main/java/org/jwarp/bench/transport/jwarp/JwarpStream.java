@@ -49,6 +49,8 @@ final class JwarpStream implements Waiter.Reaper {
     /** Messages sent on each QP since the start, end messages included: what credits count. */
     private final long[] sentTotal;
     private final boolean credited;
+    /** The atomic tests: each QP's target value before the run. */
+    private final long[] initial;
     private int size;
 
     JwarpStream(JwarpSide side, TestKind.Verb verb) {
@@ -72,6 +74,7 @@ final class JwarpStream implements Waiter.Reaper {
         coveredBySignal = new long[q];
         sentTotal = new long[q];
         credited = verb == TestKind.Verb.SEND || verb == TestKind.Verb.WRITE_IMM;
+        initial = new long[q];
     }
 
     private WrOpcode opcode() {
@@ -80,6 +83,7 @@ final class JwarpStream implements Waiter.Reaper {
             case READ -> WrOpcode.RDMA_READ;
             case SEND -> WrOpcode.SEND;
             case WRITE_IMM -> WrOpcode.RDMA_WRITE_WITH_IMM;
+            case ATOMIC -> side.settings.compareAndSwap() ? WrOpcode.ATOMIC_CMP_AND_SWP : WrOpcode.ATOMIC_FETCH_AND_ADD;
         };
     }
 
@@ -88,7 +92,11 @@ final class JwarpStream implements Waiter.Reaper {
         boolean inline = op != WrOpcode.RDMA_READ && size <= side.settings.inline();
         for (SendWr w : batch[q]) {
             w.reset().opcode(op);
-            if (op == WrOpcode.RDMA_READ) {
+            if (op.isAtomic()) {
+                // every result lands in the first 8 bytes of "in"; the run is checked by the final value
+                w.addSge(side.in[q], 0, TestKind.ATOMIC_SIZE).remote(side.peer[q].outAddr(), side.peer[q].outRkey())
+                        .fetchAdd(1);
+            } else if (op == WrOpcode.RDMA_READ) {
                 w.addSge(side.in[q], 0, size).remote(side.peer[q].outAddr(), side.peer[q].outRkey());
             } else {
                 if (inline) {
@@ -106,7 +114,7 @@ final class JwarpStream implements Waiter.Reaper {
     SideReport client(int size, long iterations, long durationNanos, CpuMeter meter) {
         this.size = size;
         int q = side.settings.qps();
-        int limit = verb == TestKind.Verb.READ ? Math.min(side.settings.txDepth(), side.settings.outstanding())
+        int limit = verb.isRequestResponse() ? Math.min(side.settings.txDepth(), side.settings.outstanding())
                 : side.settings.txDepth();
         int signalEvery = Math.max(1, Math.min(side.settings.cqMod(), limit));
         int list = Math.min(side.settings.postList(), limit);
@@ -120,6 +128,12 @@ final class JwarpStream implements Waiter.Reaper {
             sinceSignal[i] = 0;
             coveredBySignal[i] = 0;
             target[i] = durationNanos > 0 ? Long.MAX_VALUE : iterations;
+        }
+        boolean cas = verb == TestKind.Verb.ATOMIC && side.settings.compareAndSwap();
+        if (verb == TestKind.Verb.ATOMIC) {
+            for (int i = 0; i < q; i++) {
+                initial[i] = atomicValue(i);
+            }
         }
         boolean timed = durationNanos > 0;
         meter.start();
@@ -165,6 +179,9 @@ final class JwarpStream implements Waiter.Reaper {
                     }
                     if (verb == TestKind.Verb.WRITE_IMM) {
                         b[k].immData(sentTotal[i] + k + 1);
+                    } else if (cas) {
+                        // a chain: the responder runs them in order, so each finds the value the one before set
+                        b[k].compareSwap(initial[i] + m - 1, initial[i] + m);
                     }
                 }
                 waiter.post(side.qps[i], b, n, side.sendCq, wcs, this);
@@ -191,7 +208,15 @@ final class JwarpStream implements Waiter.Reaper {
         bw.completed(end, 0); // the end of the clock: BW average is then one of the windows BW peak considers
         meter.stop();
         String bad = null;
-        if (verb == TestKind.Verb.READ) {
+        if (verb == TestKind.Verb.ATOMIC) {
+            for (int i = 0; i < q && bad == null; i++) {
+                long last = atomicValue(i);
+                if (last != initial[i] + posted[i]) {
+                    bad = "client, QP " + i + ": the target holds " + last + " after " + posted[i] + " operations from "
+                            + initial[i] + "; expected " + (initial[i] + posted[i]);
+                }
+            }
+        } else if (verb == TestKind.Verb.READ) {
             for (int i = 0; i < q && bad == null; i++) {
                 long at = Payload.check(side.inSeg(i), 0, size, size);
                 if (at >= 0) {
@@ -199,10 +224,11 @@ final class JwarpStream implements Waiter.Reaper {
                 }
             }
         }
-        int verified = verb != TestKind.Verb.READ ? SideReport.NOT_CHECKED
-                : SideReport.verdict(bad);
-        String detail = verb != TestKind.Verb.READ ? "sent; the server checks"
-                : bad == null ? "the READ data against the server's pattern, every QP" : bad;
+        int verified = !verb.isRequestResponse() ? SideReport.NOT_CHECKED : SideReport.verdict(bad);
+        String detail = !verb.isRequestResponse() ? "sent; the server checks"
+                : bad != null ? bad
+                : verb == TestKind.Verb.ATOMIC ? "each QP's target moved by exactly its operations"
+                : "the READ data against the server's pattern, every QP";
         return SideReport.of(true, size, messages, end - start, bw.peakBytesPerSecond(), null, meter, verified, detail);
     }
 
@@ -237,6 +263,16 @@ final class JwarpStream implements Waiter.Reaper {
         bw.completed(System.nanoTime(), (long) covered * size);
     }
 
+    /** The value of QP {@code i}'s atomic target now: a fetch-and-add of 0, waited for. */
+    private long atomicValue(int i) {
+        one[0].reset().opcode(WrOpcode.ATOMIC_FETCH_AND_ADD).signaled(true).wrId((long) i << 32)
+                .addSge(side.in[i], side.scratchOffset(), TestKind.ATOMIC_SIZE)
+                .remote(side.peer[i].outAddr(), side.peer[i].outRkey()).fetchAdd(0);
+        waiter.post(side.qps[i], one, 1, side.sendCq, wcs, this);
+        awaitClosing(1);
+        return side.inSeg(i).get(ValueLayout.JAVA_LONG_UNALIGNED, side.scratchOffset());
+    }
+
     private long credit(int i) {
         return (long) CREDIT.getAcquire(side.inSeg(i), side.creditOffset());
     }
@@ -244,7 +280,7 @@ final class JwarpStream implements Waiter.Reaper {
     /** Makes sure everything is at the server (see the class comment). */
     private void finish(int q) {
         switch (verb) {
-            case READ -> {
+            case READ, ATOMIC -> {
             }
             case WRITE -> {
                 for (int i = 0; i < q; i++) {

@@ -77,11 +77,11 @@ final class SocketWorkloads {
     }
 
     private boolean pingPong() {
-        return settings.test().isLatency() && settings.test().verb() != TestKind.Verb.READ;
+        return settings.test().isLatency() && !settings.test().verb().isRequestResponse();
     }
 
     private boolean requests() {
-        return settings.test().verb() == TestKind.Verb.READ;
+        return settings.test().verb().isRequestResponse();
     }
 
     // ---- client -----------------------------------------------------------------------------
