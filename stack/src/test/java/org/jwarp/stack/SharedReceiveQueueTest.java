@@ -35,34 +35,15 @@ class SharedReceiveQueueTest {
         }
 
         WorkQueue<RecvWr> view() {
-            return new WorkQueue<>() {
-                private final RecvWr held = new RecvWr(8);
-                private boolean holding;
-
-                @Override
-                public RecvWr peek() {
-                    if (!holding) {
-                        RecvWr next = posted.peek();
-                        if (next == null) {
-                            return null;
-                        }
-                        held.copyFrom(next);
-                        posted.advance();
-                        holding = true;
-                    }
-                    return held;
+            return new SharedReceiveView(into -> {
+                RecvWr next = posted.peek();
+                if (next == null) {
+                    return false;
                 }
-
-                @Override
-                public void advance() {
-                    holding = false;
-                }
-
-                @Override
-                public boolean shared() {
-                    return true;
-                }
-            };
+                into.copyFrom(next);
+                posted.advance();
+                return true;
+            }, 8);
         }
     }
 

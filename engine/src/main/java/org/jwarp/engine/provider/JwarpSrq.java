@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jwarp.engine.ring.MpscSlotRing;
+import org.jwarp.stack.SharedReceiveView;
 import org.jwarp.stack.WorkQueue;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.ProtectionDomain;
@@ -105,31 +106,7 @@ final class JwarpSrq implements SharedReceiveQueue {
 
     /** A queue pair's view: {@code peek} takes a receive for the message under way and holds it. */
     WorkQueue<RecvWr> view() {
-        return new WorkQueue<>() {
-            private final RecvWr held = new RecvWr(maxSge);
-            private boolean holding;
-
-            @Override
-            public RecvWr peek() {
-                if (!holding) {
-                    if (!take(held)) {
-                        return null;
-                    }
-                    holding = true;
-                }
-                return held;
-            }
-
-            @Override
-            public void advance() {
-                holding = false;
-            }
-
-            @Override
-            public boolean shared() {
-                return true;
-            }
-        };
+        return new SharedReceiveView(this::take, maxSge);
     }
 
     @Override
