@@ -19,8 +19,11 @@ public enum WcOpcode {
     BIND_MW(5),
     /** A LOCAL_INV request completed: the STag is invalid from now on. */
     LOCAL_INV(6),
-    /** A REG_MR request completed (kernel verbs' {@code IB_WC_REG_MR}; libibverbs has none, hence a value outside its range). */
-    REG_MR(0x100),
+    /**
+     * A REG_MR request completed (kernel verbs' {@code IB_WC_REG_MR}; libibverbs has none, hence a
+     * value outside its send-side range, and below the receive bit).
+     */
+    REG_MR(0x40),
     /** A receive buffer was filled by a Send (any of the four Send opcodes). */
     RECV(1 << 7),
     /**

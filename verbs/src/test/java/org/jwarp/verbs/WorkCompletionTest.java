@@ -44,6 +44,9 @@ class WorkCompletionTest {
         assertEquals(2, WcOpcode.RDMA_READ.ibvValue());
         assertEquals(3, WcOpcode.COMP_SWAP.ibvValue());
         assertEquals(4, WcOpcode.FETCH_ADD.ibvValue());
+        assertEquals(5, WcOpcode.BIND_MW.ibvValue());
+        assertEquals(6, WcOpcode.LOCAL_INV.ibvValue());
+        assertEquals(0x40, WcOpcode.REG_MR.ibvValue(), "not a libibverbs value; below the receive bit");
         assertEquals(128, WcOpcode.RECV.ibvValue());
         assertEquals(129, WcOpcode.RECV_RDMA_WITH_IMM.ibvValue());
         for (WcOpcode op : WcOpcode.values()) {
