@@ -125,7 +125,7 @@ public final class ToeReport {
         out.add(Files.writeString(dir.resolve("results.json"), Json.write(json(plan, places, runs, mode, notes)) + "\n"));
         for (ToeExperiment.Where w : places) {
             out.add(Files.writeString(dir.resolve("cpu-" + w.name() + ".svg"), cpuChart(runs, w, plan.chunks())));
-            out.add(Files.writeString(dir.resolve("throughput-" + w.name() + ".svg"), throughputChart(runs, w)));
+            out.add(Files.writeString(dir.resolve("throughput-" + w.name() + ".svg"), throughputChart(runs, w, plan.chunks())));
         }
         out.add(Files.writeString(dir.resolve("README.md"), readme(plan, places, runs, mode, notes)));
         return out;
@@ -205,10 +205,13 @@ public final class ToeReport {
             double x = chunk / 1024.0;
             for (boolean send : new boolean[] {true, false}) {
                 String side = send ? "sending" : "receiving";
-                c.point("jwarp TOE, " + side, x, ToeExperiment.stat(runs, w.name(), "toe", chunk, send,
-                        ToeStream.SideResult::hostPercentPerGbps).median());
-                c.point("Java sockets, " + side, x, ToeExperiment.stat(runs, w.name(), "sockets", chunk, send,
-                        ToeStream.SideResult::hostPercentPerGbps).median());
+                for (String stack : List.of("toe", "sockets")) {
+                    double v = ToeExperiment.stat(runs, w.name(), stack, chunk, send,
+                            ToeStream.SideResult::hostPercentPerGbps).median();
+                    if (!Double.isNaN(v)) {
+                        c.point((stack.equals("toe") ? "jwarp TOE, " : "Java sockets, ") + side, x, v);
+                    }
+                }
                 double paper = paperToe(send, chunk);
                 if (!Double.isNaN(paper)) {
                     c.point("paper TOE, " + side, x, paper);
@@ -218,12 +221,14 @@ public final class ToeReport {
         return c.render();
     }
 
-    private static String throughputChart(List<ToeExperiment.Run> runs, ToeExperiment.Where w) {
-        SvgChart c = new SvgChart("Throughput (" + w.name() + ")", "chunk, KiB", "Gb/s");
-        for (ToeExperiment.Run r : runs) {
-            if (r.where().equals(w.name())) {
-                ToeStream.SideResult s = r.receiver();
-                c.point(s.stack().equals("toe") ? "jwarp TOE" : "Java sockets", s.chunk() / 1024.0, s.gbps());
+    private static String throughputChart(List<ToeExperiment.Run> runs, ToeExperiment.Where w, List<Integer> chunks) {
+        SvgChart c = new SvgChart("Throughput, median of the runs (" + w.name() + ")", "chunk, KiB", "Gb/s");
+        for (int chunk : chunks) {
+            for (String stack : List.of("toe", "sockets")) {
+                double g = ToeExperiment.stat(runs, w.name(), stack, chunk, false, ToeStream.SideResult::gbps).median();
+                if (!Double.isNaN(g)) {
+                    c.point(stack.equals("toe") ? "jwarp TOE" : "Java sockets", chunk / 1024.0, g);
+                }
             }
         }
         return c.render();

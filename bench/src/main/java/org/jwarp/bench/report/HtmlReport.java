@@ -1,0 +1,259 @@
+package org.jwarp.bench.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * {@code jwarp report}: one self-contained HTML page from experiment result directories. Per
+ * experiment: the question the paper asked, our plots (the directory's SVG files, inlined), the
+ * shape the paper found, a verdict line computed from the data, the table and the conditions. No
+ * resource comes from elsewhere; a small inline script records, in the page itself, how many plots
+ * the browser drew ({@code data-plots} and {@code data-drawn} on {@code body}), so that a headless
+ * browser can check the rendering.
+ */
+public final class HtmlReport {
+
+    private static final Pattern SCHEMA = Pattern.compile("\"schema\"\\s*:\\s*\"([^\"]+)\"");
+
+    private HtmlReport() {
+    }
+
+    /** One result directory, read. */
+    public record Experiment(Path dir, String schema, List<String> header, List<String[]> rows, Map<String, String> svgs,
+                             String readme) {
+
+        /** The experiment's name: the schema's, e.g. {@code toe} of {@code jwarp-experiment-toe/1}. */
+        public String name() {
+            return schema.replaceFirst("^jwarp-experiment-", "").replaceFirst("/\\d+$", "");
+        }
+
+        int column(String name) {
+            int i = header.indexOf(name);
+            if (i < 0) {
+                throw new IllegalArgumentException(dir + "/results.csv has no column " + name);
+            }
+            return i;
+        }
+    }
+
+    /**
+     * Reads a result directory (results.json, results.csv, *.svg, README.md).
+     *
+     * @throws IllegalArgumentException saying what is missing
+     */
+    public static Experiment read(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(dir + " is not a directory; give the output directory of a 'jwarp "
+                    + "experiment' run");
+        }
+        Path json = dir.resolve("results.json");
+        Path csv = dir.resolve("results.csv");
+        if (!Files.isRegularFile(json) || !Files.isRegularFile(csv)) {
+            throw new IllegalArgumentException(dir + " has no results.json and results.csv: it is not the output of "
+                    + "'jwarp experiment'");
+        }
+        Matcher m = SCHEMA.matcher(Files.readString(json));
+        if (!m.find() || !m.group(1).startsWith("jwarp-experiment-")) {
+            throw new IllegalArgumentException(json + " names no jwarp experiment schema");
+        }
+        List<String> lines = Files.readAllLines(csv);
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException(csv + " is empty");
+        }
+        List<String[]> rows = new ArrayList<>();
+        for (String l : lines.subList(1, lines.size())) {
+            if (!l.isBlank()) {
+                rows.add(l.split(",", -1));
+            }
+        }
+        Map<String, String> svgs = new java.util.TreeMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.filter(f -> f.getFileName().toString().endsWith(".svg")).sorted().toList()) {
+                svgs.put(p.getFileName().toString(), Files.readString(p));
+            }
+        }
+        Path readme = dir.resolve("README.md");
+        return new Experiment(dir, m.group(1), Arrays.asList(lines.getFirst().split(",", -1)), rows, svgs,
+                Files.isRegularFile(readme) ? Files.readString(readme) : "");
+    }
+
+    /** The page for {@code experiments}, in order. */
+    public static String render(List<Experiment> experiments) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>jwarp: the papers' "
+                + "experiments</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
+                + "color:#222}h2{border-bottom:1px solid #ccc;padding-bottom:.2em}table{border-collapse:collapse;"
+                + "font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#f3f3f3}"
+                + ".verdict{font-weight:bold;padding:.5em;background:#f6f8e8;border-left:4px solid #8a3}"
+                + ".plot{display:inline-block;margin:.5em}pre{background:#f7f7f7;padding:.5em;overflow:auto;"
+                + "font-size:12px}.scroll{max-height:400px;overflow:auto}</style></head>\n<body>\n");
+        sb.append("<h1>jwarp: the papers' experiments</h1>\n<p>").append(experiments.size())
+                .append(" result director").append(experiments.size() == 1 ? "y" : "ies")
+                .append(". Plots drawn with XChart; data in each directory's results.csv and results.json.</p>\n");
+        for (Experiment e : experiments) {
+            Paper p = paper(e.name());
+            sb.append("<section class=\"experiment\" id=\"").append(esc(e.name())).append("\">\n<h2>")
+                    .append(esc(p.title())).append("</h2>\n");
+            sb.append("<p><b>The question.</b> ").append(esc(p.question())).append("</p>\n");
+            sb.append("<p class=\"verdict\">").append(esc(verdict(e))).append("</p>\n");
+            for (Map.Entry<String, String> svg : e.svgs().entrySet()) {
+                sb.append("<div class=\"plot\" title=\"").append(esc(svg.getKey())).append("\">")
+                        .append(inline(svg.getValue())).append("</div>\n");
+            }
+            sb.append("<p><b>The paper's shape.</b> ").append(esc(p.shape())).append("</p>\n");
+            sb.append("<div class=\"scroll\"><table><tr>");
+            for (String h : e.header()) {
+                sb.append("<th>").append(esc(h)).append("</th>");
+            }
+            sb.append("</tr>\n");
+            for (String[] r : e.rows()) {
+                sb.append("<tr>");
+                for (String c : r) {
+                    sb.append("<td>").append(esc(c)).append("</td>");
+                }
+                sb.append("</tr>\n");
+            }
+            sb.append("</table></div>\n<details><summary>Conditions (the run's README)</summary><pre>")
+                    .append(esc(e.readme())).append("</pre></details>\n</section>\n");
+        }
+        // the rendering check: every plot must have drawn something
+        sb.append("<script>(function(){var plots=document.querySelectorAll('.plot svg');var drawn=0;"
+                + "plots.forEach(function(s){try{var b=s.getBBox();if(b.width>0&&b.height>0&&s.querySelectorAll("
+                + "'path,line,polyline,rect,text').length>0){drawn++;}}catch(x){}});"
+                + "document.body.setAttribute('data-plots',plots.length);"
+                + "document.body.setAttribute('data-drawn',drawn);})();</script>\n");
+        sb.append("</body></html>\n");
+        return sb.toString();
+    }
+
+    /** What each paper asked and found. */
+    record Paper(String title, String question, String shape) {
+    }
+
+    static Paper paper(String name) {
+        return switch (name) {
+            case "toe" -> new Paper("Offloaded sockets (seed 001, Tables I and II)",
+                    "How much host CPU does a TCP offload engine save, as % of one CPU per Gb/s, sending and receiving, "
+                            + "when the host passes data in 8 KB and 128 KB chunks?",
+                    "Solaris TCP took 81 % of one CPU per Gb/s sending and 134 % receiving; the emulated TOE 11 % / 12 % "
+                            + "with 128 KB chunks and 14 % / 24 % with 8 KB: 7 to 10 times less, and the receive side "
+                            + "gains less with small chunks (one interrupt per chunk).");
+            case "rss" -> new Paper("Receive-Side Scaling (seed 004)",
+                    "How do connections spread over engine threads by RSS, round robin or all on one, and what does "
+                            + "interrupt (event) moderation change in wake-ups and batching?",
+                    "With more connections per thread each wake-up finds more work (fewer wake-ups, more packets per "
+                            + "wake-up); RSS spreads connections over the threads; moderation cuts wake-ups further.");
+            default -> new Paper("Experiment " + name, "(no description)", "(no description)");
+        };
+    }
+
+    /** Whether the data shows the paper's qualitative finding, in one sentence. */
+    static String verdict(Experiment e) {
+        return switch (e.name()) {
+            case "toe" -> toeVerdict(e);
+            case "rss" -> rssVerdict(e);
+            default -> "No verdict: this report does not know experiment '" + e.name() + "'.";
+        };
+    }
+
+    private static String toeVerdict(Experiment e) {
+        int where = e.column("where");
+        int stack = e.column("stack");
+        int side = e.column("side");
+        int chunk = e.column("chunk");
+        int cpu = e.column("host_pct_cpu_per_gbps");
+        Map<String, List<Double>> by = new HashMap<>();
+        for (String[] r : e.rows()) {
+            by.computeIfAbsent(r[where] + "|" + r[side] + "|" + r[chunk] + "|" + r[stack], k -> new ArrayList<>())
+                    .add(Double.parseDouble(r[cpu]));
+        }
+        StringBuilder sb = new StringBuilder();
+        int lower = 0;
+        int total = 0;
+        List<String> keys = by.keySet().stream().filter(k -> k.endsWith("|toe")).sorted().toList();
+        for (String k : keys) {
+            String base = k.substring(0, k.length() - "toe".length());
+            List<Double> s = by.get(base + "sockets");
+            if (s == null) {
+                continue;
+            }
+            double ratio = median(by.get(k)) / median(s);
+            total++;
+            if (ratio < 1) {
+                lower++;
+            }
+            String[] parts = base.split("\\|");
+            sb.append(String.format(Locale.ROOT, "%s %s %s B: %.2f; ", parts[0], parts[1], parts[2], ratio));
+        }
+        return "Host CPU per Gb/s, TOE / Java sockets (below 1: the offload saves host CPU, as the paper found): "
+                + sb + lower + " of " + total + " points below 1.";
+    }
+
+    private static String rssVerdict(Experiment e) {
+        int engines = e.column("engines");
+        int steering = e.column("steering");
+        int moderated = e.column("moderated");
+        int connections = e.column("connections");
+        int wakeups = e.column("wakeups_per_s");
+        String[] few = null;
+        String[] many = null;
+        for (String[] r : e.rows()) {
+            if (r[engines].equals("1") && r[moderated].equals("false") && r[steering].equals("rss")) {
+                if (few == null || Integer.parseInt(r[connections]) < Integer.parseInt(few[connections])) {
+                    few = r;
+                }
+                if (many == null || Integer.parseInt(r[connections]) > Integer.parseInt(many[connections])) {
+                    many = r;
+                }
+            }
+        }
+        if (few == null || few == many) {
+            return "No verdict: the run has fewer than two connection counts on one engine thread.";
+        }
+        double a = Double.parseDouble(few[wakeups]);
+        double b = Double.parseDouble(many[wakeups]);
+        return String.format(Locale.ROOT, "Wake-ups per second on one engine thread, %s → %s connections: %.0f → %.0f"
+                + " — %s", few[connections], many[connections], a, b, b < a ? "they fall as connections are added, as "
+                + "the paper's batching argument predicts." : "they do not fall here (see the table).");
+    }
+
+    private static double median(List<Double> v) {
+        List<Double> s = v.stream().sorted().toList();
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+
+    /** An SVG document as an inline element: the XML prolog and doctype go. */
+    private static String inline(String svg) {
+        int at = svg.indexOf("<svg");
+        return at < 0 ? "" : svg.substring(at);
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    /** Reads every directory and writes the page to {@code out}. */
+    public static Path write(List<Path> dirs, Path out) throws IOException {
+        List<Experiment> list = new ArrayList<>();
+        for (Path d : dirs) {
+            list.add(read(d));
+        }
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        return Files.writeString(out, render(list), StandardCharsets.UTF_8);
+    }
+}
