@@ -154,6 +154,11 @@ public final class HtmlReport {
                             + "interrupt (event) moderation change in wake-ups and batching?",
                     "With more connections per thread each wake-up finds more work (fewer wake-ups, more packets per "
                             + "wake-up); RSS spreads connections over the threads; moderation cuts wake-ups further.");
+            case "latency" -> new Paper("Latency (seed 000, Fig. 3 and Fig. 8)",
+                    "What one-way latency does RDMA WRITE give against TCP sockets, by message size on a LAN, and how "
+                            + "does a WAN delay change the comparison?",
+                    "On the LAN RDMA's latency is well below sockets' for small messages and the gap narrows as "
+                            + "messages grow; with emulated WAN delay both curves follow the delay, which dominates.");
             default -> new Paper("Experiment " + name, "(no description)", "(no description)");
         };
     }
@@ -163,6 +168,7 @@ public final class HtmlReport {
         return switch (e.name()) {
             case "toe" -> toeVerdict(e);
             case "rss" -> rssVerdict(e);
+            case "latency" -> latencyVerdict(e);
             default -> "No verdict: this report does not know experiment '" + e.name() + "'.";
         };
     }
@@ -226,6 +232,46 @@ public final class HtmlReport {
         return String.format(Locale.ROOT, "Wake-ups per second on one engine thread, %s → %s connections: %.0f → %.0f"
                 + " — %s", few[connections], many[connections], a, b, b < a ? "they fall as connections are added, as "
                 + "the paper's batching argument predicts." : "they do not fall here (see the table).");
+    }
+
+    private static String latencyVerdict(Experiment e) {
+        int part = e.column("part");
+        int transport = e.column("transport");
+        int size = e.column("size");
+        int delay = e.column("delay_ms");
+        int typical = e.column("typical_us");
+        Map<String, List<Double>> by = new java.util.TreeMap<>();
+        for (String[] r : e.rows()) {
+            by.computeIfAbsent(r[part] + "|" + r[delay] + "|" + String.format(Locale.ROOT, "%08d", Integer.parseInt(
+                    r[size])) + "|" + r[transport], k -> new ArrayList<>()).add(Double.parseDouble(r[typical]));
+        }
+        StringBuilder sizes = new StringBuilder();
+        StringBuilder delays = new StringBuilder();
+        int below = 0;
+        int total = 0;
+        for (String k : by.keySet()) {
+            if (!k.endsWith("|jwarp")) {
+                continue;
+            }
+            String base = k.substring(0, k.length() - "jwarp".length());
+            List<Double> s = by.get(base + "sockets-busypoll");
+            if (s == null) {
+                continue;
+            }
+            String[] f = base.split("\\|");
+            double j = median(by.get(k));
+            double so = median(s);
+            if (f[0].equals("size")) {
+                total++;
+                below += j < so ? 1 : 0;
+                sizes.append(String.format(Locale.ROOT, "%d B %.2f; ", Integer.parseInt(f[2]), j / so));
+            } else {
+                delays.append(String.format(Locale.ROOT, "%s ms: %.0f / %.0f µs; ", f[1], j, so));
+            }
+        }
+        return "jwarp / sockets one-way latency by size: " + sizes + below + " of " + total + " sizes below sockets"
+                + (delays.isEmpty() ? "." : ". With added delay (jwarp / sockets): " + delays
+                + "both follow the delay, as in the paper.");
     }
 
     private static double median(List<Double> v) {

@@ -1,0 +1,261 @@
+package org.jwarp.cli;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.report.Json;
+
+/**
+ * Seed 000's latency figures (Fig. 3 and Fig. 8): one-way latency of RDMA WRITE ping-pong against a
+ * sockets ping-pong, over message size at no added delay (two processes on loopback), and over the
+ * network delay degen adds at 1 KiB (two hosts of the testbed, as root). Every point is a
+ * {@code jwarp write-lat} server and client, each a process of its own, run as a user runs them.
+ */
+final class LatencyExperiment {
+
+    static final String SCHEMA = "jwarp-experiment-latency/1";
+    static final List<String> TRANSPORTS = List.of("jwarp", "sockets-busypoll");
+    static final String CSV_HEADER = "part,transport,size,delay_ms,repeat,iterations,min_us,typical_us,p99_us";
+
+    private static final Pattern WAITING = Pattern.compile("waiting for a client on port (\\d+)");
+
+    /** What runs. */
+    record Plan(List<Integer> sizes, List<Double> delaysMs, int repeats, long iterations) {
+
+        static Plan quick() {
+            return new Plan(List.of(4, 64, 1024, 16384, 65536), List.of(0.0, 2.0, 10.0), 1, 300);
+        }
+
+        static Plan full() {
+            return new Plan(List.of(4, 16, 64, 256, 1024, 4096, 16384, 65536), List.of(0.0, 1.0, 2.0, 5.0, 10.0), 3,
+                    5000);
+        }
+
+        /** Round trips at a delay: enough for a stable typical value within about 2 s per point. */
+        long iterationsAt(double delayMs) {
+            return delayMs <= 0 ? iterations : Math.max(20, Math.min(iterations, (long) (1000 / (2 * delayMs))));
+        }
+    }
+
+    /** One measured point. */
+    record Point(String part, String transport, int size, double delayMs, int repeat, long iterations, double minUs,
+                 double typicalUs, double p99Us) {
+
+        String csv() {
+            return String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.3f,%.3f,%.3f", part, transport, size, delayMs, repeat,
+                    iterations, minUs, typicalUs, p99Us);
+        }
+    }
+
+    /** Where the two hosts are: command prefixes for server and client, and the server's address. */
+    record Hosts(List<String> serverPrefix, List<String> clientPrefix, String serverAddress) {
+        static Hosts loopback() {
+            return new Hosts(List.of(), List.of(), "127.0.0.1");
+        }
+    }
+
+    private LatencyExperiment() {
+    }
+
+    /** The size sweep at no added delay. */
+    static List<Point> sizes(Plan plan, Hosts hosts, Consumer<Point> progress) throws IOException, InterruptedException {
+        List<Point> out = new ArrayList<>();
+        for (int r = 0; r < plan.repeats(); r++) {
+            for (int size : plan.sizes()) {
+                for (String t : TRANSPORTS) {
+                    Point p = once("size", hosts, t, size, 0, r, plan.iterations());
+                    out.add(p);
+                    progress.accept(p);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One point at delay {@code delayMs} (already set on the link) and 1 KiB. */
+    static Point delayPoint(Plan plan, Hosts hosts, String transport, double delayMs, int repeat)
+            throws IOException, InterruptedException {
+        return once("delay", hosts, transport, 1024, delayMs, repeat, plan.iterationsAt(delayMs));
+    }
+
+    private static Point once(String part, Hosts hosts, String transport, int size, double delayMs, int repeat,
+                              long iterations) throws IOException, InterruptedException {
+        Process server = start(hosts.serverPrefix(), List.of("write-lat", "--transport", transport, "-p", "0"));
+        StringBuilder serverOut = new StringBuilder();
+        CompletableFuture<Integer> port = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(server.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    synchronized (serverOut) {
+                        serverOut.append(line).append('\n');
+                    }
+                    Matcher m = WAITING.matcher(line);
+                    if (m.find()) {
+                        port.complete(Integer.parseInt(m.group(1)));
+                    }
+                }
+            } catch (IOException e) {
+                port.completeExceptionally(e);
+            }
+            port.completeExceptionally(new IOException("the server ended before listening"));
+        });
+        try {
+            int p;
+            try {
+                p = port.get(60, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                synchronized (serverOut) {
+                    throw new IOException("the write-lat server did not start: " + serverOut.toString().strip(), e);
+                }
+            }
+            Process client = start(hosts.clientPrefix(), List.of("write-lat", hosts.serverAddress(), "-p",
+                    Integer.toString(p), "--transport", transport, "-s", Integer.toString(size), "-n",
+                    Long.toString(iterations), "--json"));
+            String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!client.waitFor(120, TimeUnit.SECONDS) || client.exitValue() != 0) {
+                client.destroyForcibly();
+                throw new IOException("the write-lat client failed (" + transport + ", " + size + " B): " + out.strip());
+            }
+            if (!out.contains("\"verified\": true")) {
+                throw new IOException("the write-lat run was not verified: " + out.strip());
+            }
+            return new Point(part, transport, size, delayMs, repeat, iterations, number(out, "min"),
+                    number(out, "typical"), number(out, "p99"));
+        } finally {
+            if (!server.waitFor(30, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+        }
+    }
+
+    private static double number(String json, String key) throws IOException {
+        Matcher m = Pattern.compile("\"" + key + "\": ([0-9.eE+-]+)").matcher(json);
+        if (!m.find()) {
+            throw new IOException("no " + key + " in the client's JSON");
+        }
+        return Double.parseDouble(m.group(1));
+    }
+
+    private static Process start(List<String> prefix, List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.add(ProcessHandle.current().info().command().orElse(
+                System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), JwarpCommand.class.getName()));
+        cmd.addAll(args);
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    // ------------------------------------------------------------------ output
+
+    static double median(List<Point> points, String part, String transport, int size, double delay) {
+        List<Double> v = new ArrayList<>();
+        for (Point p : points) {
+            if (p.part().equals(part) && p.transport().equals(transport) && p.size() == size && p.delayMs() == delay) {
+                v.add(p.typicalUs());
+            }
+        }
+        v.sort(null);
+        int n = v.size();
+        return n == 0 ? Double.NaN : n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+    }
+
+    static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> files = new ArrayList<>();
+        StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
+        for (Point p : points) {
+            csv.append(p.csv()).append('\n');
+        }
+        files.add(Files.writeString(dir.resolve("results.csv"), csv.toString()));
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("schema", SCHEMA);
+        doc.put("mode", mode);
+        doc.put("sizes", plan.sizes());
+        doc.put("delaysMs", plan.delaysMs());
+        doc.put("repeats", plan.repeats());
+        doc.put("notes", notes);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Point p : points) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("part", p.part());
+            row.put("transport", p.transport());
+            row.put("size", p.size());
+            row.put("delayMs", p.delayMs());
+            row.put("repeat", p.repeat());
+            row.put("iterations", p.iterations());
+            row.put("minUs", p.minUs());
+            row.put("typicalUs", p.typicalUs());
+            row.put("p99Us", p.p99Us());
+            rows.add(row);
+        }
+        doc.put("results", rows);
+        files.add(Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n"));
+        SvgChart bySize = new SvgChart("One-way latency by message size, no added delay (seed 000 Fig. 3)",
+                "message size, bytes", "one-way latency, µs (typical)");
+        for (int size : plan.sizes()) {
+            for (String t : TRANSPORTS) {
+                bySize.point(label(t), size, median(points, "size", t, size, 0));
+            }
+        }
+        files.add(Files.writeString(dir.resolve("latency-by-size.svg"), bySize.render()));
+        boolean delays = points.stream().anyMatch(p -> p.part().equals("delay"));
+        if (delays) {
+            SvgChart byDelay = new SvgChart("One-way latency at 1 KiB by added delay (seed 000 Fig. 8)",
+                    "one-way delay added by degen, ms (0 drawn at 0.1)", "one-way latency, µs (typical)");
+            for (double d : plan.delaysMs()) {
+                for (String t : TRANSPORTS) {
+                    byDelay.point(label(t), d > 0 ? d : 0.1, median(points, "delay", t, 1024, d));
+                }
+            }
+            files.add(Files.writeString(dir.resolve("latency-by-delay.svg"), byDelay.render()));
+        }
+        StringBuilder md = new StringBuilder("# Latency experiment (seed 000, Fig. 3 and Fig. 8)\n\n");
+        md.append("Mode: ").append(mode).append(". `jwarp write-lat` (RDMA WRITE ping-pong, both sides polling) against ")
+                .append("the same ping-pong over TCP sockets (`--transport sockets-busypoll`), each point a server and a ")
+                .append("client process as a user runs them; ").append(plan.repeats()).append(" run(s) per point, median ")
+                .append("of the typical (median) one-way latency.\n\n");
+        for (String n : notes) {
+            md.append("- ").append(n).append('\n');
+        }
+        md.append("\n| part | size | delay, ms | jwarp, µs | sockets, µs | jwarp / sockets |\n|---|---|---|---|---|---|\n");
+        for (int size : plan.sizes()) {
+            row(md, points, "size", size, 0);
+        }
+        if (delays) {
+            for (double d : plan.delaysMs()) {
+                row(md, points, "delay", 1024, d);
+            }
+        }
+        md.append("\nPlots: `latency-by-size.svg`").append(delays ? ", `latency-by-delay.svg`" : "")
+                .append(". Data: `results.csv`, `results.json` (").append(SCHEMA).append(").\n");
+        files.add(Files.writeString(dir.resolve("README.md"), md.toString()));
+        return files;
+    }
+
+    private static void row(StringBuilder md, List<Point> points, String part, int size, double d) {
+        double j = median(points, part, "jwarp", size, d);
+        double s = median(points, part, "sockets-busypoll", size, d);
+        md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.2f | %.2f | %.2f |%n", part, size, d, j, s, j / s));
+    }
+
+    static String label(String transport) {
+        return transport.equals("jwarp") ? "jwarp RDMA WRITE" : "TCP sockets (busy poll)";
+    }
+}
