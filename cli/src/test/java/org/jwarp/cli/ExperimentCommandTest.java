@@ -52,8 +52,10 @@ class ExperimentCommandTest {
             var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                     .parse(new InputSource(new StringReader(Files.readString(out.resolve(svg)))));
             assertEquals("svg", doc.getDocumentElement().getTagName());
-            // 2 series of one engine thread (moderated or not), 6 of two (3 steerings, moderated or not)
-            assertEquals(8, doc.getElementsByTagName("path").getLength(), svg + ": one line per series");
+            // 2 series of one engine thread (moderated or not), 6 of two (3 steerings, moderated or not); XChart
+            // draws lines, markers and glyphs as paths: at least one per series
+            assertTrue(doc.getElementsByTagName("path").getLength() >= 8, svg + ": a line per series");
+            assertTrue(!Files.readString(out.resolve(svg)).contains("<!DOCTYPE"), svg + ": standalone, no external DTD");
         }
         assertTrue(Files.readString(out.resolve("README.md")).startsWith("# RSS experiment (seed 004)"));
     }

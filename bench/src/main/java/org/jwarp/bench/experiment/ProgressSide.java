@@ -1,0 +1,255 @@
+package org.jwarp.bench.experiment;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import org.jwarp.verbs.AcceptParams;
+import org.jwarp.verbs.Access;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventQueue;
+import org.jwarp.verbs.CompletionChannel;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.Moderation;
+import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.PostStatus;
+import org.jwarp.verbs.ProtectionDomain;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.verbs.SendWr;
+import org.jwarp.verbs.WorkCompletion;
+import org.jwarp.verbs.WrOpcode;
+
+/**
+ * One side of seed 000's communication-progress test (Fig. 4b), in a process of its own. The
+ * server holds 1 KiB of data and is busy: it runs a dummy loop for LOAD ms at a time, and only
+ * between two loops does its application look at the network. The client fetches the 1 KiB again
+ * and again and times each fetch: by RDMA READ (which the server's engine answers, whatever its
+ * application does) or by a request and a response over a TCP socket (which waits for the
+ * server's application). Both clients sleep while they wait (completion events, a blocking read).
+ *
+ * <p>Arguments: {@code serve jwarp|sockets LOAD_MS} (prints {@code listening on port N}, serves one
+ * client until it leaves) or {@code fetch jwarp|sockets HOST PORT COUNT} (prints {@code result
+ * median_us=... p99_us=... min_us=... count=...}). Data check: every fetch's 1 KiB is compared with
+ * the server's pattern.
+ */
+public final class ProgressSide {
+
+    static final int SIZE = 1024;
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private ProgressSide() {
+    }
+
+    static byte pattern(int i) {
+        return (byte) (i * 7 + 3);
+    }
+
+    public static void main(String[] args) throws Exception {
+        try {
+            boolean rdma = args[1].equals("jwarp");
+            if (args[0].equals("serve")) {
+                double loadMs = Double.parseDouble(args[2]);
+                if (rdma) {
+                    serveRdma(loadMs);
+                } else {
+                    serveSockets(loadMs);
+                }
+            } else {
+                InetSocketAddress to = new InetSocketAddress(InetAddress.getByName(args[2]), Integer.parseInt(args[3]));
+                int count = Integer.parseInt(args[4]);
+                long[] ns = rdma ? fetchRdma(to, count) : fetchSockets(to, count);
+                Arrays.sort(ns);
+                System.out.printf(Locale.ROOT, "result median_us=%.3f p99_us=%.3f min_us=%.3f count=%d%n",
+                        ns[ns.length / 2] / 1e3, ns[Math.min(ns.length - 1, (int) (ns.length * 0.99))] / 1e3,
+                        ns[0] / 1e3, ns.length);
+            }
+            System.out.flush();
+            System.exit(0);
+        } catch (Throwable t) {
+            System.out.println("progress side failed: " + t);
+            t.printStackTrace(System.out);
+            System.exit(1);
+        }
+    }
+
+    /** The dummy work between two looks at the network: spins for {@code ms}. */
+    private static long busy(double ms, long sink) {
+        long until = System.nanoTime() + (long) (ms * 1e6);
+        long x = sink;
+        do {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+        } while (System.nanoTime() - until < 0);
+        return x;
+    }
+
+    // ------------------------------------------------------------------ RDMA READ
+
+    /**
+     * Each side's NIC: an engine thread of its own that sleeps in its selector when idle (no spin),
+     * as the paper's RNIC works beside a busy host CPU. On two CPUs a spinning engine would take the
+     * only CPU the busy server leaves.
+     */
+    private static DeviceConfig nic() {
+        return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
+                .idleStrategy(DeviceConfig.IdleStrategyKind.PARK).build();
+    }
+
+    private static void serveRdma(double loadMs) throws Exception {
+        try (RdmaDevice dev = RdmaDevice.open(nic()); Arena arena = Arena.ofShared()) {
+            ProtectionDomain pd = dev.allocPd();
+            CompletionQueue cq = dev.createCq(16, null);
+            MemoryRegion data = pd.registerMemory(arena.allocate(SIZE, 64), Access.LOCAL_WRITE | Access.REMOTE_READ);
+            for (int i = 0; i < SIZE; i++) {
+                data.segment().set(ValueLayout.JAVA_BYTE, i, pattern(i));
+            }
+            QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build());
+            CmEventQueue events = new CmEventQueue();
+            var listener = dev.connectionManager().listen(new InetSocketAddress(0), 1, events);
+            System.out.println("listening on port " + listener.localAddress().getPort());
+            System.out.flush();
+            CmEvent.ConnectRequest r = events.expect(CmEvent.ConnectRequest.class, WAIT, dev);
+            byte[] advert = ByteBuffer.allocate(12).putLong(data.iova()).putInt(data.rkey()).array();
+            r.request().accept(qp, new AcceptParams(advert, 16, 16));
+            events.expect(CmEvent.Established.class, WAIT, dev);
+            long sink = 0;
+            // the application is busy; between two loops it only looks whether the client has gone
+            while (true) {
+                sink = busy(loadMs, sink);
+                CmEvent e = events.poll();
+                if (e instanceof CmEvent.Disconnected) {
+                    break;
+                }
+            }
+            listener.close();
+            System.out.println("served; " + (sink == 42 ? "" : "done"));
+        }
+    }
+
+    private static long[] fetchRdma(InetSocketAddress to, int count) throws Exception {
+        try (RdmaDevice dev = RdmaDevice.open(nic()); Arena arena = Arena.ofShared()) {
+            ProtectionDomain pd = dev.allocPd();
+            // the client sleeps on completion events: on a small machine its CPU is then free for the busy
+            // server's engine, as the paper's client never competed with the server's NIC
+            CompletionChannel channel = dev.createCompletionChannel(Moderation.NONE);
+            CompletionQueue cq = dev.createCq(16, channel);
+            MemoryRegion sink = pd.registerMemory(arena.allocate(SIZE, 64), Access.LOCAL_WRITE);
+            QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build());
+            CmEventQueue events = new CmEventQueue();
+            dev.connectionManager().connect(to, qp, ConnectParams.of(new byte[0]).withDepths(16, 16), events);
+            CmEvent.Established up = events.expect(CmEvent.Established.class, WAIT, dev);
+            if (up == null) {
+                throw new IOException("no connection to " + to);
+            }
+            ByteBuffer advert = ByteBuffer.wrap(up.peerPrivateData());
+            long addr = advert.getLong();
+            int rkey = advert.getInt();
+            SendWr read = new SendWr(1).wrId(1).opcode(WrOpcode.RDMA_READ).signaled(true).addSge(sink, 0, SIZE)
+                    .remote(addr, rkey);
+            WorkCompletion[] wcs = {new WorkCompletion()};
+            long[] ns = new long[count];
+            for (int k = 0; k < count; k++) {
+                sink.segment().fill((byte) 0);
+                long t0 = System.nanoTime();
+                if (!PostStatus.isOk(qp.postSend(read))) {
+                    throw new IOException("post failed");
+                }
+                while (cq.poll(wcs) == 0) {
+                    cq.requestNotify(false);
+                    if (cq.poll(wcs) > 0) {
+                        break;
+                    }
+                    channel.await(1, java.util.concurrent.TimeUnit.SECONDS);
+                }
+                ns[k] = System.nanoTime() - t0;
+                if (!wcs[0].isSuccess()) {
+                    throw new IOException("READ failed: " + wcs[0]);
+                }
+                check(sink.segment());
+            }
+            dev.connectionManager().disconnect(qp);
+            events.expect(CmEvent.Disconnected.class, WAIT, dev);
+            return ns;
+        }
+    }
+
+    private static void check(MemorySegment m) throws IOException {
+        for (int i = 0; i < SIZE; i++) {
+            if (m.get(ValueLayout.JAVA_BYTE, i) != pattern(i)) {
+                throw new IOException("fetched data differs at byte " + i);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ sockets request/response
+
+    private static void serveSockets(double loadMs) throws Exception {
+        byte[] data = new byte[SIZE];
+        for (int i = 0; i < SIZE; i++) {
+            data[i] = pattern(i);
+        }
+        try (ServerSocketChannel l = ServerSocketChannel.open()) {
+            l.bind(new InetSocketAddress(0), 1);
+            System.out.println("listening on port " + ((InetSocketAddress) l.getLocalAddress()).getPort());
+            System.out.flush();
+            try (SocketChannel c = l.accept()) {
+                c.configureBlocking(false);
+                c.socket().setTcpNoDelay(true);
+                ByteBuffer req = ByteBuffer.allocate(64);
+                long sink = 0;
+                while (true) {
+                    sink = busy(loadMs, sink);
+                    // between two loops: answer every request that has arrived (non-blocking)
+                    req.clear();
+                    int n = c.read(req);
+                    if (n < 0) {
+                        break;
+                    }
+                    for (int k = 0; k < n; k++) {
+                        ByteBuffer resp = ByteBuffer.wrap(data);
+                        while (resp.hasRemaining()) {
+                            c.write(resp);
+                        }
+                    }
+                }
+                System.out.println("served; " + (sink == 42 ? "" : "done"));
+            }
+        }
+    }
+
+    private static long[] fetchSockets(InetSocketAddress to, int count) throws Exception {
+        try (Socket s = new Socket(to.getAddress(), to.getPort())) {
+            s.setTcpNoDelay(true);
+            OutputStream out = s.getOutputStream();
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            byte[] got = new byte[SIZE];
+            long[] ns = new long[count];
+            for (int k = 0; k < count; k++) {
+                long t0 = System.nanoTime();
+                out.write(1);
+                in.readFully(got);
+                ns[k] = System.nanoTime() - t0;
+                for (int i = 0; i < SIZE; i++) {
+                    if (got[i] != pattern(i)) {
+                        throw new IOException("fetched data differs at byte " + i);
+                    }
+                }
+            }
+            return ns;
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package org.jwarp.cli;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jwarp.bench.experiment.ProgressSide;
+import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.report.Json;
+
+/**
+ * Seed 000's communication-progress figures (Fig. 4b, Fig. 6): the latency to fetch 1 KiB from a
+ * remote process that is busy in a dummy loop, by RDMA READ and by a sockets request/response,
+ * over the remote load, and (testbed, root) over the network delay at 16 ms of load. Each point is
+ * a server and a client process ({@link ProgressSide}).
+ */
+final class ProgressExperiment {
+
+    static final String SCHEMA = "jwarp-experiment-progress/1";
+    static final List<String> STACKS = List.of("jwarp", "sockets");
+    static final String CSV_HEADER = "part,stack,load_ms,delay_ms,repeat,fetches,median_us,p99_us,min_us";
+    static final double DELAY_SWEEP_LOAD_MS = 16;
+
+    private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
+    private static final Pattern RESULT = Pattern.compile(
+            "result median_us=([0-9.]+) p99_us=([0-9.]+) min_us=([0-9.]+) count=(\\d+)");
+
+    record Plan(List<Double> loadsMs, List<Double> delaysMs, int repeats, int fetches) {
+        static Plan quick() {
+            return new Plan(List.of(0.0, 1.0, 4.0, 16.0), List.of(0.0, 2.0, 10.0), 1, 40);
+        }
+
+        static Plan full() {
+            return new Plan(List.of(0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0), List.of(0.0, 1.0, 2.0, 5.0, 10.0), 3, 100);
+        }
+    }
+
+    record Point(String part, String stack, double loadMs, double delayMs, int repeat, int fetches, double medianUs,
+                 double p99Us, double minUs) {
+        String csv() {
+            return String.format(Locale.ROOT, "%s,%s,%.3f,%.3f,%d,%d,%.3f,%.3f,%.3f", part, stack, loadMs, delayMs, repeat,
+                    fetches, medianUs, p99Us, minUs);
+        }
+    }
+
+    private ProgressExperiment() {
+    }
+
+    static List<Point> loads(Plan plan, LatencyExperiment.Hosts hosts, Consumer<Point> progress)
+            throws IOException, InterruptedException {
+        List<Point> out = new ArrayList<>();
+        for (int r = 0; r < plan.repeats(); r++) {
+            for (double load : plan.loadsMs()) {
+                for (String s : STACKS) {
+                    Point p = once("load", hosts, s, load, 0, r, plan.fetches());
+                    out.add(p);
+                    progress.accept(p);
+                }
+            }
+        }
+        return out;
+    }
+
+    static Point once(String part, LatencyExperiment.Hosts hosts, String stack, double loadMs, double delayMs,
+                      int repeat, int fetches) throws IOException, InterruptedException {
+        Process server = start(hosts.serverPrefix(), List.of("serve", stack, Double.toString(loadMs)));
+        StringBuilder serverOut = new StringBuilder();
+        CompletableFuture<Integer> port = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader rd = new BufferedReader(new InputStreamReader(server.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = rd.readLine(); line != null; line = rd.readLine()) {
+                    synchronized (serverOut) {
+                        serverOut.append(line).append('\n');
+                    }
+                    Matcher m = LISTENING.matcher(line);
+                    if (m.find()) {
+                        port.complete(Integer.parseInt(m.group(1)));
+                    }
+                }
+            } catch (IOException e) {
+                port.completeExceptionally(e);
+            }
+            port.completeExceptionally(new IOException("the server ended before listening"));
+        });
+        try {
+            int p;
+            try {
+                p = port.get(60, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                synchronized (serverOut) {
+                    throw new IOException("the progress server did not start: " + serverOut.toString().strip(), e);
+                }
+            }
+            Process client = start(hosts.clientPrefix(), List.of("fetch", stack, hosts.serverAddress(),
+                    Integer.toString(p), Integer.toString(fetches)));
+            String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            Matcher m = RESULT.matcher(out);
+            if (!client.waitFor(120, TimeUnit.SECONDS) || client.exitValue() != 0 || !m.find()) {
+                client.destroyForcibly();
+                throw new IOException("the progress client failed (" + stack + ", load " + loadMs + " ms): "
+                        + out.strip());
+            }
+            return new Point(part, stack, loadMs, delayMs, repeat, Integer.parseInt(m.group(4)),
+                    Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)));
+        } finally {
+            if (!server.waitFor(30, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+        }
+    }
+
+    private static Process start(List<String> prefix, List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.add(ProcessHandle.current().info().command().orElse(
+                System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), ProgressSide.class.getName()));
+        cmd.addAll(args);
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    static double median(List<Point> points, String part, String stack, double load, double delay) {
+        List<Double> v = new ArrayList<>();
+        for (Point p : points) {
+            if (p.part().equals(part) && p.stack().equals(stack) && p.loadMs() == load && p.delayMs() == delay) {
+                v.add(p.medianUs());
+            }
+        }
+        v.sort(null);
+        int n = v.size();
+        return n == 0 ? Double.NaN : n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+    }
+
+    static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> files = new ArrayList<>();
+        StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
+        for (Point p : points) {
+            csv.append(p.csv()).append('\n');
+        }
+        files.add(Files.writeString(dir.resolve("results.csv"), csv.toString()));
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("schema", SCHEMA);
+        doc.put("mode", mode);
+        doc.put("loadsMs", plan.loadsMs());
+        doc.put("delaysMs", plan.delaysMs());
+        doc.put("fetchBytes", 1024);
+        doc.put("repeats", plan.repeats());
+        doc.put("notes", notes);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Point p : points) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("part", p.part());
+            row.put("stack", p.stack());
+            row.put("loadMs", p.loadMs());
+            row.put("delayMs", p.delayMs());
+            row.put("repeat", p.repeat());
+            row.put("fetches", p.fetches());
+            row.put("medianUs", p.medianUs());
+            row.put("p99Us", p.p99Us());
+            row.put("minUs", p.minUs());
+            rows.add(row);
+        }
+        doc.put("results", rows);
+        files.add(Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n"));
+        SvgChart byLoad = new SvgChart("Latency to fetch 1 KiB from a busy process (seed 000 Fig. 6a)",
+                "remote load (dummy loop), ms (0 drawn at 0.1)", "fetch latency, µs (median)");
+        for (double l : plan.loadsMs()) {
+            for (String s : STACKS) {
+                byLoad.point(label(s), l > 0 ? l : 0.1, median(points, "load", s, l, 0));
+            }
+        }
+        files.add(Files.writeString(dir.resolve("fetch-by-load.svg"), byLoad.render()));
+        boolean delays = points.stream().anyMatch(p -> p.part().equals("delay"));
+        if (delays) {
+            SvgChart byDelay = new SvgChart("Fetch latency at 16 ms of remote load by added delay (seed 000 Fig. 6b)",
+                    "one-way delay added by degen, ms (0 drawn at 0.1)", "fetch latency, µs (median)");
+            for (double d : plan.delaysMs()) {
+                for (String s : STACKS) {
+                    byDelay.point(label(s), d > 0 ? d : 0.1, median(points, "delay", s, DELAY_SWEEP_LOAD_MS, d));
+                }
+            }
+            files.add(Files.writeString(dir.resolve("fetch-by-delay.svg"), byDelay.render()));
+        }
+        StringBuilder md = new StringBuilder("# Communication progress (seed 000, Fig. 4b and Fig. 6)\n\n");
+        md.append("Mode: ").append(mode).append(". The client fetches 1 KiB ").append(plan.fetches())
+                .append(" times from a server process whose application is busy in a dummy loop of LOAD ms and looks at ")
+                .append("the network only between two loops: by RDMA READ (jwarp, answered by the server's engine) and ")
+                .append("by a request and response over a TCP socket. ").append(plan.repeats())
+                .append(" run(s) per point; the median fetch latency.\n\n");
+        for (String n : notes) {
+            md.append("- ").append(n).append('\n');
+        }
+        md.append("\n| part | load, ms | delay, ms | RDMA READ, µs | sockets, µs |\n|---|---|---|---|---|\n");
+        for (double l : plan.loadsMs()) {
+            md.append(String.format(Locale.ROOT, "| load | %.1f | 0 | %.1f | %.1f |%n", l, median(points, "load", "jwarp",
+                    l, 0), median(points, "load", "sockets", l, 0)));
+        }
+        if (delays) {
+            for (double d : plan.delaysMs()) {
+                md.append(String.format(Locale.ROOT, "| delay | %.0f | %.1f | %.1f | %.1f |%n", DELAY_SWEEP_LOAD_MS, d,
+                        median(points, "delay", "jwarp", DELAY_SWEEP_LOAD_MS, d),
+                        median(points, "delay", "sockets", DELAY_SWEEP_LOAD_MS, d)));
+            }
+        }
+        md.append("\nData: `results.csv`, `results.json` (").append(SCHEMA).append(").\n");
+        files.add(Files.writeString(dir.resolve("README.md"), md.toString()));
+        return files;
+    }
+
+    static String label(String stack) {
+        return stack.equals("jwarp") ? "jwarp RDMA READ" : "TCP sockets request/response";
+    }
+}
