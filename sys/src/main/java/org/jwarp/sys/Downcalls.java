@@ -37,6 +37,17 @@ public final class Downcalls {
         return LINKER.defaultLookup().find(name).map(symbol -> LINKER.downcallHandle(symbol, descriptor, options));
     }
 
+    /**
+     * The libc function {@code name} without errno capture: for a hot call whose failure is then
+     * repeated through a capturing handle. A capturing call costs a per-call object wherever the
+     * JIT does not remove it; this one has none to remove.
+     */
+    @SuppressWarnings("restricted")
+    public static MethodHandle requireWithoutErrno(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
+        return LINKER.defaultLookup().find(name).map(symbol -> LINKER.downcallHandle(symbol, descriptor, extra))
+                .orElseThrow(() -> new UnsupportedOperationException("libc has no " + name + "()"));
+    }
+
     /** As {@link #find}, for a function every supported libc has. */
     public static MethodHandle require(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         return find(name, descriptor, extra)

@@ -65,6 +65,8 @@ public final class Uring implements AutoCloseable {
 
     private static final MethodHandle SETUP;
     private static final MethodHandle ENTER;
+    /** io_uring_enter without errno capture: the per-call path. */
+    private static final MethodHandle ENTER_QUICK;
     private static final MethodHandle MMAP;
     private static final MethodHandle MUNMAP;
     private static final MethodHandle CLOSE;
@@ -75,17 +77,21 @@ public final class Uring implements AutoCloseable {
     static {
         MethodHandle setup = null;
         MethodHandle enter = null;
+        MethodHandle quick = null;
         String why = null;
         try {
             setup = Downcalls.require("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS),
                     Linker.Option.firstVariadicArg(1));
-            enter = Downcalls.require("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT,
-                    JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG), Linker.Option.firstVariadicArg(1));
+            FunctionDescriptor enterDescriptor = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT,
+                    JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG);
+            enter = Downcalls.require("syscall", enterDescriptor, Linker.Option.firstVariadicArg(1));
+            quick = Downcalls.requireWithoutErrno("syscall", enterDescriptor, Linker.Option.firstVariadicArg(1));
         } catch (RuntimeException e) {
             why = "no FFM access to syscall(): " + e.getMessage();
         }
         SETUP = setup;
         ENTER = enter;
+        ENTER_QUICK = quick;
         MMAP = Downcalls.require("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT,
                 JAVA_INT, JAVA_LONG));
         MUNMAP = Downcalls.require("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
@@ -237,6 +243,21 @@ public final class Uring implements AutoCloseable {
     }
 
     private void enter(int toSubmit, int minComplete, int flags) throws IOException {
+        long r;
+        try {
+            r = (long) ENTER_QUICK.invokeExact(SYS_IO_URING_ENTER, fd, toSubmit, minComplete, flags,
+                    MemorySegment.NULL, 0L);
+        } catch (Throwable t) {
+            throw new IOException("io_uring_enter failed: " + t, t);
+        }
+        if (r < 0) {
+            // errno is not captured on the quick path: repeat the call with it captured, submitting
+            // only what the kernel has not taken yet
+            enterCapturingErrno(localSqTail - (int) INT.getAcquire(sqRing, sqHead), minComplete, flags);
+        }
+    }
+
+    private void enterCapturingErrno(int toSubmit, int minComplete, int flags) throws IOException {
         while (true) {
             long r;
             try {
