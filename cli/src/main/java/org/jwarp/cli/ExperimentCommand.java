@@ -33,13 +33,13 @@ final class ExperimentCommand extends GroupCommand {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            out.println("rss   seed 004: connections x engine threads x steering (RSS, round robin, one) x moderation;"
+            out.println("rss       seed 004: connections x engine threads x steering (RSS, round robin, one) x moderation;"
                     + " throughput, wake-ups, FPDUs per wake-up, CPU per KiB");
-            out.println("latency  seed 000 Fig. 3 and 8: RDMA WRITE vs sockets one-way latency by size, and by WAN delay"
+            out.println("latency   seed 000 Fig. 3 and 8: RDMA WRITE vs sockets one-way latency by size, and by WAN delay"
                     + " (testbed, root)");
             out.println("progress  seed 000 Fig. 4b and 6: fetching 1 KiB from a busy process, RDMA READ vs sockets,"
                     + " by remote load, and by WAN delay (testbed, root)");
-            out.println("toe   seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the offloaded"
+            out.println("toe       seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the offloaded"
                     + " sockets and through Java sockets; throughput and host CPU per Gb/s, each side");
             out.flush();
             return 0;
