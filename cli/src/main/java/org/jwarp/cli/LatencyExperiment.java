@@ -1,10 +1,6 @@
 package org.jwarp.cli;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,8 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -95,52 +89,17 @@ final class LatencyExperiment {
 
     private static Point once(String part, Hosts hosts, String transport, int size, double delayMs, int repeat,
                               long iterations) throws IOException, InterruptedException {
-        Process server = start(hosts.serverPrefix(), List.of("write-lat", "--transport", transport, "-p", "0"));
-        StringBuilder serverOut = new StringBuilder();
-        CompletableFuture<Integer> port = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(server.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    synchronized (serverOut) {
-                        serverOut.append(line).append('\n');
-                    }
-                    Matcher m = WAITING.matcher(line);
-                    if (m.find()) {
-                        port.complete(Integer.parseInt(m.group(1)));
-                    }
-                }
-            } catch (IOException e) {
-                port.completeExceptionally(e);
-            }
-            port.completeExceptionally(new IOException("the server ended before listening"));
-        });
-        try {
-            int p;
-            try {
-                p = port.get(60, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                synchronized (serverOut) {
-                    throw new IOException("the write-lat server did not start: " + serverOut.toString().strip(), e);
-                }
-            }
-            Process client = start(hosts.clientPrefix(), List.of("write-lat", hosts.serverAddress(), "-p",
-                    Integer.toString(p), "--transport", transport, "-s", Integer.toString(size), "-n",
-                    Long.toString(iterations), "--json"));
-            String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!client.waitFor(120, TimeUnit.SECONDS) || client.exitValue() != 0) {
-                client.destroyForcibly();
-                throw new IOException("the write-lat client failed (" + transport + ", " + size + " B): " + out.strip());
-            }
+        try (ExperimentProcesses.Server server = ExperimentProcesses.server(hosts.serverPrefix(), JwarpCommand.class,
+                List.of("write-lat", "--transport", transport, "-p", "0"), WAITING)) {
+            String out = ExperimentProcesses.client(hosts.clientPrefix(), JwarpCommand.class, List.of("write-lat",
+                    hosts.serverAddress(), "-p", Integer.toString(server.port()), "--transport", transport, "-s",
+                    Integer.toString(size), "-n", Long.toString(iterations), "--json"),
+                    "write-lat (" + transport + ", " + size + " B)");
             if (!out.contains("\"verified\": true")) {
                 throw new IOException("the write-lat run was not verified: " + out.strip());
             }
             return new Point(part, transport, size, delayMs, repeat, iterations, number(out, "min"),
                     number(out, "typical"), number(out, "p99"));
-        } finally {
-            if (!server.waitFor(30, TimeUnit.SECONDS)) {
-                server.destroyForcibly();
-            }
         }
     }
 
@@ -152,16 +111,6 @@ final class LatencyExperiment {
         return Double.parseDouble(m.group(1));
     }
 
-    private static Process start(List<String> prefix, List<String> args) throws IOException {
-        List<String> cmd = new ArrayList<>(prefix);
-        cmd.add(ProcessHandle.current().info().command().orElse(
-                System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
-        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), JwarpCommand.class.getName()));
-        cmd.addAll(args);
-        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    }
-
     // ------------------------------------------------------------------ output
 
     static double median(List<Point> points, String part, String transport, int size, double delay) {
@@ -171,9 +120,7 @@ final class LatencyExperiment {
                 v.add(p.typicalUs());
             }
         }
-        v.sort(null);
-        int n = v.size();
-        return n == 0 ? Double.NaN : n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+        return ExperimentProcesses.median(v);
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {

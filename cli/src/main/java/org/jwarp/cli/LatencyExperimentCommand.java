@@ -1,20 +1,11 @@
 package org.jwarp.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jwarp.degen.LinkParams;
-import org.jwarp.degen.RouterTuning;
-import org.jwarp.degen.testbed.Emulator;
-import org.jwarp.degen.testbed.Testbed;
-import org.jwarp.degen.testbed.TestbedException;
-import org.jwarp.degen.testbed.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -68,56 +59,24 @@ final class LatencyExperimentCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning: each process's threads go where the "
                 + "kernel puts them; jwarp in its default threading mode");
-        boolean delays = switch (where.toLowerCase(Locale.ROOT)) {
-            case "loopback" -> false;
-            case "both" -> true;
-            case "auto" -> {
-                try {
-                    Testbed.requireCapable();
-                    yield true;
-                } catch (TestbedException e) {
-                    notes.add("delay sweep skipped: " + e.getMessage());
-                    yield false;
-                }
-            }
-            default -> throw new ParameterException(spec.commandLine(), "--where takes loopback, both or auto, not '"
-                    + where + "'");
-        };
+        boolean delays = ExperimentProcesses.delaySweep(spec, where, notes);
         PrintWriter pw = spec.commandLine().getOut();
-        Path dir = out != null ? out : Path.of("results", "latency-" + LocalDateTime.now()
-                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
+        Path dir = out != null ? out : ExperimentProcesses.defaultDir("latency");
         pw.printf(Locale.ROOT, "jwarp experiment latency (%s): sizes %s%s, %d run(s) per point%n", quick ? "quick" : "full",
                 plan.sizes(), delays ? ", delays " + plan.delaysMs() + " ms at 1 KiB" : "", plan.repeats());
         pw.flush();
         List<LatencyExperiment.Point> points = new ArrayList<>(LatencyExperiment.sizes(plan,
                 LatencyExperiment.Hosts.loopback(), p -> progress(pw, p)));
         if (delays) {
-            Testbed tb = new Testbed(TESTBED_NAME);
-            Topology t = tb.topologyFor(1500, 1500);
-            LatencyExperiment.Hosts hosts = new LatencyExperiment.Hosts(List.of("ip", "netns", "exec", t.nsB()),
-                    List.of("ip", "netns", "exec", t.nsA()), t.addressOf("B"));
-            try {
-                for (double d : plan.delaysMs()) {
-                    LinkParams link = LinkParams.passThrough().withDelay((long) (d * 1_000_000));
-                    tb.up(Emulator.DEGEN, tb.config(link, link, 1500, 1500, RouterTuning.DEFAULT, 1), null);
-                    for (int r = 0; r < plan.repeats(); r++) {
-                        for (String tr : LatencyExperiment.TRANSPORTS) {
-                            LatencyExperiment.Point p = LatencyExperiment.delayPoint(plan, hosts, tr, d, r);
-                            points.add(p);
-                            progress(pw, p);
-                        }
+            ExperimentProcesses.overDelays(TESTBED_NAME, plan.delaysMs(), notes, pw, (hosts, d) -> {
+                for (int r = 0; r < plan.repeats(); r++) {
+                    for (String tr : LatencyExperiment.TRANSPORTS) {
+                        LatencyExperiment.Point p = LatencyExperiment.delayPoint(plan, hosts, tr, d, r);
+                        points.add(p);
+                        progress(pw, p);
                     }
-                    tb.stats().ifPresent(s -> notes.add(String.format(Locale.ROOT, "degen at %.1f ms: %s", d,
-                            s.render().strip().replace('\n', ' '))));
-                    tb.down();
                 }
-            } finally {
-                try {
-                    tb.down();
-                } catch (IOException e) {
-                    pw.println("taking the testbed down failed: " + e.getMessage());
-                }
-            }
+            });
             notes.add("delay sweep: hosts A and B of testbed " + TESTBED_NAME + " (network namespaces) joined by degen, "
                     + "MTU 1500, the delay added in each direction");
         }

@@ -1,10 +1,6 @@
 package org.jwarp.cli;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,8 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -76,61 +70,18 @@ final class ProgressExperiment {
 
     static Point once(String part, LatencyExperiment.Hosts hosts, String stack, double loadMs, double delayMs,
                       int repeat, int fetches) throws IOException, InterruptedException {
-        Process server = start(hosts.serverPrefix(), List.of("serve", stack, Double.toString(loadMs)));
-        StringBuilder serverOut = new StringBuilder();
-        CompletableFuture<Integer> port = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader rd = new BufferedReader(new InputStreamReader(server.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line = rd.readLine(); line != null; line = rd.readLine()) {
-                    synchronized (serverOut) {
-                        serverOut.append(line).append('\n');
-                    }
-                    Matcher m = LISTENING.matcher(line);
-                    if (m.find()) {
-                        port.complete(Integer.parseInt(m.group(1)));
-                    }
-                }
-            } catch (IOException e) {
-                port.completeExceptionally(e);
-            }
-            port.completeExceptionally(new IOException("the server ended before listening"));
-        });
-        try {
-            int p;
-            try {
-                p = port.get(60, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                synchronized (serverOut) {
-                    throw new IOException("the progress server did not start: " + serverOut.toString().strip(), e);
-                }
-            }
-            Process client = start(hosts.clientPrefix(), List.of("fetch", stack, hosts.serverAddress(),
-                    Integer.toString(p), Integer.toString(fetches)));
-            String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try (ExperimentProcesses.Server server = ExperimentProcesses.server(hosts.serverPrefix(), ProgressSide.class,
+                List.of("serve", stack, Double.toString(loadMs)), LISTENING)) {
+            String out = ExperimentProcesses.client(hosts.clientPrefix(), ProgressSide.class, List.of("fetch", stack,
+                    hosts.serverAddress(), Integer.toString(server.port()), Integer.toString(fetches)),
+                    "progress (" + stack + ", load " + loadMs + " ms)");
             Matcher m = RESULT.matcher(out);
-            if (!client.waitFor(120, TimeUnit.SECONDS) || client.exitValue() != 0 || !m.find()) {
-                client.destroyForcibly();
-                throw new IOException("the progress client failed (" + stack + ", load " + loadMs + " ms): "
-                        + out.strip());
+            if (!m.find()) {
+                throw new IOException("the progress client printed no result: " + out.strip());
             }
             return new Point(part, stack, loadMs, delayMs, repeat, Integer.parseInt(m.group(4)),
                     Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)));
-        } finally {
-            if (!server.waitFor(30, TimeUnit.SECONDS)) {
-                server.destroyForcibly();
-            }
         }
-    }
-
-    private static Process start(List<String> prefix, List<String> args) throws IOException {
-        List<String> cmd = new ArrayList<>(prefix);
-        cmd.add(ProcessHandle.current().info().command().orElse(
-                System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
-        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), ProgressSide.class.getName()));
-        cmd.addAll(args);
-        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
     static double median(List<Point> points, String part, String stack, double load, double delay) {
@@ -140,9 +91,7 @@ final class ProgressExperiment {
                 v.add(p.medianUs());
             }
         }
-        v.sort(null);
-        int n = v.size();
-        return n == 0 ? Double.NaN : n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+        return ExperimentProcesses.median(v);
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {

@@ -1,21 +1,12 @@
 package org.jwarp.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jwarp.degen.LinkParams;
-import org.jwarp.degen.RouterTuning;
-import org.jwarp.degen.testbed.Emulator;
-import org.jwarp.degen.testbed.Testbed;
-import org.jwarp.degen.testbed.TestbedException;
-import org.jwarp.degen.testbed.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,24 +54,9 @@ final class ProgressExperimentCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning; jwarp in its default threading mode "
                 + "(on 2 CPUs: hybrid, so the busy server's READs are served by its standby engine thread)");
-        boolean delays = switch (where.toLowerCase(Locale.ROOT)) {
-            case "loopback" -> false;
-            case "both" -> true;
-            case "auto" -> {
-                try {
-                    Testbed.requireCapable();
-                    yield true;
-                } catch (TestbedException e) {
-                    notes.add("delay sweep skipped: " + e.getMessage());
-                    yield false;
-                }
-            }
-            default -> throw new ParameterException(spec.commandLine(), "--where takes loopback, both or auto, not '"
-                    + where + "'");
-        };
+        boolean delays = ExperimentProcesses.delaySweep(spec, where, notes);
         PrintWriter pw = spec.commandLine().getOut();
-        Path dir = out != null ? out : Path.of("results", "progress-" + LocalDateTime.now()
-                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
+        Path dir = out != null ? out : ExperimentProcesses.defaultDir("progress");
         pw.printf(Locale.ROOT, "jwarp experiment progress (%s): loads %s ms%s, %d fetches of 1 KiB per point%n",
                 quick ? "quick" : "full", plan.loadsMs(), delays ? ", delays " + plan.delaysMs() + " ms at 16 ms of load"
                         : "", plan.fetches());
@@ -88,31 +64,16 @@ final class ProgressExperimentCommand implements Callable<Integer> {
         List<ProgressExperiment.Point> points = new ArrayList<>(ProgressExperiment.loads(plan,
                 LatencyExperiment.Hosts.loopback(), p -> progress(pw, p)));
         if (delays) {
-            Testbed tb = new Testbed(TESTBED_NAME);
-            Topology t = tb.topologyFor(1500, 1500);
-            LatencyExperiment.Hosts hosts = new LatencyExperiment.Hosts(List.of("ip", "netns", "exec", t.nsB()),
-                    List.of("ip", "netns", "exec", t.nsA()), t.addressOf("B"));
-            try {
-                for (double d : plan.delaysMs()) {
-                    LinkParams link = LinkParams.passThrough().withDelay((long) (d * 1_000_000));
-                    tb.up(Emulator.DEGEN, tb.config(link, link, 1500, 1500, RouterTuning.DEFAULT, 1), null);
-                    for (int r = 0; r < plan.repeats(); r++) {
-                        for (String s : ProgressExperiment.STACKS) {
-                            ProgressExperiment.Point p = ProgressExperiment.once("delay", hosts, s,
-                                    ProgressExperiment.DELAY_SWEEP_LOAD_MS, d, r, Math.max(10, plan.fetches() / 2));
-                            points.add(p);
-                            progress(pw, p);
-                        }
+            ExperimentProcesses.overDelays(TESTBED_NAME, plan.delaysMs(), notes, pw, (hosts, d) -> {
+                for (int r = 0; r < plan.repeats(); r++) {
+                    for (String s : ProgressExperiment.STACKS) {
+                        ProgressExperiment.Point p = ProgressExperiment.once("delay", hosts, s,
+                                ProgressExperiment.DELAY_SWEEP_LOAD_MS, d, r, Math.max(10, plan.fetches() / 2));
+                        points.add(p);
+                        progress(pw, p);
                     }
-                    tb.down();
                 }
-            } finally {
-                try {
-                    tb.down();
-                } catch (IOException e) {
-                    pw.println("taking the testbed down failed: " + e.getMessage());
-                }
-            }
+            });
             notes.add("delay sweep: hosts A and B of testbed " + TESTBED_NAME + " joined by degen, MTU 1500, the delay "
                     + "added in each direction, 16 ms of remote load");
         }

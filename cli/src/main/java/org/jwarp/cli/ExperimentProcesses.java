@@ -1,0 +1,178 @@
+package org.jwarp.cli;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jwarp.degen.testbed.Testbed;
+import org.jwarp.degen.testbed.TestbedException;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * What the two-process experiments (latency, progress) share: each side a JVM of its own (this
+ * one's launcher and class path, run through a command prefix such as {@code ip netns exec}), a
+ * server that announces its port, a client whose output is the result; and their options.
+ */
+final class ExperimentProcesses {
+
+    private ExperimentProcesses() {
+    }
+
+    /** Starts {@code main} with {@code args} in a JVM of its own, behind {@code prefix}; stdout and stderr merged. */
+    static Process start(List<String> prefix, Class<?> main, List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.add(ProcessHandle.current().info().command().orElse(
+                System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(args);
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    /** A server process and the port it announced. */
+    record Server(Process process, int port) implements AutoCloseable {
+
+        /** Waits for the server to end after its client (30 s), then kills it if it has not. */
+        @Override
+        public void close() throws InterruptedException {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    /** Starts a server and waits (60 s) for the line in which {@code announce}'s group 1 is its port. */
+    static Server server(List<String> prefix, Class<?> main, List<String> args, Pattern announce) throws IOException {
+        Process p = start(prefix, main, args);
+        StringBuilder out = new StringBuilder();
+        CompletableFuture<Integer> port = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    synchronized (out) {
+                        out.append(line).append('\n');
+                    }
+                    Matcher m = announce.matcher(line);
+                    if (m.find()) {
+                        port.complete(Integer.parseInt(m.group(1)));
+                    }
+                }
+            } catch (IOException e) {
+                port.completeExceptionally(e);
+            }
+            port.completeExceptionally(new IOException("the server ended before listening"));
+        });
+        try {
+            return new Server(p, port.get(60, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the server started", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            p.destroyForcibly();
+            synchronized (out) {
+                throw new IOException("the " + main.getSimpleName() + " server did not start: " + out.toString().strip(), e);
+            }
+        }
+    }
+
+    /**
+     * Runs a client to its end (120 s) and returns its output.
+     *
+     * @throws IOException with the output if it failed or did not end
+     */
+    static String client(List<String> prefix, Class<?> main, List<String> args, String what)
+            throws IOException, InterruptedException {
+        Process c = start(prefix, main, args);
+        String out = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!c.waitFor(120, TimeUnit.SECONDS) || c.exitValue() != 0) {
+            c.destroyForcibly();
+            throw new IOException("the " + what + " client failed: " + out.strip());
+        }
+        return out;
+    }
+
+    /**
+     * {@code --where}: whether the delay sweep on the testbed runs ({@code both}, or {@code auto}
+     * as root); {@code auto} without root adds a note saying why not.
+     */
+    static boolean delaySweep(CommandSpec spec, String where, List<String> notes) {
+        return switch (where.toLowerCase(Locale.ROOT)) {
+            case "loopback" -> false;
+            case "both" -> true;
+            case "auto" -> {
+                try {
+                    Testbed.requireCapable();
+                    yield true;
+                } catch (TestbedException e) {
+                    notes.add("delay sweep skipped: " + e.getMessage());
+                    yield false;
+                }
+            }
+            default -> throw new ParameterException(spec.commandLine(), "--where takes loopback, both or auto, not '"
+                    + where + "'");
+        };
+    }
+
+    /** {@code results/NAME-TIMESTAMP}. */
+    static Path defaultDir(String name) {
+        return Path.of("results", name + "-" + LocalDateTime.now()
+                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
+    }
+
+    /** The median of {@code values} (NaN if none). */
+    static double median(List<Double> values) {
+        List<Double> v = values.stream().sorted().toList();
+        int n = v.size();
+        return n == 0 ? Double.NaN : n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+    }
+
+    /** One delay's points, measured between the testbed's hosts (server on B, client on A). */
+    @FunctionalInterface
+    interface DelayStep {
+        void run(LatencyExperiment.Hosts hosts, double delayMs) throws IOException, InterruptedException;
+    }
+
+    /**
+     * For each delay: brings testbed {@code name} up with degen adding that delay in each direction
+     * (MTU 1500), runs {@code step}, adds degen's own statistics for that delay to {@code notes}, and
+     * takes it down; the testbed is down afterwards whatever happened.
+     */
+    static void overDelays(String name, List<Double> delaysMs, List<String> notes, java.io.PrintWriter pw,
+                           DelayStep step)
+            throws IOException, InterruptedException {
+        Testbed tb = new Testbed(name);
+        org.jwarp.degen.testbed.Topology t = tb.topologyFor(1500, 1500);
+        LatencyExperiment.Hosts hosts = new LatencyExperiment.Hosts(List.of("ip", "netns", "exec", t.nsB()),
+                List.of("ip", "netns", "exec", t.nsA()), t.addressOf("B"));
+        try {
+            for (double d : delaysMs) {
+                org.jwarp.degen.LinkParams link = org.jwarp.degen.LinkParams.passThrough().withDelay((long) (d * 1_000_000));
+                tb.up(org.jwarp.degen.testbed.Emulator.DEGEN, tb.config(link, link, 1500, 1500,
+                        org.jwarp.degen.RouterTuning.DEFAULT, 1), null);
+                step.run(hosts, d);
+                tb.stats().ifPresent(stats -> notes.add(String.format(Locale.ROOT, "degen at %.1f ms: %s", d,
+                        stats.render().strip().replace('\n', ' '))));
+                tb.down();
+            }
+        } finally {
+            try {
+                tb.down();
+            } catch (IOException e) {
+                pw.println("taking the testbed down failed: " + e.getMessage());
+            }
+        }
+    }
+}
