@@ -169,7 +169,7 @@ class SiwInteropTest {
         check(r);
         String fields = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-T", "fields", "-E", "separator=|",
                 "-e", "frame.number", "-e", "tcp.srcport", "-e", "tcp.len", "-e", "frame.protocols", "-e", "tcp.reassembled_in",
-                "-e", "iwarp_mpa.ulpdulength");
+                "-e", "iwarp_mpa.ulpdulength", "-e", "tcp.analysis.retransmission", "-e", "tcp.analysis.spurious_retransmission");
         String verbose = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-V", "-Y", "iwarp_mpa.fpdu");
         TsharkVerdict v = TsharkVerdict.of(fields, verbose);
         captures.add(cell.direction() + " " + name + ": " + v);

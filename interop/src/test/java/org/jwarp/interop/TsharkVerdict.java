@@ -7,11 +7,14 @@ import java.util.List;
  * What tshark's iWARP dissectors ({@code iwarp_mpa}, {@code iwarp_ddp_rdmap}) make of a capture:
  * every TCP segment that carries bytes must decode as MPA (a Request, a Reply or FPDUs, or be part
  * of a PDU tshark reassembled), every FPDU must carry DDP/RDMAP, and every CRC check must be good.
+ * A TCP retransmission is counted, not judged: tshark does not hand bytes it has already dissected
+ * to the iWARP dissectors again, and the emulated guest's slow TCP does retransmit.
  * And the startup order of RFC 5044 §7.1.2: after its Request the initiator sends nothing until the
  * Reply has come, and after its Reply the responder sends nothing until the initiator's first FPDU.
  *
  * <p>Inputs are two tshark outputs: the per-frame fields
- * {@code frame.number|tcp.srcport|tcp.len|frame.protocols|tcp.reassembled_in|iwarp_mpa.ulpdulength}
+ * {@code frame.number|tcp.srcport|tcp.len|frame.protocols|tcp.reassembled_in|iwarp_mpa.ulpdulength|
+ * tcp.analysis.retransmission|tcp.analysis.spurious_retransmission}
  * (separator '|'), and the "CRC check:" lines of the verbose output.
  *
  * @param frames       frames in the capture
@@ -19,15 +22,18 @@ import java.util.List;
  * @param mpaFrames    MPA Request and Reply frames
  * @param fpdus        FPDUs decoded
  * @param goodCrcs     "Good CRC32" verdicts
+ * @param retransmissions frames TCP sent again (not dissected as iWARP)
  * @param problems     one line per frame or FPDU that breaks a rule
  */
-record TsharkVerdict(int frames, int dataFrames, int mpaFrames, int fpdus, int goodCrcs, List<String> problems) {
+record TsharkVerdict(int frames, int dataFrames, int mpaFrames, int fpdus, int goodCrcs, int retransmissions,
+        List<String> problems) {
 
     static TsharkVerdict of(String fields, String verbose) {
         int frames = 0;
         int data = 0;
         int mpa = 0;
         int fpdus = 0;
+        int retransmissions = 0;
         List<String> problems = new ArrayList<>();
         List<String> senders = new ArrayList<>();
         for (String line : fields.strip().split("\n")) {
@@ -35,13 +41,17 @@ record TsharkVerdict(int frames, int dataFrames, int mpaFrames, int fpdus, int g
                 continue;
             }
             String[] f = line.split("\\|", -1);
-            if (f.length < 6) {
+            if (f.length < 8) {
                 problems.add("unreadable tshark line: " + line);
                 continue;
             }
             frames++;
             int len = f[2].isEmpty() ? 0 : Integer.parseInt(f[2].split(",")[0]);
             if (len == 0) {
+                continue;
+            }
+            if (!f[6].isEmpty() || !f[7].isEmpty()) {
+                retransmissions++;
                 continue;
             }
             data++;
@@ -86,7 +96,7 @@ record TsharkVerdict(int frames, int dataFrames, int mpaFrames, int fpdus, int g
         if (good != fpdus && problems.isEmpty()) {
             problems.add(fpdus + " FPDUs but " + good + " good CRC checks");
         }
-        return new TsharkVerdict(frames, data, mpa, fpdus, good, List.copyOf(problems));
+        return new TsharkVerdict(frames, data, mpa, fpdus, good, retransmissions, List.copyOf(problems));
     }
 
     boolean clean() {
@@ -96,6 +106,7 @@ record TsharkVerdict(int frames, int dataFrames, int mpaFrames, int fpdus, int g
     @Override
     public String toString() {
         return frames + " frames, " + dataFrames + " with data: MPA Request+Reply " + mpaFrames + ", " + fpdus + " FPDUs, "
-                + goodCrcs + " good CRCs" + (problems.isEmpty() ? "" : "; problems: " + problems);
+                + goodCrcs + " good CRCs" + (retransmissions == 0 ? "" : ", " + retransmissions + " TCP retransmissions")
+                + (problems.isEmpty() ? "" : "; problems: " + problems);
     }
 }

@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Test;
 class TsharkVerdictTest {
 
     private static final String FIELDS = """
-            1|57858|0|eth:ethertype:ip:tcp||
-            4|57858|24|eth:ethertype:ip:tcp:iwarp_mpa||
-            6|7174|24|eth:ethertype:ip:tcp:iwarp_mpa||
-            8|57858|20|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap||14
-            13|57858|4120|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap:data||4111
-            16|7174|1496|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap:data||1450,34
+            1|57858|0|eth:ethertype:ip:tcp||||
+            4|57858|24|eth:ethertype:ip:tcp:iwarp_mpa||||
+            6|7174|24|eth:ethertype:ip:tcp:iwarp_mpa||||
+            8|57858|20|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap||14||
+            13|57858|4120|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap:data||4111||
+            16|7174|1496|eth:ethertype:ip:tcp:iwarp_mpa:iwarp_ddp_rdmap:data||1450,34||
             """;
     private static final String CRCS = """
                     CRC check: 0x153a485d (Good CRC32)
@@ -45,8 +45,24 @@ class TsharkVerdictTest {
 
     @Test
     void bytesThatAreNotIwarpAreAProblemUnlessReassembledLater() {
-        assertFalse(TsharkVerdict.of(FIELDS + "20|7174|100|eth:ethertype:ip:tcp||\n", CRCS).clean());
-        assertTrue(TsharkVerdict.of(FIELDS + "20|7174|100|eth:ethertype:ip:tcp|21|\n", CRCS).clean());
+        assertFalse(TsharkVerdict.of(FIELDS + "20|7174|100|eth:ethertype:ip:tcp||||\n", CRCS).clean());
+        assertTrue(TsharkVerdict.of(FIELDS + "20|7174|100|eth:ethertype:ip:tcp|21|||\n", CRCS).clean());
+    }
+
+    /** A 40-byte SEND that TCP sent again, as tshark 4.0 printed it for a capture with the frame doubled. */
+    @Test
+    void aRetransmissionIsCountedNotJudged() {
+        TsharkVerdict v = TsharkVerdict.of(FIELDS + "17|57858|40|eth:ethertype:ip:tcp|||1|\n", CRCS);
+        assertTrue(v.clean(), v.toString());
+        assertEquals(1, v.retransmissions());
+        assertEquals(5, v.dataFrames());
+        assertTrue(TsharkVerdict.of(FIELDS + "17|57858|40|eth:ethertype:ip:tcp||||1\n", CRCS).clean());
+    }
+
+    @Test
+    void aRetransmittedRequestIsNotASecondSend() {
+        String again = FIELDS.replace("6|7174|24|", "5|57858|24|eth:ethertype:ip:tcp|||1|\n6|7174|24|");
+        assertTrue(TsharkVerdict.of(again, CRCS).clean());
     }
 
     @Test
