@@ -136,6 +136,12 @@ abstract class PerfCommand implements Callable<Integer> {
 
 
 
+    @Option(names = "--perftest", description = "Speak perftest's own protocol (ib_*_bw/lat with -R: rdma_cm and its "
+            + "exchange channel) so that the peer is perftest: e.g. ib_write_bw -R here against jwarp write-bw "
+            + "--perftest HOST, or the other way round. One size (-s) and one run, no warm-up or data check; -s, -n, "
+            + "-t, -r and -q must match the perftest side's, as between two perftest programs.")
+    boolean perftest;
+
     @Option(names = "--json", description = "Print one JSON document (schema jwarp-perf/1) instead of the table.")
     boolean json;
 
@@ -177,7 +183,7 @@ abstract class PerfCommand implements Callable<Integer> {
                     + ": threads sharing a CPU hand over only at scheduler ticks (~4 ms)");
             err.flush();
         }
-        if (host == null && !loopback) {
+        if (host == null && !loopback && !perftest) {
             List<String> ignored = workloadOptionsGiven();
             if (!ignored.isEmpty()) {
                 err.println("jwarp: note: a server takes the workload options from its client; ignoring "
@@ -204,6 +210,10 @@ abstract class PerfCommand implements Callable<Integer> {
             setup.add("Polling         : events (-e): sleep on a completion channel" + (m.equals(Moderation.NONE) ? ""
                     : ", one event per " + m.count() + " completions" + (m.periodMicros() > 0 ? " or "
                     + m.periodMicros() + " µs" : "")));
+        }
+        if (perftest) {
+            return new PerftestMode(spec.commandLine().getOut(), spec.commandLine().getErr()).run(s, options, host,
+                    loopback, port(), port != null);
         }
         return run(s, options, placement, setup);
     }
@@ -355,6 +365,9 @@ abstract class PerfCommand implements Callable<Integer> {
             throw bad("-e does not apply to write-lat: an RDMA WRITE raises no completion at its target, so both"
                     + " sides poll memory (as perftest's does); use send-lat or write-imm-lat");
         }
+        if (perftest) {
+            checkPerftest(t, tr);
+        }
         boolean atomic = t.verb() == TestKind.Verb.ATOMIC;
         boolean cas = false;
         if (atomicType != null) {
@@ -375,6 +388,22 @@ abstract class PerfCommand implements Callable<Integer> {
         long ms = duration == null ? 0 : Math.max(1, Math.round(duration * 1000));
         return new Settings(t, tr, all, sz, n, iterations != null, ms, tx, rx, in, events, list, mod, q, outs, cas)
                 .check();
+    }
+
+    /** What --perftest leaves out, each with its one line. */
+    private void checkPerftest(TestKind t, TransportKind tr) {
+        if (!org.jwarp.bench.transport.jwarp.PerftestPeer.speaks(t)) {
+            throw bad("--perftest speaks send-, write- and read-lat/bw (the tests perftest runs over iWARP), not "
+                    + t.command());
+        }
+        if (tr != TransportKind.JWARP) {
+            throw bad("--perftest is for --transport jwarp: perftest's peer is an RDMA device");
+        }
+        for (String o : List.of("-a", "-D", "-e", "-l", "--json", "--csv", "--pin", "--moderation")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw bad("--perftest runs one size for -n iterations the way perftest does; drop " + o);
+            }
+        }
     }
 
     private int range(String name, Integer value, int dflt, int min, int max) {

@@ -110,9 +110,14 @@ final class JwarpSide implements AutoCloseable {
 
     /** Creates the data QPs and buffers for {@code s}. */
     void setup(Settings s) {
+        setup(s, 0);
+    }
+
+    /** As {@link #setup(Settings)}, with buffers of at least {@code minBuffer} bytes. */
+    void setup(Settings s, long minBuffer) {
         settings = s;
         int q = s.qps();
-        bufSize = (Math.max(8, s.maxSize()) + 63) & ~63L;
+        bufSize = (Math.max(Math.max(8, s.maxSize()), minBuffer) + 63) & ~63L;
         if (s.events()) {
             // seed 004's interrupt moderation: one event per count completions or period, whichever first
             dataChannel = device.createCompletionChannel(options.moderation());
@@ -140,6 +145,14 @@ final class JwarpSide implements AutoCloseable {
                     | (s.test().verb() == TestKind.Verb.ATOMIC ? Access.REMOTE_ATOMIC : 0);
             out[i] = pd.registerMemory(arena.allocate(bufSize, 4096), outAccess);
         }
+    }
+
+    /** A fresh data QP {@code i} like the one it replaces (a QP whose connection failed stays in ERROR). */
+    void replaceDataQp(int i) {
+        QpInitAttr attr = qps[i].initAttr();
+        qps[i].close();
+        qps[i] = device.createQp(pd, attr);
+        qps[i].modify(QpState.INIT);
     }
 
     Rendezvous.Buffers buffers(int i) {
