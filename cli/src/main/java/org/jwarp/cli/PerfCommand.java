@@ -212,7 +212,7 @@ abstract class PerfCommand implements Callable<Integer> {
                     + m.periodMicros() + " µs" : "")));
         }
         if (perftest) {
-            return new PerftestMode(spec.commandLine().getOut(), spec.commandLine().getErr()).run(s, options, host,
+            return new PerftestMode(spec.commandLine().getOut()).run(s, options, host,
                     loopback, port(), port != null);
         }
         return run(s, options, placement, setup);

@@ -21,11 +21,9 @@ final class PerftestMode {
     private static final String RULE = "-".repeat(87);
 
     private final PrintWriter out;
-    private final PrintWriter err;
 
-    PerftestMode(PrintWriter out, PrintWriter err) {
+    PerftestMode(PrintWriter out) {
         this.out = out;
-        this.err = err;
     }
 
     int run(Settings s, JwarpOptions options, String host, boolean loopback, int port, boolean portGiven) {
@@ -41,9 +39,10 @@ final class PerftestMode {
             peer = PerftestPeer.connect(options, s, a);
         } else {
             peer = PerftestPeer.accept(options, s, new InetSocketAddress(port), a -> {
-                err.println("jwarp: " + s.test().command() + " server (--perftest) waiting for perftest (ib_"
+                // on stdout, where perftest's server says it waits
+                out.println("jwarp: " + s.test().command() + " server (--perftest) waiting for perftest (ib_"
                         + s.test().command().replace('-', '_') + " -R ... HOST) on port " + a.getPort());
-                err.flush();
+                out.flush();
             });
         }
         try (peer) {

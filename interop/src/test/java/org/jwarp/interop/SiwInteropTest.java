@@ -1,5 +1,6 @@
 package org.jwarp.interop;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -44,8 +45,10 @@ class SiwInteropTest {
     private final List<String> captures = Collections.synchronizedList(new ArrayList<>());
     /** Cells whose first attempt failed, with what went wrong. */
     private final List<String> retried = Collections.synchronizedList(new ArrayList<>());
+    private final List<PerftestRunner.Outcome> perftests = Collections.synchronizedList(new ArrayList<>());
     private SiwVm vm;
     private CellRunner runner;
+    private PerftestRunner perftestRunner;
     private String loaded;
     private long started;
     private Path work;
@@ -59,6 +62,7 @@ class SiwInteropTest {
         vm.start();
         log(String.format(Locale.ROOT, "VM up after %.0f s", (System.nanoTime() - started) / 1e9));
         runner = new CellRunner(vm);
+        perftestRunner = new PerftestRunner(vm);
     }
 
     @AfterAll
@@ -85,6 +89,11 @@ class SiwInteropTest {
             }
             sb.append("\ncells that failed once and were run again (").append(retried.size()).append("):\n");
             retried.forEach(c -> sb.append("  ").append(c).append('\n'));
+            sb.append("\nperftest (siw's ib_* -R) x jwarp --perftest, stock siw:\n");
+            for (PerftestRunner.Outcome o : perftests) {
+                sb.append(String.format(Locale.ROOT, "  %-58s %-4s %s%n", o.cell().name(), o.pass() ? "ok" : "FAIL",
+                        o.detail()));
+            }
             sb.append("\ncaptures and MPA checks:\n");
             captures.forEach(c -> sb.append("  ").append(c).append('\n'));
             List<CellResult> all = new ArrayList<>(results);
@@ -156,6 +165,70 @@ class SiwInteropTest {
         return Matrix.cells().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> check(run(c, results))));
     }
 
+    @TestFactory
+    @Order(7)
+    Stream<DynamicTest> perftest() {
+        return PerftestCell.matrix().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
+            use("stock");
+            PerftestRunner.Outcome o = perftestRunner.run(c);
+            if (!o.pass()) {
+                retried.add(c.name() + ": " + o.detail());
+                log("retrying " + c.name() + " once; the first attempt's output:\n" + SiwVm.tail(o.log(), 60));
+                o = perftestRunner.run(c);
+            }
+            perftests.add(o);
+            log(String.format(Locale.ROOT, "%-58s %-4s %s", c.name(), o.pass() ? "ok" : "FAIL", o.detail()));
+            assertTrue(o.pass(), o.detail() + "\n" + SiwVm.tail(o.log(), 80));
+        }));
+    }
+
+    /** perftest's sessions on the wire: its exchange channel and data connections, each checked by tshark. */
+    @TestFactory
+    @Order(8)
+    Stream<DynamicTest> perftestCaptures() {
+        return Stream.of(new PerftestCell("write_bw", true, 4096, 50, true), new PerftestCell("send_bw", false, 4096, 50, true))
+                .map(c -> DynamicTest.dynamicTest("capture " + c.name(), () -> {
+                    use("stock");
+                    int port = c.jwarpClient() ? SiwVm.GUEST_PERFTEST_PORT : SiwVm.HOST_PERFTEST_PORT;
+                    Path pcap = work.resolve("perftest-" + c.test() + (c.jwarpClient() ? "-jwarp-client" : "-jwarp-server")
+                            + ".pcap").toAbsolutePath();
+                    WireCapture cap = WireCapture.start(port, pcap);
+                    PerftestRunner.Outcome o;
+                    try {
+                        o = perftestRunner.run(c);
+                    } finally {
+                        cap.close();
+                    }
+                    assertTrue(o.pass(), o.detail() + "\n" + SiwVm.tail(o.log(), 80));
+                    List<String> streams = WireCapture.tshark(Duration.ofMinutes(1), "-r", pcap.toString(), "-T", "fields",
+                            "-e", "tcp.stream").lines().filter(l -> !l.isBlank()).distinct().toList();
+                    int established = 0;
+                    for (String stream : streams) {
+                        TsharkVerdict v = verdict(pcap, "tcp.stream==" + stream);
+                        // a data connection tried before perftest's server listens again: siw
+                        // closes it after the MPA Request, and the client tries again
+                        boolean early = v.mpaFrames() == 1 && v.fpdus() == 0 && v.problems().isEmpty();
+                        captures.add("perftest " + c.name() + ", connection " + stream + ": " + v
+                                + (early ? " (closed by siw before its rdma_cm listened again; retried)" : ""));
+                        log("capture " + pcap.getFileName() + " connection " + stream + ": " + v);
+                        assertTrue(v.clean() || early, "tshark on " + pcap + " connection " + stream + ": " + v);
+                        established += v.clean() ? 1 : 0;
+                    }
+                    // the exchange channel and one data connection
+                    assertEquals(2, established, "connections with MPA Request and Reply in " + pcap + ": " + streams);
+                }));
+    }
+
+    private static TsharkVerdict verdict(Path pcap, String filter) {
+        String fields = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-Y", filter, "-T", "fields",
+                "-E", "separator=|", "-e", "frame.number", "-e", "tcp.srcport", "-e", "tcp.len", "-e", "frame.protocols",
+                "-e", "tcp.reassembled_in", "-e", "iwarp_mpa.ulpdulength", "-e", "tcp.analysis.retransmission", "-e",
+                "tcp.analysis.spurious_retransmission");
+        String verbose = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-V", "-Y",
+                "(" + filter + ") && iwarp_mpa.fpdu");
+        return TsharkVerdict.of(fields, verbose);
+    }
+
     private void capture(Cell cell, int port, String name) throws InterruptedException {
         Path pcap = work.resolve(name).toAbsolutePath();
         CellResult r;
@@ -167,11 +240,7 @@ class SiwInteropTest {
         }
         log("tcpdump: " + cap.report());
         check(r);
-        String fields = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-T", "fields", "-E", "separator=|",
-                "-e", "frame.number", "-e", "tcp.srcport", "-e", "tcp.len", "-e", "frame.protocols", "-e", "tcp.reassembled_in",
-                "-e", "iwarp_mpa.ulpdulength", "-e", "tcp.analysis.retransmission", "-e", "tcp.analysis.spurious_retransmission");
-        String verbose = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-V", "-Y", "iwarp_mpa.fpdu");
-        TsharkVerdict v = TsharkVerdict.of(fields, verbose);
+        TsharkVerdict v = verdict(pcap, "tcp");
         captures.add(cell.direction() + " " + name + ": " + v);
         log("capture " + name + ": " + v);
         assertTrue(v.clean(), "tshark on " + pcap + ": " + v);

@@ -29,6 +29,9 @@ final class SiwVm implements AutoCloseable {
     static final int GUEST_RPING_PORT = 7174;
     /** Host port reachable from the guest at 10.0.2.100. */
     static final int HOST_RPING_PORT = 27174;
+    /** perftest's port in the guest (host to guest), and the host's port the guest reaches. */
+    static final int GUEST_PERFTEST_PORT = 18515;
+    static final int HOST_PERFTEST_PORT = 28515;
     /** The siw builds the harness offers (build-vm.sh). */
     static final List<String> VARIANTS = List.of("stock", "crc", "p2p", "crc-p2p", "mpav1", "strict");
 
