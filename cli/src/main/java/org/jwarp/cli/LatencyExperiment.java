@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.SvgChart;
 import org.jwarp.bench.report.Json;
 
@@ -25,8 +23,6 @@ final class LatencyExperiment {
     static final String SCHEMA = "jwarp-experiment-latency/1";
     static final List<String> TRANSPORTS = List.of("jwarp", "sockets-busypoll");
     static final String CSV_HEADER = "part,transport,size,delay_ms,repeat,iterations,min_us,typical_us,p99_us";
-
-    private static final Pattern WAITING = Pattern.compile("waiting for a client on port (\\d+)");
 
     /** What runs. */
     record Plan(List<Integer> sizes, List<Double> delaysMs, int repeats, long iterations) {
@@ -89,26 +85,10 @@ final class LatencyExperiment {
 
     private static Point once(String part, Hosts hosts, String transport, int size, double delayMs, int repeat,
                               long iterations) throws IOException, InterruptedException {
-        try (ExperimentProcesses.Server server = ExperimentProcesses.server(hosts.serverPrefix(), JwarpCommand.class,
-                List.of("write-lat", "--transport", transport, "-p", "0"), WAITING)) {
-            String out = ExperimentProcesses.client(hosts.clientPrefix(), JwarpCommand.class, List.of("write-lat",
-                    hosts.serverAddress(), "-p", Integer.toString(server.port()), "--transport", transport, "-s",
-                    Integer.toString(size), "-n", Long.toString(iterations), "--json"),
-                    "write-lat (" + transport + ", " + size + " B)");
-            if (!out.contains("\"verified\": true")) {
-                throw new IOException("the write-lat run was not verified: " + out.strip());
-            }
-            return new Point(part, transport, size, delayMs, repeat, iterations, number(out, "min"),
-                    number(out, "typical"), number(out, "p99"));
-        }
-    }
-
-    private static double number(String json, String key) throws IOException {
-        Matcher m = Pattern.compile("\"" + key + "\": ([0-9.eE+-]+)").matcher(json);
-        if (!m.find()) {
-            throw new IOException("no " + key + " in the client's JSON");
-        }
-        return Double.parseDouble(m.group(1));
+        String out = ExperimentProcesses.perf(hosts, "write-lat", transport, List.of(), List.of("-s",
+                Integer.toString(size), "-n", Long.toString(iterations)), line -> { });
+        return new Point(part, transport, size, delayMs, repeat, iterations, ExperimentProcesses.number(out, "min"),
+                ExperimentProcesses.number(out, "typical"), ExperimentProcesses.number(out, "p99"));
     }
 
     // ------------------------------------------------------------------ output
