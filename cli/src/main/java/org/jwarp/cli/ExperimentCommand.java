@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
         description = "The seed papers' experiments: each writes results.csv, results.json, SVG plots and a README.md "
                 + "into its output directory (default results/NAME-TIMESTAMP/).",
         subcommands = {ExperimentCommand.ListExperiments.class, ExperimentCommand.Rss.class, ToeExperimentCommand.class,
-                LatencyExperimentCommand.class, ProgressExperimentCommand.class, IwarpVsTcpExperimentCommand.class})
+                LatencyExperimentCommand.class, ProgressExperimentCommand.class, IwarpVsTcpExperimentCommand.class,
+                RendezvousExperimentCommand.class})
 final class ExperimentCommand extends GroupCommand {
 
     /** {@code jwarp experiment list}. */

@@ -104,7 +104,7 @@ public final class ProgressSide {
      * as the paper's RNIC works beside a busy host CPU. On two CPUs a spinning engine would take the
      * only CPU the busy server leaves.
      */
-    private static DeviceConfig nic() {
+    static DeviceConfig nic() {
         return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
                 .idleStrategy(DeviceConfig.IdleStrategyKind.PARK).build();
     }
