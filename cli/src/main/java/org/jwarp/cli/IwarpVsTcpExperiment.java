@@ -203,8 +203,10 @@ final class IwarpVsTcpExperiment {
             }
             double[] after = soaker.calibrate(plan.calibrateMillis());
             for (int i = 0; i < idle.length; i++) {
-                notes.add(String.format(Locale.ROOT, "soaker on CPU %d: %.0f loops/s idle before the runs, %.0f after",
-                        pin.soakCpus().get(i), idle[i], after[i]));
+                notes.add(String.format(Locale.ROOT, "soaker on CPU %d: %.3g loops/s idle before the runs, %.3g after "
+                                + "(%.0f %% apart: a soaker load within that of another is noise, e.g. a virtual CPU's "
+                                + "varying speed)", pin.soakCpus().get(i), idle[i], after[i],
+                        100 * Math.abs(idle[i] - after[i]) / Math.max(idle[i], after[i])));
                 idle[i] = Math.max(idle[i], after[i]);
             }
             notes.add(soaker.lowestPriority() ? "soakers at nice 19 (setpriority), Java priority 1, each pinned to its CPU"

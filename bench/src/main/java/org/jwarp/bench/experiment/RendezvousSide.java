@@ -105,7 +105,7 @@ public final class RendezvousSide {
     }
 
     public static void main(String[] args) {
-        try {
+        SideProcess.main("rendezvous side", () -> {
             if (args[0].equals("serve")) {
                 serve(Integer.parseInt(args[1]));
             } else {
@@ -114,13 +114,7 @@ public final class RendezvousSide {
                         Arrays.stream(args[5].split(",")).map(Integer::parseInt).toList(), Integer.parseInt(args[6]),
                         Integer.parseInt(args[7]), Integer.parseInt(args[8]));
             }
-            System.out.flush();
-            System.exit(0);
-        } catch (Throwable t) {
-            System.out.println("rendezvous side failed: " + t);
-            t.printStackTrace(System.out);
-            System.exit(1);
-        }
+        });
     }
 
     // ------------------------------------------------------------------ the data pattern
@@ -359,11 +353,9 @@ public final class RendezvousSide {
                     for (String protocol : protocols) {
                         long[] ns = new long[count];
                         long[] cpu = s.block(protocol, size, ns);
-                        Arrays.sort(ns);
-                        System.out.printf(Locale.ROOT, "result protocol=%s size=%d repeat=%d count=%d median_us=%.3f "
-                                        + "p99_us=%.3f min_us=%.3f server_app_ns=%d server_engine_ns=%d%n", protocol, size,
-                                r, count, ns[count / 2] / 1e3, ns[Math.min(count - 1, (int) (count * 0.99))] / 1e3,
-                                ns[0] / 1e3, cpu[0], cpu[1]);
+                        System.out.printf(Locale.ROOT, "result protocol=%s size=%d repeat=%d count=%d %s "
+                                + "server_app_ns=%d server_engine_ns=%d%n", protocol, size, r, count,
+                                SideProcess.summary(ns), cpu[0], cpu[1]);
                         System.out.flush();
                     }
                 }
