@@ -95,13 +95,64 @@ final class ExperimentProcesses {
      */
     static String client(List<String> prefix, Class<?> main, List<String> args, String what)
             throws IOException, InterruptedException {
+        return client(prefix, main, args, what, line -> { });
+    }
+
+    /** As {@link #client(List, Class, List, String)}, handing each line to {@code onLine} as it comes. */
+    static String client(List<String> prefix, Class<?> main, List<String> args, String what,
+                         java.util.function.Consumer<String> onLine) throws IOException, InterruptedException {
         Process c = start(prefix, main, args);
-        String out = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        StringBuilder out = new StringBuilder();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(c.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                onLine.accept(line);
+                out.append(line).append('\n');
+            }
+        }
         if (!c.waitFor(120, TimeUnit.SECONDS) || c.exitValue() != 0) {
             c.destroyForcibly();
-            throw new IOException("the " + what + " client failed: " + out.strip());
+            throw new IOException("the " + what + " client failed: " + out.toString().strip());
         }
-        return out;
+        return out.toString();
+    }
+
+    /**
+     * The number after {@code "key": } in a JSON document the client printed, in its
+     * {@code results} if it has them (a perf run's settings name some of the same keys).
+     */
+    static double number(String json, String key) throws IOException {
+        Matcher m = Pattern.compile("\"" + key + "\": ([0-9.eE+-]+)").matcher(json);
+        if (!m.find(Math.max(0, json.indexOf("\"results\"")))) {
+            throw new IOException("no " + key + " in the client's JSON");
+        }
+        return Double.parseDouble(m.group(1));
+    }
+
+    private static final Pattern WAITING = Pattern.compile("waiting for a client on port (\\d+)");
+
+    /**
+     * One run of a perf test ({@code jwarp TEST}) between a server on {@code hosts}' server side and
+     * a client on its client side, each a process of its own as a user runs them; both get
+     * {@code bothArgs} (device options), the client also {@code clientArgs} (the workload) and
+     * {@code --json}. Returns the client's output, whose JSON says the run was verified.
+     */
+    static String perf(LatencyExperiment.Hosts hosts, String test, String transport, List<String> bothArgs,
+                       List<String> clientArgs, java.util.function.Consumer<String> onLine)
+            throws IOException, InterruptedException {
+        List<String> serverArgs = new ArrayList<>(List.of(test, "--transport", transport, "-p", "0"));
+        serverArgs.addAll(bothArgs);
+        try (Server server = server(hosts.serverPrefix(), JwarpCommand.class, serverArgs, WAITING)) {
+            List<String> args = new ArrayList<>(List.of(test, hosts.serverAddress(), "-p", Integer.toString(server.port()),
+                    "--transport", transport, "--json"));
+            args.addAll(bothArgs);
+            args.addAll(clientArgs);
+            String out = client(hosts.clientPrefix(), JwarpCommand.class, args, test + " (" + transport + " "
+                    + String.join(" ", clientArgs) + ")", onLine);
+            if (!out.contains("\"verified\": true")) {
+                throw new IOException("the " + test + " run was not verified: " + out.strip());
+            }
+            return out;
+        }
     }
 
     /**

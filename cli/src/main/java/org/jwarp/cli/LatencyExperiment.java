@@ -9,10 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.SvgChart;
-import org.jwarp.bench.report.Json;
 
 /**
  * Seed 000's latency figures (Fig. 3 and Fig. 8): one-way latency of RDMA WRITE ping-pong against a
@@ -24,9 +21,10 @@ final class LatencyExperiment {
 
     static final String SCHEMA = "jwarp-experiment-latency/1";
     static final List<String> TRANSPORTS = List.of("jwarp", "sockets-busypoll");
-    static final String CSV_HEADER = "part,transport,size,delay_ms,repeat,iterations,min_us,typical_us,p99_us";
-
-    private static final Pattern WAITING = Pattern.compile("waiting for a client on port (\\d+)");
+    static final ExperimentData DATA = new ExperimentData(
+            List.of("part", "transport", "size", "delay_ms", "repeat", "iterations", "min_us", "typical_us", "p99_us"),
+            List.of("part", "transport", "size", "delayMs", "repeat", "iterations", "minUs", "typicalUs", "p99Us"));
+    static final String CSV_HEADER = DATA.csvHeader();
 
     /** What runs. */
     record Plan(List<Integer> sizes, List<Double> delaysMs, int repeats, long iterations) {
@@ -50,9 +48,8 @@ final class LatencyExperiment {
     record Point(String part, String transport, int size, double delayMs, int repeat, long iterations, double minUs,
                  double typicalUs, double p99Us) {
 
-        String csv() {
-            return String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.3f,%.3f,%.3f", part, transport, size, delayMs, repeat,
-                    iterations, minUs, typicalUs, p99Us);
+        List<Object> values() {
+            return List.of(part, transport, size, delayMs, repeat, iterations, minUs, typicalUs, p99Us);
         }
     }
 
@@ -89,26 +86,10 @@ final class LatencyExperiment {
 
     private static Point once(String part, Hosts hosts, String transport, int size, double delayMs, int repeat,
                               long iterations) throws IOException, InterruptedException {
-        try (ExperimentProcesses.Server server = ExperimentProcesses.server(hosts.serverPrefix(), JwarpCommand.class,
-                List.of("write-lat", "--transport", transport, "-p", "0"), WAITING)) {
-            String out = ExperimentProcesses.client(hosts.clientPrefix(), JwarpCommand.class, List.of("write-lat",
-                    hosts.serverAddress(), "-p", Integer.toString(server.port()), "--transport", transport, "-s",
-                    Integer.toString(size), "-n", Long.toString(iterations), "--json"),
-                    "write-lat (" + transport + ", " + size + " B)");
-            if (!out.contains("\"verified\": true")) {
-                throw new IOException("the write-lat run was not verified: " + out.strip());
-            }
-            return new Point(part, transport, size, delayMs, repeat, iterations, number(out, "min"),
-                    number(out, "typical"), number(out, "p99"));
-        }
-    }
-
-    private static double number(String json, String key) throws IOException {
-        Matcher m = Pattern.compile("\"" + key + "\": ([0-9.eE+-]+)").matcher(json);
-        if (!m.find()) {
-            throw new IOException("no " + key + " in the client's JSON");
-        }
-        return Double.parseDouble(m.group(1));
+        String out = ExperimentProcesses.perf(hosts, "write-lat", transport, List.of(), List.of("-s",
+                Integer.toString(size), "-n", Long.toString(iterations)), line -> { });
+        return new Point(part, transport, size, delayMs, repeat, iterations, ExperimentProcesses.number(out, "min"),
+                ExperimentProcesses.number(out, "typical"), ExperimentProcesses.number(out, "p99"));
     }
 
     // ------------------------------------------------------------------ output
@@ -124,36 +105,15 @@ final class LatencyExperiment {
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {
-        Files.createDirectories(dir);
-        List<Path> files = new ArrayList<>();
-        StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
+        Map<String, Object> head = new LinkedHashMap<>();
+        head.put("sizes", plan.sizes());
+        head.put("delaysMs", plan.delaysMs());
+        head.put("repeats", plan.repeats());
+        List<List<Object>> rows = new ArrayList<>();
         for (Point p : points) {
-            csv.append(p.csv()).append('\n');
+            rows.add(p.values());
         }
-        files.add(Files.writeString(dir.resolve("results.csv"), csv.toString()));
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("schema", SCHEMA);
-        doc.put("mode", mode);
-        doc.put("sizes", plan.sizes());
-        doc.put("delaysMs", plan.delaysMs());
-        doc.put("repeats", plan.repeats());
-        doc.put("notes", notes);
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Point p : points) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("part", p.part());
-            row.put("transport", p.transport());
-            row.put("size", p.size());
-            row.put("delayMs", p.delayMs());
-            row.put("repeat", p.repeat());
-            row.put("iterations", p.iterations());
-            row.put("minUs", p.minUs());
-            row.put("typicalUs", p.typicalUs());
-            row.put("p99Us", p.p99Us());
-            rows.add(row);
-        }
-        doc.put("results", rows);
-        files.add(Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n"));
+        List<Path> files = new ArrayList<>(DATA.write(dir, SCHEMA, mode, head, notes, rows));
         SvgChart bySize = new SvgChart("One-way latency by message size, no added delay (seed 000 Fig. 3)",
                 "message size, bytes", "one-way latency, µs (typical)");
         for (int size : plan.sizes()) {

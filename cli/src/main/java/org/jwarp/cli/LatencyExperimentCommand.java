@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code jwarp experiment latency}: seed 000's Fig. 3 (latency by size) and Fig. 8 (latency by WAN delay). */
@@ -43,17 +42,8 @@ final class LatencyExperimentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LatencyExperiment.Plan base = quick ? LatencyExperiment.Plan.quick() : LatencyExperiment.Plan.full();
-        if (repeats != null && (repeats < 1 || repeats > 50)) {
-            throw new ParameterException(spec.commandLine(), "--repeats must be 1 to 50, not " + repeats);
-        }
-        if (sizes != null) {
-            for (int sz : sizes) {
-                if (sz < 1 || sz > (1 << 23)) {
-                    throw new ParameterException(spec.commandLine(), "--sizes takes sizes of 1 to 8388608 bytes, not " + sz);
-                }
-            }
-        }
-        LatencyExperiment.Plan plan = new LatencyExperiment.Plan(sizes != null ? List.copyOf(sizes) : base.sizes(),
+        ExperimentOptions.repeats(spec, repeats);
+        LatencyExperiment.Plan plan = new LatencyExperiment.Plan(ExperimentOptions.sizes(spec, "--sizes", sizes, base.sizes()),
                 base.delaysMs(),
                 repeats == null ? base.repeats() : repeats, base.iterations());
         List<String> notes = new ArrayList<>();
@@ -81,11 +71,7 @@ final class LatencyExperimentCommand implements Callable<Integer> {
                     + "MTU 1500, the delay added in each direction");
         }
         List<java.nio.file.Path> files = LatencyExperiment.write(dir, plan, points, quick ? "quick" : "full", notes);
-        pw.println();
-        pw.print(java.nio.file.Files.readString(dir.resolve("README.md")).lines()
-                .filter(l -> l.startsWith("|")).reduce("", (a, b) -> a + b + "\n"));
-        pw.println("wrote " + files.size() + " files to " + dir);
-        pw.flush();
+        ExperimentData.printSummary(pw, dir, files.size());
         return 0;
     }
 

@@ -148,6 +148,14 @@ abstract class PerfCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "Also write the rows to FILE as CSV.")
     Path csv;
 
+    /** For an experiment that samples something else (a cycle soaker) over exactly the measured runs. */
+    @Option(names = "--mark", hidden = true, description = "Print '" + MEASURING + "SIZE' on stderr when a size's "
+            + "measured run starts and '" + MEASURED + "SIZE' when its row is in (client).")
+    boolean mark;
+
+    static final String MEASURING = "jwarp: measuring size ";
+    static final String MEASURED = "jwarp: measured size ";
+
     @Mixin
     DeviceOptions device;
 
@@ -238,11 +246,19 @@ abstract class PerfCommand implements Callable<Integer> {
                 @Override
                 public void sizeStarted(int index, int count, int size, long durationNanos) {
                     progress.size(index, count, size, durationNanos);
+                    if (mark) {
+                        err.println(MEASURING + size);
+                        err.flush();
+                    }
                 }
 
                 @Override
                 public void row(ResultRow row) {
                     progress.clear();
+                    if (mark) {
+                        err.println(MEASURED + row.size());
+                        err.flush();
+                    }
                     if (!json) {
                         text.row(row);
                     }

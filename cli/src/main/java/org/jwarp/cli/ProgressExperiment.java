@@ -13,7 +13,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.ProgressSide;
 import org.jwarp.bench.experiment.SvgChart;
-import org.jwarp.bench.report.Json;
 
 /**
  * Seed 000's communication-progress figures (Fig. 4b, Fig. 6): the latency to fetch 1 KiB from a
@@ -25,7 +24,10 @@ final class ProgressExperiment {
 
     static final String SCHEMA = "jwarp-experiment-progress/1";
     static final List<String> STACKS = List.of("jwarp", "sockets");
-    static final String CSV_HEADER = "part,stack,load_ms,delay_ms,repeat,fetches,median_us,p99_us,min_us";
+    static final ExperimentData DATA = new ExperimentData(
+            List.of("part", "stack", "load_ms", "delay_ms", "repeat", "fetches", "median_us", "p99_us", "min_us"),
+            List.of("part", "stack", "loadMs", "delayMs", "repeat", "fetches", "medianUs", "p99Us", "minUs"));
+    static final String CSV_HEADER = DATA.csvHeader();
     static final double DELAY_SWEEP_LOAD_MS = 16;
 
     private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
@@ -44,9 +46,8 @@ final class ProgressExperiment {
 
     record Point(String part, String stack, double loadMs, double delayMs, int repeat, int fetches, double medianUs,
                  double p99Us, double minUs) {
-        String csv() {
-            return String.format(Locale.ROOT, "%s,%s,%.3f,%.3f,%d,%d,%.3f,%.3f,%.3f", part, stack, loadMs, delayMs, repeat,
-                    fetches, medianUs, p99Us, minUs);
+        List<Object> values() {
+            return List.of(part, stack, loadMs, delayMs, repeat, fetches, medianUs, p99Us, minUs);
         }
     }
 
@@ -95,37 +96,16 @@ final class ProgressExperiment {
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {
-        Files.createDirectories(dir);
-        List<Path> files = new ArrayList<>();
-        StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
+        Map<String, Object> head = new LinkedHashMap<>();
+        head.put("loadsMs", plan.loadsMs());
+        head.put("delaysMs", plan.delaysMs());
+        head.put("fetchBytes", 1024);
+        head.put("repeats", plan.repeats());
+        List<List<Object>> rows = new ArrayList<>();
         for (Point p : points) {
-            csv.append(p.csv()).append('\n');
+            rows.add(p.values());
         }
-        files.add(Files.writeString(dir.resolve("results.csv"), csv.toString()));
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("schema", SCHEMA);
-        doc.put("mode", mode);
-        doc.put("loadsMs", plan.loadsMs());
-        doc.put("delaysMs", plan.delaysMs());
-        doc.put("fetchBytes", 1024);
-        doc.put("repeats", plan.repeats());
-        doc.put("notes", notes);
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Point p : points) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("part", p.part());
-            row.put("stack", p.stack());
-            row.put("loadMs", p.loadMs());
-            row.put("delayMs", p.delayMs());
-            row.put("repeat", p.repeat());
-            row.put("fetches", p.fetches());
-            row.put("medianUs", p.medianUs());
-            row.put("p99Us", p.p99Us());
-            row.put("minUs", p.minUs());
-            rows.add(row);
-        }
-        doc.put("results", rows);
-        files.add(Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n"));
+        List<Path> files = new ArrayList<>(DATA.write(dir, SCHEMA, mode, head, notes, rows));
         SvgChart byLoad = new SvgChart("Latency to fetch 1 KiB from a busy process (seed 000 Fig. 6a)",
                 "remote load (dummy loop), ms (0 drawn at 0.1)", "fetch latency, µs (median)");
         for (double l : plan.loadsMs()) {

@@ -1,7 +1,6 @@
 package org.jwarp.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,11 +77,7 @@ final class ProgressExperimentCommand implements Callable<Integer> {
                     + "added in each direction, 16 ms of remote load");
         }
         List<Path> files = ProgressExperiment.write(dir, plan, points, quick ? "quick" : "full", notes);
-        pw.println();
-        pw.print(Files.readString(dir.resolve("README.md")).lines().filter(l -> l.startsWith("|"))
-                .reduce("", (a, b) -> a + b + "\n"));
-        pw.println("wrote " + files.size() + " files to " + dir);
-        pw.flush();
+        ExperimentData.printSummary(pw, dir, files.size());
         return 0;
     }
 

@@ -13,8 +13,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Locale;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -59,8 +57,8 @@ public final class ProgressSide {
         return (byte) (i * 7 + 3);
     }
 
-    public static void main(String[] args) throws Exception {
-        try {
+    public static void main(String[] args) {
+        SideProcess.main("progress side", () -> {
             boolean rdma = args[1].equals("jwarp");
             if (args[0].equals("serve")) {
                 double loadMs = Double.parseDouble(args[2]);
@@ -73,18 +71,9 @@ public final class ProgressSide {
                 InetSocketAddress to = new InetSocketAddress(InetAddress.getByName(args[2]), Integer.parseInt(args[3]));
                 int count = Integer.parseInt(args[4]);
                 long[] ns = rdma ? fetchRdma(to, count) : fetchSockets(to, count);
-                Arrays.sort(ns);
-                System.out.printf(Locale.ROOT, "result median_us=%.3f p99_us=%.3f min_us=%.3f count=%d%n",
-                        ns[ns.length / 2] / 1e3, ns[Math.min(ns.length - 1, (int) (ns.length * 0.99))] / 1e3,
-                        ns[0] / 1e3, ns.length);
+                System.out.println("result " + SideProcess.summary(ns) + " count=" + ns.length);
             }
-            System.out.flush();
-            System.exit(0);
-        } catch (Throwable t) {
-            System.out.println("progress side failed: " + t);
-            t.printStackTrace(System.out);
-            System.exit(1);
-        }
+        });
     }
 
     /** The dummy work between two looks at the network: spins for {@code ms}. */
@@ -104,7 +93,7 @@ public final class ProgressSide {
      * as the paper's RNIC works beside a busy host CPU. On two CPUs a spinning engine would take the
      * only CPU the busy server leaves.
      */
-    private static DeviceConfig nic() {
+    static DeviceConfig nic() {
         return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
                 .idleStrategy(DeviceConfig.IdleStrategyKind.PARK).build();
     }

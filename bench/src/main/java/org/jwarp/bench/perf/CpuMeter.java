@@ -2,7 +2,9 @@ package org.jwarp.bench.perf;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * CPU time of one side over a measured interval, split as seed 001 splits it: the application
@@ -64,6 +66,20 @@ public final class CpuMeter {
 
     public long wallNanos() {
         return wall;
+    }
+
+    /**
+     * The engine threads running in this process now (threads named {@code jwarp-engine*}): with
+     * one device open, its engine threads; a caller with several takes the difference around an open.
+     */
+    public static Set<Thread> engineThreadsNow() {
+        Set<Thread> out = new HashSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("jwarp-engine")) {
+                out.add(t);
+            }
+        }
+        return out;
     }
 
     private long engineCpu() {

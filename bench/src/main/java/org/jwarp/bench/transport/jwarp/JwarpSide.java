@@ -2,9 +2,9 @@ package org.jwarp.bench.transport.jwarp;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jwarp.bench.perf.CpuMeter;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
@@ -82,9 +82,9 @@ final class JwarpSide implements AutoCloseable {
         }
         synchronized (OPENING) {
             // the engine threads this device starts are the threads named jwarp-engine-* that appear
-            Set<Thread> before = engineThreadsNow();
+            Set<Thread> before = CpuMeter.engineThreadsNow();
             device = RdmaDevice.open(config);
-            Set<Thread> after = engineThreadsNow();
+            Set<Thread> after = CpuMeter.engineThreadsNow();
             after.removeAll(before);
             engineThreads = List.copyOf(after);
         }
@@ -98,15 +98,6 @@ final class JwarpSide implements AutoCloseable {
         control = new JwarpControl(this);
     }
 
-    private static Set<Thread> engineThreadsNow() {
-        Set<Thread> out = new HashSet<>();
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.getName().startsWith("jwarp-engine")) {
-                out.add(t);
-            }
-        }
-        return out;
-    }
 
     /** Creates the data QPs and buffers for {@code s}. */
     void setup(Settings s) {
