@@ -146,9 +146,10 @@ final class CpuImpactExperiment {
                 + "client connections (the paper: %d) stream messages to it without pause. RDMA WRITE (jwarp): the "
                 + "server's engine thread places every message in registered memory; the application never looks at "
                 + "them. Sockets: the application reads them itself, between two steps of its job (every 0.1 ms of "
-                + "work), as a single-threaded server does. Slowdown = execution time under load / alone, both in the "
+                + "work), as a single-threaded server does. Each time is the shortest of %d runs alone and of %d under "
+                + "load (other work on the machine only lengthens a run); slowdown = under load / alone, both in the "
                 + "same server process. %d run(s) per point.%n%n", plan.jobMs(), plan.clients(), PAPER_CLIENTS,
-                plan.repeats()));
+                CpuImpactSide.ALONE_RUNS, CpuImpactSide.LOADED_RUNS, plan.repeats()));
         for (String n : notes) {
             md.append("- ").append(n).append('\n');
         }

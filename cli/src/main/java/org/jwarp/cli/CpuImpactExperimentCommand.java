@@ -69,14 +69,10 @@ final class CpuImpactExperimentCommand implements Callable<Integer> {
                 quick ? "quick" : "full", plan.clients(), plan.sizes(), delays ? ", delays " + plan.delaysMs()
                         + " ms at 16 KiB" : "", plan.jobMs());
         pw.flush();
-        List<CpuImpactExperiment.Point> points = new ArrayList<>(CpuImpactExperiment.sizes(plan,
-                LatencyExperiment.Hosts.loopback(), p -> progress(pw, p)));
-        if (delays) {
-            ExperimentProcesses.overDelays(TESTBED_NAME, plan.delaysMs(), notes, pw,
-                    (hosts, d) -> points.addAll(CpuImpactExperiment.delay(plan, hosts, d, p -> progress(pw, p))));
-            notes.add("delay sweep: clients on host A, the server on host B of testbed " + TESTBED_NAME + ", joined by "
-                    + "degen, MTU 1500, the delay added in each direction");
-        }
+        List<CpuImpactExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
+                (hosts, d) -> CpuImpactExperiment.sizes(plan, hosts, p -> progress(pw, p)), delays,
+                (hosts, d) -> CpuImpactExperiment.delay(plan, hosts, d, p -> progress(pw, p)), TESTBED_NAME,
+                plan.delaysMs(), "the clients on host A, the server on host B", notes, pw);
         ExperimentFiles.summary(pw, dir, CpuImpactExperiment.write(dir, plan, points, quick ? "quick" : "full", notes));
         return 0;
     }

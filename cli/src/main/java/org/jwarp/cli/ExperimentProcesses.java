@@ -183,6 +183,29 @@ final class ExperimentProcesses {
         return median(points.stream().filter(which).map(p -> value.applyAsDouble(p)).toList());
     }
 
+    /** The points of one part of an experiment, on {@code hosts}. */
+    @FunctionalInterface
+    interface Part<P> {
+        List<P> run(LatencyExperiment.Hosts hosts, double delayMs) throws IOException, InterruptedException;
+    }
+
+    /**
+     * An experiment's two parts: {@code part} on loopback at no added delay, then, if {@code delays},
+     * {@code part} again at each of {@code delaysMs} between the hosts of testbed {@code name}
+     * ({@link #overDelays}), noting {@code how} the delay part ran.
+     */
+    static <P> List<P> loopbackThenDelays(Part<P> loopback, boolean delays, Part<P> part, String name,
+                                          List<Double> delaysMs, String how, List<String> notes, java.io.PrintWriter pw)
+            throws IOException, InterruptedException {
+        List<P> points = new ArrayList<>(loopback.run(LatencyExperiment.Hosts.loopback(), 0));
+        if (delays) {
+            overDelays(name, delaysMs, notes, pw, (hosts, d) -> points.addAll(part.run(hosts, d)));
+            notes.add("delay sweep: " + how + " of testbed " + name + " (network namespaces) joined by degen, MTU 1500, "
+                    + "the delay added in each direction");
+        }
+        return points;
+    }
+
     /** One delay's points, measured between the testbed's hosts (server on B, client on A). */
     @FunctionalInterface
     interface DelayStep {

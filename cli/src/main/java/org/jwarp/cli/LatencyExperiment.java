@@ -12,7 +12,6 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.SvgChart;
-import org.jwarp.bench.report.Json;
 
 /**
  * Seed 000's latency figures (Fig. 3 and Fig. 8): one-way latency of RDMA WRITE ping-pong against a
@@ -124,36 +123,12 @@ final class LatencyExperiment {
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {
-        Files.createDirectories(dir);
-        List<Path> files = new ArrayList<>();
-        StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
-        for (Point p : points) {
-            csv.append(p.csv()).append('\n');
-        }
-        files.add(Files.writeString(dir.resolve("results.csv"), csv.toString()));
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("schema", SCHEMA);
-        doc.put("mode", mode);
-        doc.put("sizes", plan.sizes());
-        doc.put("delaysMs", plan.delaysMs());
-        doc.put("repeats", plan.repeats());
-        doc.put("notes", notes);
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Point p : points) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("part", p.part());
-            row.put("transport", p.transport());
-            row.put("size", p.size());
-            row.put("delayMs", p.delayMs());
-            row.put("repeat", p.repeat());
-            row.put("iterations", p.iterations());
-            row.put("minUs", p.minUs());
-            row.put("typicalUs", p.typicalUs());
-            row.put("p99Us", p.p99Us());
-            rows.add(row);
-        }
-        doc.put("results", rows);
-        files.add(Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n"));
+        Map<String, Object> planDoc = new LinkedHashMap<>();
+        planDoc.put("sizes", plan.sizes());
+        planDoc.put("delaysMs", plan.delaysMs());
+        planDoc.put("repeats", plan.repeats());
+        List<Path> files = new ArrayList<>(ExperimentFiles.data(dir, CSV_HEADER, points, Point::csv,
+                ExperimentFiles.doc(SCHEMA, mode, planDoc, notes)));
         SvgChart bySize = new SvgChart("One-way latency by message size, no added delay (seed 000 Fig. 3)",
                 "message size, bytes", "one-way latency, µs (typical)");
         for (int size : plan.sizes()) {

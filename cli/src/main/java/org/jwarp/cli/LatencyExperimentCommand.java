@@ -80,12 +80,7 @@ final class LatencyExperimentCommand implements Callable<Integer> {
             notes.add("delay sweep: hosts A and B of testbed " + TESTBED_NAME + " (network namespaces) joined by degen, "
                     + "MTU 1500, the delay added in each direction");
         }
-        List<java.nio.file.Path> files = LatencyExperiment.write(dir, plan, points, quick ? "quick" : "full", notes);
-        pw.println();
-        pw.print(java.nio.file.Files.readString(dir.resolve("README.md")).lines()
-                .filter(l -> l.startsWith("|")).reduce("", (a, b) -> a + b + "\n"));
-        pw.println("wrote " + files.size() + " files to " + dir);
-        pw.flush();
+        ExperimentFiles.summary(pw, dir, LatencyExperiment.write(dir, plan, points, quick ? "quick" : "full", notes));
         return 0;
     }
 

@@ -67,14 +67,10 @@ final class OverlapExperimentCommand implements Callable<Integer> {
                 plan.sizes(), plan.computesMs(), delays ? String.format(Locale.ROOT, ", delays %s ms at %.0f ms",
                         plan.delaysMs(), plan.delayComputeMs()) : "");
         pw.flush();
-        List<OverlapExperiment.Point> points = new ArrayList<>(OverlapExperiment.computes(plan,
-                LatencyExperiment.Hosts.loopback(), p -> progress(pw, p)));
-        if (delays) {
-            ExperimentProcesses.overDelays(TESTBED_NAME, plan.delaysMs(), notes, pw,
-                    (hosts, d) -> points.addAll(OverlapExperiment.delay(plan, hosts, d, p -> progress(pw, p))));
-            notes.add("delay sweep: hosts A and B of testbed " + TESTBED_NAME + " joined by degen, MTU 1500, the delay "
-                    + "added in each direction");
-        }
+        List<OverlapExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
+                (hosts, d) -> OverlapExperiment.computes(plan, hosts, p -> progress(pw, p)), delays,
+                (hosts, d) -> OverlapExperiment.delay(plan, hosts, d, p -> progress(pw, p)), TESTBED_NAME,
+                plan.delaysMs(), "the client on host A, the server on host B", notes, pw);
         ExperimentFiles.summary(pw, dir, OverlapExperiment.write(dir, plan, points, quick ? "quick" : "full", notes));
         return 0;
     }

@@ -13,7 +13,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.ProgressSide;
 import org.jwarp.bench.experiment.SvgChart;
-import org.jwarp.bench.report.Json;
 
 /**
  * Seed 000's communication-progress figures (Fig. 4b, Fig. 6): the latency to fetch 1 KiB from a
@@ -95,37 +94,13 @@ final class ProgressExperiment {
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {
-        Files.createDirectories(dir);
-        List<Path> files = new ArrayList<>();
-        StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
-        for (Point p : points) {
-            csv.append(p.csv()).append('\n');
-        }
-        files.add(Files.writeString(dir.resolve("results.csv"), csv.toString()));
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("schema", SCHEMA);
-        doc.put("mode", mode);
-        doc.put("loadsMs", plan.loadsMs());
-        doc.put("delaysMs", plan.delaysMs());
-        doc.put("fetchBytes", 1024);
-        doc.put("repeats", plan.repeats());
-        doc.put("notes", notes);
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Point p : points) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("part", p.part());
-            row.put("stack", p.stack());
-            row.put("loadMs", p.loadMs());
-            row.put("delayMs", p.delayMs());
-            row.put("repeat", p.repeat());
-            row.put("fetches", p.fetches());
-            row.put("medianUs", p.medianUs());
-            row.put("p99Us", p.p99Us());
-            row.put("minUs", p.minUs());
-            rows.add(row);
-        }
-        doc.put("results", rows);
-        files.add(Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n"));
+        Map<String, Object> planDoc = new LinkedHashMap<>();
+        planDoc.put("loadsMs", plan.loadsMs());
+        planDoc.put("delaysMs", plan.delaysMs());
+        planDoc.put("fetchBytes", 1024);
+        planDoc.put("repeats", plan.repeats());
+        List<Path> files = new ArrayList<>(ExperimentFiles.data(dir, CSV_HEADER, points, Point::csv,
+                ExperimentFiles.doc(SCHEMA, mode, planDoc, notes)));
         SvgChart byLoad = new SvgChart("Latency to fetch 1 KiB from a busy process (seed 000 Fig. 6a)",
                 "remote load (dummy loop), ms (0 drawn at 0.1)", "fetch latency, µs (median)");
         for (double l : plan.loadsMs()) {

@@ -77,12 +77,7 @@ final class ProgressExperimentCommand implements Callable<Integer> {
             notes.add("delay sweep: hosts A and B of testbed " + TESTBED_NAME + " joined by degen, MTU 1500, the delay "
                     + "added in each direction, 16 ms of remote load");
         }
-        List<Path> files = ProgressExperiment.write(dir, plan, points, quick ? "quick" : "full", notes);
-        pw.println();
-        pw.print(Files.readString(dir.resolve("README.md")).lines().filter(l -> l.startsWith("|"))
-                .reduce("", (a, b) -> a + b + "\n"));
-        pw.println("wrote " + files.size() + " files to " + dir);
-        pw.flush();
+        ExperimentFiles.summary(pw, dir, ProgressExperiment.write(dir, plan, points, quick ? "quick" : "full", notes));
         return 0;
     }
 
