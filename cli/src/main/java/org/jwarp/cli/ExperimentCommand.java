@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
         description = "The seed papers' experiments: each writes results.csv, results.json, SVG plots and a README.md "
                 + "into its output directory (default results/NAME-TIMESTAMP/).",
         subcommands = {ExperimentCommand.ListExperiments.class, ExperimentCommand.Rss.class, ToeExperimentCommand.class,
-                LatencyExperimentCommand.class, ProgressExperimentCommand.class, IwarpVsTcpExperimentCommand.class,
-                RendezvousExperimentCommand.class})
+                LatencyExperimentCommand.class, ProgressExperimentCommand.class, OverlapExperimentCommand.class,
+                CpuImpactExperimentCommand.class, RendezvousExperimentCommand.class, IwarpVsTcpExperimentCommand.class})
 final class ExperimentCommand extends GroupCommand {
 
     /** {@code jwarp experiment list}. */
@@ -34,20 +34,28 @@ final class ExperimentCommand extends GroupCommand {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            out.println("rss           seed 004: connections x engine threads x steering (RSS, round robin, one) x moderation;"
+            row(out, "rss", "seed 004: connections x engine threads x steering (RSS, round robin, one) x moderation;"
                     + " throughput, wake-ups, FPDUs per wake-up, CPU per KiB");
-            out.println("latency       seed 000 Fig. 3 and 8: RDMA WRITE vs sockets one-way latency by size, and by WAN delay"
+            row(out, "latency", "seed 000 Fig. 3 and 8: RDMA WRITE vs sockets one-way latency by size, and by WAN delay"
                     + " (testbed, root)");
-            out.println("progress      seed 000 Fig. 4b and 6: fetching 1 KiB from a busy process, RDMA READ vs sockets,"
+            row(out, "progress", "seed 000 Fig. 4b and 6: fetching 1 KiB from a busy process, RDMA READ vs sockets,"
                     + " by remote load, and by WAN delay (testbed, root)");
-            out.println("rendezvous    seed 000 Fig. 9: eager SEND vs WRITE- and READ-based rendezvous; message latency"
+            row(out, "overlap", "seed 000 Fig. 4a and 5: computation overlapping a ping-pong, RDMA WRITE vs"
+                    + " non-blocking sockets, by computation time, and by WAN delay (testbed, root)");
+            row(out, "cpu-impact", "seed 000 Fig. 7: a server job's execution time while many clients stream to it,"
+                    + " RDMA WRITE vs sockets, by message size, and by WAN delay (testbed, root)");
+            row(out, "rendezvous", "seed 000 Fig. 9: eager SEND vs WRITE- and READ-based rendezvous; message latency"
                     + " and the receiver's CPU by size, and by WAN delay (testbed, root)");
-            out.println("iwarp-vs-tcp  seed 002 Tables 1-2, Fig. 2-4: latency and throughput, jwarp (MPA CRC on, off)"
+            row(out, "iwarp-vs-tcp", "seed 002 Tables 1-2, Fig. 2-4: latency and throughput, jwarp (MPA CRC on, off)"
                     + " vs Java TCP sockets; each side's CPU by thread time and by a cycle soaker");
-            out.println("toe           seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the offloaded"
+            row(out, "toe", "seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the offloaded"
                     + " sockets and through Java sockets; throughput and host CPU per Gb/s, each side");
             out.flush();
             return 0;
+        }
+
+        private static void row(PrintWriter out, String name, String what) {
+            out.printf("%-11s%s%n", name, what);
         }
     }
 

@@ -41,8 +41,18 @@ final class ExperimentProcesses {
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
-    /** A server process and the port it announced. */
-    record Server(Process process, int port) implements AutoCloseable {
+    /** A server process, the port it announced, and all it prints (complete when it ends). */
+    record Server(Process process, int port, CompletableFuture<String> output) implements AutoCloseable {
+
+        /** Waits (60 s) for the server to end and returns all it printed. */
+        String awaitOutput() throws IOException, InterruptedException {
+            try {
+                return output.get(60, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                process.destroyForcibly();
+                throw new IOException("the server did not end after its client", e);
+            }
+        }
 
         /** Waits for the server to end after its client (30 s), then kills it if it has not. */
         @Override
@@ -58,6 +68,7 @@ final class ExperimentProcesses {
         Process p = start(prefix, main, args);
         StringBuilder out = new StringBuilder();
         CompletableFuture<Integer> port = new CompletableFuture<>();
+        CompletableFuture<String> all = new CompletableFuture<>();
         Thread.ofPlatform().daemon().start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = r.readLine(); line != null; line = r.readLine()) {
@@ -71,11 +82,15 @@ final class ExperimentProcesses {
                 }
             } catch (IOException e) {
                 port.completeExceptionally(e);
+                all.completeExceptionally(e);
             }
             port.completeExceptionally(new IOException("the server ended before listening"));
+            synchronized (out) {
+                all.complete(out.toString());
+            }
         });
         try {
-            return new Server(p, port.get(60, TimeUnit.SECONDS));
+            return new Server(p, port.get(60, TimeUnit.SECONDS), all);
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
@@ -177,6 +192,29 @@ final class ExperimentProcesses {
         };
     }
 
+    /**
+     * The {@code result key=value ...} lines a side printed, each as key to number.
+     *
+     * @throws IOException with the output if there is none
+     */
+    static List<java.util.Map<String, Double>> results(String output, String what) throws IOException {
+        List<java.util.Map<String, Double>> rows = new ArrayList<>();
+        for (String line : output.lines().toList()) {
+            if (line.startsWith("result ")) {
+                java.util.Map<String, Double> row = new java.util.LinkedHashMap<>();
+                for (String kv : line.substring("result ".length()).trim().split("\\s+")) {
+                    int eq = kv.indexOf('=');
+                    row.put(kv.substring(0, eq), Double.parseDouble(kv.substring(eq + 1)));
+                }
+                rows.add(row);
+            }
+        }
+        if (rows.isEmpty()) {
+            throw new IOException("the " + what + " printed no result: " + output.strip());
+        }
+        return rows;
+    }
+
     /** {@code results/NAME-TIMESTAMP}. */
     static Path defaultDir(String name) {
         return Path.of("results", name + "-" + LocalDateTime.now()
@@ -188,6 +226,35 @@ final class ExperimentProcesses {
         List<Double> v = values.stream().sorted().toList();
         int n = v.size();
         return n == 0 ? Double.NaN : n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+    }
+
+    /** The median of {@code value} over the points {@code which} selects (NaN if none). */
+    static <P> double median(List<P> points, java.util.function.Predicate<P> which,
+                             java.util.function.ToDoubleFunction<P> value) {
+        return median(points.stream().filter(which).map(p -> value.applyAsDouble(p)).toList());
+    }
+
+    /** The points of one part of an experiment, on {@code hosts}. */
+    @FunctionalInterface
+    interface Part<P> {
+        List<P> run(LatencyExperiment.Hosts hosts, double delayMs) throws IOException, InterruptedException;
+    }
+
+    /**
+     * An experiment's two parts: {@code part} on loopback at no added delay, then, if {@code delays},
+     * {@code part} again at each of {@code delaysMs} between the hosts of testbed {@code name}
+     * ({@link #overDelays}), noting {@code how} the delay part ran.
+     */
+    static <P> List<P> loopbackThenDelays(Part<P> loopback, boolean delays, Part<P> part, String name,
+                                          List<Double> delaysMs, String how, List<String> notes, java.io.PrintWriter pw)
+            throws IOException, InterruptedException {
+        List<P> points = new ArrayList<>(loopback.run(LatencyExperiment.Hosts.loopback(), 0));
+        if (delays) {
+            overDelays(name, delaysMs, notes, pw, (hosts, d) -> points.addAll(part.run(hosts, d)));
+            notes.add("delay sweep: " + how + " of testbed " + name + " (network namespaces) joined by degen, MTU 1500, "
+                    + "the delay added in each direction");
+        }
+        return points;
     }
 
     /** One delay's points, measured between the testbed's hosts (server on B, client on A). */

@@ -13,6 +13,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -21,7 +23,6 @@ import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.Moderation;
 import org.jwarp.verbs.ConnectParams;
-import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.ProtectionDomain;
@@ -58,7 +59,7 @@ public final class ProgressSide {
     }
 
     public static void main(String[] args) {
-        SideProcess.main("progress side", () -> {
+        SideMain.run("progress side", out -> {
             boolean rdma = args[1].equals("jwarp");
             if (args[0].equals("serve")) {
                 double loadMs = Double.parseDouble(args[2]);
@@ -71,35 +72,18 @@ public final class ProgressSide {
                 InetSocketAddress to = new InetSocketAddress(InetAddress.getByName(args[2]), Integer.parseInt(args[3]));
                 int count = Integer.parseInt(args[4]);
                 long[] ns = rdma ? fetchRdma(to, count) : fetchSockets(to, count);
-                System.out.println("result " + SideProcess.summary(ns) + " count=" + ns.length);
+                Arrays.sort(ns);
+                out.printf(Locale.ROOT, "result median_us=%.3f p99_us=%.3f min_us=%.3f count=%d%n",
+                        ns[ns.length / 2] / 1e3, ns[Math.min(ns.length - 1, (int) (ns.length * 0.99))] / 1e3,
+                        ns[0] / 1e3, ns.length);
             }
         });
     }
 
-    /** The dummy work between two looks at the network: spins for {@code ms}. */
-    private static long busy(double ms, long sink) {
-        long until = System.nanoTime() + (long) (ms * 1e6);
-        long x = sink;
-        do {
-            x = x * 6364136223846793005L + 1442695040888963407L;
-        } while (System.nanoTime() - until < 0);
-        return x;
-    }
-
     // ------------------------------------------------------------------ RDMA READ
 
-    /**
-     * Each side's NIC: an engine thread of its own that sleeps in its selector when idle (no spin),
-     * as the paper's RNIC works beside a busy host CPU. On two CPUs a spinning engine would take the
-     * only CPU the busy server leaves.
-     */
-    static DeviceConfig nic() {
-        return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .idleStrategy(DeviceConfig.IdleStrategyKind.PARK).build();
-    }
-
     private static void serveRdma(double loadMs) throws Exception {
-        try (RdmaDevice dev = RdmaDevice.open(nic()); Arena arena = Arena.ofShared()) {
+        try (RdmaDevice dev = RdmaDevice.open(OffloadNic.config()); Arena arena = Arena.ofShared()) {
             ProtectionDomain pd = dev.allocPd();
             CompletionQueue cq = dev.createCq(16, null);
             MemoryRegion data = pd.registerMemory(arena.allocate(SIZE, 64), Access.LOCAL_WRITE | Access.REMOTE_READ);
@@ -112,13 +96,12 @@ public final class ProgressSide {
             System.out.println("listening on port " + listener.localAddress().getPort());
             System.out.flush();
             CmEvent.ConnectRequest r = events.expect(CmEvent.ConnectRequest.class, WAIT, dev);
-            byte[] advert = ByteBuffer.allocate(12).putLong(data.iova()).putInt(data.rkey()).array();
-            r.request().accept(qp, new AcceptParams(advert, 16, 16));
+            r.request().accept(qp, new AcceptParams(RemoteBuffer.of(data).encode(), 16, 16));
             events.expect(CmEvent.Established.class, WAIT, dev);
             long sink = 0;
             // the application is busy; between two loops it only looks whether the client has gone
             while (true) {
-                sink = busy(loadMs, sink);
+                sink = DummyLoop.spin(loadMs, sink);
                 CmEvent e = events.poll();
                 if (e instanceof CmEvent.Disconnected) {
                     break;
@@ -130,7 +113,7 @@ public final class ProgressSide {
     }
 
     private static long[] fetchRdma(InetSocketAddress to, int count) throws Exception {
-        try (RdmaDevice dev = RdmaDevice.open(nic()); Arena arena = Arena.ofShared()) {
+        try (RdmaDevice dev = RdmaDevice.open(OffloadNic.config()); Arena arena = Arena.ofShared()) {
             ProtectionDomain pd = dev.allocPd();
             // the client sleeps on completion events: on a small machine its CPU is then free for the busy
             // server's engine, as the paper's client never competed with the server's NIC
@@ -144,11 +127,9 @@ public final class ProgressSide {
             if (up == null) {
                 throw new IOException("no connection to " + to);
             }
-            ByteBuffer advert = ByteBuffer.wrap(up.peerPrivateData());
-            long addr = advert.getLong();
-            int rkey = advert.getInt();
+            RemoteBuffer data = RemoteBuffer.decode(up.peerPrivateData());
             SendWr read = new SendWr(1).wrId(1).opcode(WrOpcode.RDMA_READ).signaled(true).addSge(sink, 0, SIZE)
-                    .remote(addr, rkey);
+                    .remote(data.addr(), data.rkey());
             WorkCompletion[] wcs = {new WorkCompletion()};
             long[] ns = new long[count];
             for (int k = 0; k < count; k++) {
@@ -157,17 +138,10 @@ public final class ProgressSide {
                 if (!PostStatus.isOk(qp.postSend(read))) {
                     throw new IOException("post failed");
                 }
-                while (cq.poll(wcs) == 0) {
-                    cq.requestNotify(false);
-                    if (cq.poll(wcs) > 0) {
-                        break;
-                    }
-                    channel.await(1, java.util.concurrent.TimeUnit.SECONDS);
+                if (!CqWait.next(cq, channel, wcs, WAIT.toMillis())) {
+                    throw new IOException("no READ completion in " + WAIT);
                 }
                 ns[k] = System.nanoTime() - t0;
-                if (!wcs[0].isSuccess()) {
-                    throw new IOException("READ failed: " + wcs[0]);
-                }
                 check(sink.segment());
             }
             dev.connectionManager().disconnect(qp);
@@ -201,7 +175,7 @@ public final class ProgressSide {
                 ByteBuffer req = ByteBuffer.allocate(64);
                 long sink = 0;
                 while (true) {
-                    sink = busy(loadMs, sink);
+                    sink = DummyLoop.spin(loadMs, sink);
                     // between two loops: answer every request that has arrived (non-blocking)
                     req.clear();
                     int n = c.read(req);

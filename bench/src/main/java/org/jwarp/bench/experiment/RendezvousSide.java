@@ -173,7 +173,7 @@ public final class RendezvousSide {
         private int nextHeader;
 
         Peer() {
-            dev = RdmaDevice.open(ProgressSide.nic());
+            dev = RdmaDevice.open(OffloadNic.config());
             engineThreads = List.copyOf(CpuMeter.engineThreadsNow());
             pd = dev.allocPd();
             channel = dev.createCompletionChannel(Moderation.NONE);
