@@ -54,6 +54,8 @@ public final class PerftestPeer implements AutoCloseable {
     private static final Duration SETUP = Duration.ofSeconds(30);
     /** How long a side waits for the peer's end-of-run exchange: the run's length is the peer's. */
     private static final Duration RUN = Duration.ofHours(1);
+    /** How long this side lets the peer close first at the end of a run. */
+    private static final Duration PEER_CLOSE = Duration.ofSeconds(3);
     /** perftest's client retries its data connections until the server listens again. */
     private static final int CONNECT_TRIES = 10;
 
@@ -223,6 +225,32 @@ public final class PerftestPeer implements AutoCloseable {
 
     /** Runs the test as perftest would, and returns this side's result. */
     public PerftestResult run() {
+        PerftestResult r = runTest();
+        awaitPeerClose();
+        return r;
+    }
+
+    /**
+     * perftest disconnects first after its last exchange and then waits for the events of its own
+     * disconnects; closing from this side at once races its last SEND's completion, which perftest
+     * then reports as failed. So wait (a few seconds at most) for the peer to close the exchange
+     * channel.
+     */
+    private void awaitPeerClose() {
+        long deadline = System.nanoTime() + PEER_CLOSE.toNanos();
+        try {
+            for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+                CmEvent e = side.cmEvents.poll(Duration.ofNanos(left), side.device);
+                if (e == null || e instanceof CmEvent.Disconnected d && d.qp() == side.ctlQp) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private PerftestResult runTest() {
         TestKind t = side.settings.test();
         int n = side.settings.qps();
         mine = new PerftestDest[n];
