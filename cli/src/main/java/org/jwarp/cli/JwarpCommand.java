@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
                 PerfCommands.WriteBw.class, PerfCommands.ReadLat.class, PerfCommands.ReadBw.class,
                 PerfCommands.WriteImmLat.class, PerfCommands.WriteImmBw.class,
                 PerfCommands.AtomicLat.class, PerfCommands.AtomicBw.class, DemoCommand.class, BenchCommand.class, StatCommand.class,
-                RpingCommand.class, RssCommand.class, ExperimentCommand.class, ReportCommand.class})
+                RpingCommand.class, CmatoseCommand.class, RdmaExampleCommands.Server.class,
+                RdmaExampleCommands.Client.class, RssCommand.class, ExperimentCommand.class, ReportCommand.class})
 public final class JwarpCommand implements Callable<Integer> {
 
     @Spec

@@ -25,11 +25,7 @@ final class PerftestRunner {
         this.vm = vm;
     }
 
-    /** What a cell did: passed, or why not; everything both sides printed. */
-    record Outcome(PerftestCell cell, boolean pass, String detail, String log) {
-    }
-
-    Outcome run(PerftestCell c) throws InterruptedException {
+    ToolResult run(PerftestCell c) throws InterruptedException {
         List<String> opts = new ArrayList<>(c.common());
         String perftestArgs = String.join(" ", opts);
         List<String> args = new ArrayList<>(List.of(c.jwarpCommand(), "--perftest"));
@@ -93,7 +89,7 @@ final class PerftestRunner {
         if (failure != null) {
             return fail(c, failure, log);
         }
-        return new Outcome(c, true, (jwarpTimes ? "jwarp " + describe(ours, c) : "jwarp served the READs") + "; perftest "
+        return new ToolResult(c.name(), true, (jwarpTimes ? "jwarp " + describe(ours, c) : "jwarp served the READs") + "; perftest "
                 + (perftestTimes ? describe(theirs, c) : "served the READs"), log);
     }
 
@@ -125,7 +121,7 @@ final class PerftestRunner {
         return s.lines().filter(l -> TROUBLE.matcher(l).find()).findFirst().orElse(CellRunner.firstLine(s));
     }
 
-    private static Outcome fail(PerftestCell c, String detail, String log) {
-        return new Outcome(c, false, detail, log);
+    private static ToolResult fail(PerftestCell c, String detail, String log) {
+        return new ToolResult(c.name(), false, detail, log);
     }
 }

@@ -45,10 +45,12 @@ class SiwInteropTest {
     private final List<String> captures = Collections.synchronizedList(new ArrayList<>());
     /** Cells whose first attempt failed, with what went wrong. */
     private final List<String> retried = Collections.synchronizedList(new ArrayList<>());
-    private final List<PerftestRunner.Outcome> perftests = Collections.synchronizedList(new ArrayList<>());
+    private final List<ToolResult> perftests = Collections.synchronizedList(new ArrayList<>());
     private SiwVm vm;
     private CellRunner runner;
     private PerftestRunner perftestRunner;
+    private LibrdmacmRunner librdmacmRunner;
+    private final List<ToolResult> examples = Collections.synchronizedList(new ArrayList<>());
     private String loaded;
     private long started;
     private Path work;
@@ -63,6 +65,7 @@ class SiwInteropTest {
         log(String.format(Locale.ROOT, "VM up after %.0f s", (System.nanoTime() - started) / 1e9));
         runner = new CellRunner(vm);
         perftestRunner = new PerftestRunner(vm);
+        librdmacmRunner = new LibrdmacmRunner(vm);
     }
 
     @AfterAll
@@ -90,9 +93,13 @@ class SiwInteropTest {
             sb.append("\ncells that failed once and were run again (").append(retried.size()).append("):\n");
             retried.forEach(c -> sb.append("  ").append(c).append('\n'));
             sb.append("\nperftest (siw's ib_* -R) x jwarp --perftest, stock siw:\n");
-            for (PerftestRunner.Outcome o : perftests) {
-                sb.append(String.format(Locale.ROOT, "  %-58s %-4s %s%n", o.cell().name(), o.pass() ? "ok" : "FAIL",
+            for (ToolResult o : perftests) {
+                sb.append(String.format(Locale.ROOT, "  %-58s %-4s %s%n", o.name(), o.pass() ? "ok" : "FAIL",
                         o.detail()));
+            }
+            sb.append("\nlibrdmacm examples x jwarp, stock siw:\n");
+            for (ToolResult o : examples) {
+                sb.append(String.format(Locale.ROOT, "  %-58s %-4s %s%n", o.name(), o.pass() ? "ok" : "FAIL", o.detail()));
             }
             sb.append("\ncaptures and MPA checks:\n");
             captures.forEach(c -> sb.append("  ").append(c).append('\n'));
@@ -170,7 +177,7 @@ class SiwInteropTest {
     Stream<DynamicTest> perftest() {
         return PerftestCell.matrix().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
             use("stock");
-            PerftestRunner.Outcome o = perftestRunner.run(c);
+            ToolResult o = perftestRunner.run(c);
             if (!o.pass()) {
                 retried.add(c.name() + ": " + o.detail());
                 log("retrying " + c.name() + " once; the first attempt's output:\n" + SiwVm.tail(o.log(), 60));
@@ -180,6 +187,58 @@ class SiwInteropTest {
             log(String.format(Locale.ROOT, "%-58s %-4s %s", c.name(), o.pass() ? "ok" : "FAIL", o.detail()));
             assertTrue(o.pass(), o.detail() + "\n" + SiwVm.tail(o.log(), 80));
         }));
+    }
+
+    @TestFactory
+    @Order(9)
+    Stream<DynamicTest> librdmacmExamples() {
+        return LibrdmacmCell.matrix().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
+            use("stock");
+            ToolResult o = librdmacmRunner.run(c);
+            if (!o.pass()) {
+                retried.add(c.name() + ": " + o.detail());
+                log("retrying " + c.name() + " once; the first attempt's output:\n" + SiwVm.tail(o.log(), 60));
+                o = librdmacmRunner.run(c);
+            }
+            examples.add(o);
+            log(String.format(Locale.ROOT, "%-58s %-4s %s", c.name(), o.pass() ? "ok" : "FAIL", o.detail()));
+            assertTrue(o.pass(), o.detail() + "\n" + SiwVm.tail(o.log(), 80));
+        }));
+    }
+
+    /** ucmatose's connections on the wire, each checked by tshark. */
+    @TestFactory
+    @Order(10)
+    Stream<DynamicTest> librdmacmCaptures() {
+        return Stream.of(true, false).map(jwarpClient -> new LibrdmacmCell("ucmatose", jwarpClient,
+                List.of("-c", "3", "-C", "10", "-S", "1000"), true)).map(c -> DynamicTest.dynamicTest("capture " + c.name()
+                + " (siw p2p)", () -> {
+                    // ucmatose's server speaks first. Stock siw asks for no RTR as initiator and, as
+                    // responder, sends at once; so the startup order of RFC 5044 §7.1.2 holds only
+                    // with siw's peer-to-peer build, where the RTR goes first (jwarp's responder
+                    // without an RTR waits for the initiator's FPDU a while, then sends too).
+                    use("p2p");
+                    int port = c.jwarpClient() ? LibrdmacmRunner.GUEST_PORT : LibrdmacmRunner.HOST_PORT;
+                    Path pcap = work.resolve("ucmatose-" + (c.jwarpClient() ? "jwarp-client" : "jwarp-server") + ".pcap")
+                            .toAbsolutePath();
+                    WireCapture cap = WireCapture.start(port, pcap);
+                    ToolResult o;
+                    try {
+                        o = librdmacmRunner.run(c);
+                    } finally {
+                        cap.close();
+                    }
+                    assertTrue(o.pass(), o.detail() + "\n" + SiwVm.tail(o.log(), 80));
+                    List<String> streams = WireCapture.tshark(Duration.ofMinutes(1), "-r", pcap.toString(), "-T", "fields",
+                            "-e", "tcp.stream").lines().filter(l -> !l.isBlank()).distinct().toList();
+                    assertEquals(3, streams.size(), "TCP connections in " + pcap + ": " + streams);
+                    for (String stream : streams) {
+                        TsharkVerdict v = verdict(pcap, "tcp.stream==" + stream);
+                        captures.add(c.name() + ", connection " + stream + ": " + v);
+                        log("capture " + pcap.getFileName() + " connection " + stream + ": " + v);
+                        assertTrue(v.clean(), "tshark on " + pcap + " connection " + stream + ": " + v);
+                    }
+                }));
     }
 
     /** perftest's sessions on the wire: its exchange channel and data connections, each checked by tshark. */
@@ -193,7 +252,7 @@ class SiwInteropTest {
                     Path pcap = work.resolve("perftest-" + c.test() + (c.jwarpClient() ? "-jwarp-client" : "-jwarp-server")
                             + ".pcap").toAbsolutePath();
                     WireCapture cap = WireCapture.start(port, pcap);
-                    PerftestRunner.Outcome o;
+                    ToolResult o;
                     try {
                         o = perftestRunner.run(c);
                     } finally {

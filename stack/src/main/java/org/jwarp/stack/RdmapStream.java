@@ -125,6 +125,14 @@ public final class RdmapStream {
         s.txHeldForFirstFpdu = true;
     }
 
+    /**
+     * Responder: lets transmission start before the initiator's first FPDU (see the engine's
+     * responder grace: an initiator that asked for no RTR and stays silent waits for us).
+     */
+    public void releaseTransmitHold() {
+        s.txHeldForFirstFpdu = false;
+    }
+
     /** FPDUs received whole (CRC good) since full operation began. */
     public long fpdusReceived() {
         return s.fpdusReceived;

@@ -28,12 +28,24 @@ import org.jwarp.wire.mpa.RtrType;
 final class StreamDriver {
 
     /**
-     * Initiator: how long a peer may stay silent after our first FPDUs before we send one
-     * zero-length RDMA Write (see {@link RdmapStream#queueNudge()}): Linux siw 6.1 sends its MPA
-     * Reply before it moves the socket under its QP, and an FPDU that arrives in between lies unread
-     * until more bytes come. Setup path only; once per connection.
+     * How long a peer may stay silent after our first FPDUs before we send one zero-length RDMA
+     * Write (see {@link RdmapStream#queueNudge()}): Linux siw 6.1 moves the socket under its QP only
+     * after its side of the MPA exchange (the Reply it sent, or the Reply it read), and an FPDU that
+     * arrives in between lies unread until more bytes come. Either role: a responder whose
+     * initiator asked for no RTR may send first (as siw does), and meets the same. Setup path only;
+     * once per connection.
      */
     static final long SILENT_PEER_NUDGE_NANOS = 200_000_000L;
+
+    /**
+     * Responder whose initiator asked for no RTR: how long it holds its first FPDUs for the
+     * initiator's (RFC 5044 §7.1.2 rule 4). Without RFC 6581's RTR an initiator whose application
+     * waits for the server to speak (librdmacm's cmatose) would never send, so after this the
+     * responder sends what its application posted, as siw does at once; the wait gives the
+     * initiator time to take its socket into FPDU mode after reading our Reply (siw 6.1 loses or
+     * refuses an FPDU that arrives before). Setup path only; once per connection.
+     */
+    static final long RESPONDER_GRACE_NANOS = 100_000_000L;
 
     private final Connection c;
     private final SocketReceiver receiver;
@@ -45,6 +57,8 @@ final class StreamDriver {
     private long rtrDeadline;
     private long runningSince;
     private boolean nudged;
+    /** Responder without RTR: when the hold for the initiator's first FPDU ends (0: no such hold). */
+    private long responderSpeaksAt;
 
     StreamDriver(Connection c, SocketReceiver receiver) {
         this.c = c;
@@ -88,12 +102,16 @@ final class StreamDriver {
         qp.connection = c;
         qp.lifecycle().mpaDone();
         boolean initiator = handshake.isInitiator();
+        boolean graceful = false;
         if (mp.rtr().isPresent()) {
             if (initiator) {
                 stream.queueRtr(mp.rtr().get());
             } else {
                 stream.holdTransmitUntilFirstFpdu();
             }
+        } else if (!initiator) {
+            stream.holdTransmitUntilFirstFpdu();
+            graceful = true;
         }
         qp.connectionAttr(new QpAttr(sp.ord(), sp.ird(), mp.peerOrd(), mp.peerIrd(), mp.revision(), sp.crc(),
                 sp.markersTx(), sp.markersRx(), mp.rtr().map(StreamDriver::rtrKind).orElse(null), c.localAddress(),
@@ -103,6 +121,7 @@ final class StreamDriver {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
         }
         runningSince = System.nanoTime();
+        responderSpeaksAt = graceful ? runningSince + RESPONDER_GRACE_NANOS : 0;
         rtrDeadline = runningSince + c.device.config().mpaTimeouts().awaitRtr().toNanos();
         work(System.nanoTime());
     }
@@ -155,7 +174,15 @@ final class StreamDriver {
             return 1;
         }
         boolean initiator = c.handshake().isInitiator();
-        if (initiator && !nudged && stream.fpdusReceived() == 0 && stream.fpdusSent() > 0
+        if (responderSpeaksAt != 0 && now - responderSpeaksAt >= 0) {
+            responderSpeaksAt = 0;
+            if (stream.fpdusReceived() == 0) {
+                stream.releaseTransmitHold();
+                work += stream.transmit(sink);
+                work += drainTx();
+            }
+        }
+        if (!nudged && stream.fpdusReceived() == 0 && stream.fpdusSent() > 0
                 && now - runningSince >= SILENT_PEER_NUDGE_NANOS && stream.state() == RdmapStream.State.RTS) {
             nudged = true;
             stream.queueNudge();

@@ -64,6 +64,43 @@ class SiwLikePeerTest {
         }
     }
 
+    /**
+     * The same on the other side: siw as initiator without an RTR, after our Reply, takes over the
+     * socket only once it has read the Reply; our first FPDU can arrive in between, and siw stays
+     * silent. The responder sends one zero-length RDMA Write too.
+     */
+    @Test
+    void aSilentInitiatorGetsOneZeroLengthWrite() throws Exception {
+        DeviceConfig cfg = ConnectionManagerTest.base().peerToPeer(false).build();
+        try (LoopbackPair.End server = new LoopbackPair.End(cfg);
+             var listener = server.device.connectionManager().listen(new InetSocketAddress(LO, 0), 1, server.events);
+             Socket s = new Socket(LO, listener.localAddress().getPort())) {
+            s.setSoTimeout((int) LoopbackPair.WAIT.toMillis());
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            OutputStream out = s.getOutputStream();
+            // RFC 6581 Request as siw (no peer-to-peer) sends it: C and S, IRD 16 / ORD 16, no RTR flags
+            out.write("MPA ID Req Frame".getBytes());
+            out.write(Wire.unhex("50020004" + "00100010"));
+            CmEvent.ConnectRequest r = server.events.expect(CmEvent.ConnectRequest.class, LoopbackPair.WAIT);
+            r.request().accept(server.qp, org.jwarp.verbs.AcceptParams.of(new byte[0]));
+            byte[] reply = new byte[24];
+            in.readFully(reply);
+            assertEquals("MPA ID Rep Frame", new String(reply, 0, 16));
+            server.events.expect(CmEvent.Established.class, LoopbackPair.WAIT);
+
+            MemoryRegion mr = server.register(4, Access.LOCAL_WRITE);
+            mr.segment().copyFrom(MemorySegment.ofArray("ABCD".getBytes()));
+            server.qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.SEND).signaled(true).addSge(mr, 0, 4));
+            byte[] send = new byte[28];
+            in.readFully(send);
+            assertEquals("00164143000000000000000000000001000000004142434432e61afb", hex(send));
+            // ... and silence: the next bytes are the zero-length Write (reference §7.5)
+            byte[] nudge = new byte[20];
+            in.readFully(nudge);
+            assertEquals("000ec140000000010000000000000000ebd34c5f", hex(nudge));
+        }
+    }
+
     /** siw and cxgb4 refuse more than 256 bytes of private data by closing TCP with no Reply. */
     @Test
     void aPeerThatClosesOnTooMuchPrivateDataIsNamed() throws Exception {
