@@ -40,11 +40,32 @@ final class AtomicResponseRx extends RxMessage {
         originalValue = AtomicResponseHeader.originalValue(hs, ho);
     }
 
+    /**
+     * The application freed the atomic's own result buffer: as a Read whose sink is gone, the
+     * stream ends with a DDP local catastrophic error (RFC 5041 §7.2, error type 0) and the atomic
+     * completes with {@link WcStatus#LOC_PROT_ERR}.
+     */
+    @Override
+    boolean memoryGone() {
+        OutboundReadQueue orq = s.orq;
+        if (orq.size() == 0 || !orq.headAtomic() || orq.headResultRegion().segment().scope().isAlive()) {
+            return false;
+        }
+        s.terminator.terminate(DdpError.LOCAL_CATASTROPHIC, s.decoder.ddpHeader(), 0);
+        s.completer.send(orq.headWrId(), WcStatus.LOC_PROT_ERR, orq.headOpcode(), 0, -1);
+        orq.pop();
+        return true;
+    }
+
     @Override
     void end(boolean last) {
         expectedMsn++;
         OutboundReadQueue orq = s.orq;
-        orq.headResultRegion().segment().set(ValueLayout.JAVA_LONG_UNALIGNED, orq.headResultOffset(), originalValue);
+        MemorySegment result = orq.headResultRegion().segment();
+        if (memoryGone()) {
+            return;
+        }
+        result.set(ValueLayout.JAVA_LONG_UNALIGNED, orq.headResultOffset(), originalValue);
         if (orq.headSignaled()) {
             s.completer.send(orq.headWrId(), WcStatus.SUCCESS, orq.headOpcode(), 8, -1);
         }

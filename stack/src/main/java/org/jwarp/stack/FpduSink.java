@@ -13,7 +13,12 @@ public interface FpduSink {
     /** True if the sink can take one more FPDU whose ULPDU is {@code ulpduLength} bytes. */
     boolean hasRoom(int ulpduLength);
 
-    /** Takes one FPDU: the ULPDU is {@code header} followed by {@code payload}. */
+    /**
+     * Takes one FPDU: the ULPDU is {@code header} followed by {@code payload}.
+     *
+     * @throws IllegalStateException if {@code payload}'s memory was freed (its arena closed); the
+     *                               sink then took nothing of this FPDU
+     */
     void frame(MemorySegment header, long headerOffset, int headerLength,
                MemorySegment payload, long payloadOffset, int payloadLength);
 

@@ -30,12 +30,34 @@ final class ReadResponseRx extends TaggedRx {
         if (payload > 0) {
             Region r = s.stags.lookup(h.stag());
             int check = s.stags.checkRemote(r, s.pd, Access.LOCAL_WRITE, h.to(), payload);
+            if (check == StagTable.MEMORY_FREED) {
+                sinkGone(h, payload);
+                return;
+            }
             if (check != StagTable.OK) {
                 s.terminator.terminate(taggedError(check), h, payload);
                 return;
             }
             target(r, h.to(), false);
         }
+    }
+
+    @Override
+    void targetGone() {
+        sinkGone(s.decoder.ddpHeader(), segmentPayload());
+    }
+
+    /**
+     * The application freed the memory of the Read's own sink while the Read was outstanding: the
+     * peer did nothing wrong. The Read completes with {@link WcStatus#LOC_PROT_ERR} and the stream
+     * ends with a DDP local catastrophic error (RFC 5041 §7.2, error type 0; as siw when a
+     * placement target of its own fails), everything after it flushed.
+     */
+    private void sinkGone(DdpHeader h, int payload) {
+        OutboundReadQueue orq = s.orq;
+        s.terminator.terminate(DdpError.LOCAL_CATASTROPHIC, h, payload);
+        s.completer.send(orq.headWrId(), WcStatus.LOC_PROT_ERR, orq.headOpcode(), 0, -1);
+        orq.pop();
     }
 
     @Override

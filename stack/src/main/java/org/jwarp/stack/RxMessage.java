@@ -38,6 +38,15 @@ abstract class RxMessage {
         // nothing to place
     }
 
+    /**
+     * Placing the current segment's payload failed because the memory it goes to was freed (its
+     * arena closed) after the header was checked: queues the Terminate that fits and completes the
+     * request it fails. False if this handler's memory is alive: the failure was something else.
+     */
+    boolean memoryGone() {
+        return false;
+    }
+
     /** {@code n} bytes of the last offer were placed directly. */
     void placed(long n) {
         // nothing placed

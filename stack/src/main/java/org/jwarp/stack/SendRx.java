@@ -59,6 +59,8 @@ final class SendRx extends RxMessage {
             }
             recv = next;
             if (!resolveSinks(next)) {
+                // RFC 5041 §7.2 error type 0: the receive's buffer is unusable (a bad lkey, or its
+                // memory freed, StagTable.MEMORY_FREED); the receive completes with LOC_PROT_ERR
                 t.terminate(DdpError.LOCAL_CATASTROPHIC, h, payload);
                 return;
             }
@@ -108,6 +110,18 @@ final class SendRx extends RxMessage {
     @Override
     void offer(DirectPlacement into, int position, long n, boolean toEnd) {
         scatter.offer(into, n);
+    }
+
+    @Override
+    boolean memoryGone() {
+        if (recv == null || !scatter.memoryGone()) {
+            return false;
+        }
+        // the receive's own buffer was freed after the header was checked: as when the header
+        // check finds it (resolveSinks), DDP local catastrophic, and the receive completes with
+        // LOC_PROT_ERR (flushCurrent)
+        s.terminator.terminate(DdpError.LOCAL_CATASTROPHIC, s.decoder.ddpHeader(), segmentPayload());
+        return true;
     }
 
     @Override

@@ -108,7 +108,21 @@ final class SgeCursor {
         }
     }
 
-    /** Adds the next {@code n} bytes' places to {@code into}, one piece per entry, without moving. */
+    /** Whether the memory of a resolved entry was freed (its arena closed). */
+    boolean memoryGone() {
+        for (int i = 0; i < count; i++) {
+            Region r = regions[i];
+            if (r != null && !r.segment().scope().isAlive()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Adds the next {@code n} bytes' places to {@code into}, one piece per entry, without moving;
+     * stops before an entry whose memory was freed.
+     */
     void offer(DirectPlacement into, long n) {
         int i = sge;
         long in = inSge;
@@ -120,7 +134,11 @@ final class SgeCursor {
                 continue;
             }
             long k = Math.min(n, entry - in);
-            into.add(regions[i].segment(), list.sgeOffset(i) + in, k);
+            MemorySegment target = regions[i].segment();
+            if (!target.scope().isAlive()) {
+                return;     // freed memory is never handed to a system call; the copy path finds it gone
+            }
+            into.add(target, list.sgeOffset(i) + in, k);
             in += k;
             n -= k;
         }

@@ -275,6 +275,21 @@ public final class StagTable {
     public static final int ACCESS_DENIED = 3;
     public static final int OUT_OF_BOUNDS = 4;
     public static final int TO_WRAP = 5;
+    /**
+     * The region is registered and the access passed every other check, but its memory is gone:
+     * the application closed the {@link java.lang.foreign.Arena} of its segment while it was still
+     * registered. Nothing may be placed into or read from it (the JDK refuses it, and a system call
+     * given its address would touch freed memory).
+     */
+    public static final int MEMORY_FREED = 6;
+
+    /**
+     * Whether the region's memory is still there (its segment's scope is alive). The same check the
+     * JDK makes on every access to the segment; a region whose arena was closed fails it for good.
+     */
+    public static boolean alive(Region r) {
+        return r.segment().scope().isAlive();
+    }
 
     /** The checks a local and a remote access share: a valid STag, of protection domain {@code pd}, granting the access. */
     private static int checkOwner(Region r, int pd, int requiredAccess) {
@@ -316,7 +331,7 @@ public final class StagTable {
         if (Long.compareUnsigned(to, r.iova()) < 0 || Long.compareUnsigned(end, r.iova() + r.length()) > 0) {
             return OUT_OF_BOUNDS;
         }
-        return OK;
+        return alive(r) ? OK : MEMORY_FREED;
     }
 
     /**
@@ -335,6 +350,6 @@ public final class StagTable {
         if (offset < 0 || length < 0 || offset + length > r.length()) {
             return OUT_OF_BOUNDS;
         }
-        return OK;
+        return alive(r) ? OK : MEMORY_FREED;
     }
 }

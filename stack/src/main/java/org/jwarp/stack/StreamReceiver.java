@@ -72,8 +72,14 @@ final class StreamReceiver {
                     return fpdus;
                 }
                 case FpduDecoder.HEADER -> onHeader();
-                case FpduDecoder.PAYLOAD -> current.payload(decoder.chunkSegment(), decoder.chunkOffset(),
-                        decoder.chunkLength(), decoder.chunkPayloadPosition());
+                case FpduDecoder.PAYLOAD -> {
+                    try {
+                        current.payload(decoder.chunkSegment(), decoder.chunkOffset(), decoder.chunkLength(),
+                                decoder.chunkPayloadPosition());
+                    } catch (IllegalStateException e) {
+                        memoryGone(e);
+                    }
+                }
                 case FpduDecoder.END -> {
                     fpdus++;
                     onEnd();
@@ -115,6 +121,18 @@ final class StreamReceiver {
         }
     }
 
+    /**
+     * The application closed the arena of the memory the current segment goes to after its header
+     * was checked (the JDK refuses the copy: "Already closed"): the handler queues the Terminate
+     * that fits and the rest of the stream is discarded. Any other failure is a bug and goes on up.
+     */
+    private void memoryGone(IllegalStateException e) {
+        if (!current.memoryGone()) {
+            throw e;
+        }
+        current = discard;
+    }
+
     private void onEnd() {
         s.fpdusReceived++;
         s.txHeldForFirstFpdu = false;
@@ -123,7 +141,13 @@ final class StreamReceiver {
         if (s.terminator.headerViolated()) {
             s.terminator.answerHeaderViolation();
         } else {
-            ended.end(decoder.ddpHeader().last());
+            try {
+                ended.end(decoder.ddpHeader().last());
+            } catch (IllegalStateException e) {
+                if (!ended.memoryGone()) {
+                    throw e;
+                }
+            }
         }
     }
 
@@ -171,11 +195,16 @@ final class StreamReceiver {
             throw new IllegalArgumentException("placed " + length + " bytes; the placement offered " + direct.length());
         }
         long left = length;
-        for (int i = 0; i < direct.pieces() && left > 0; i++) {
-            int n = (int) Math.min(left, direct.length(i));
-            decoder.payloadReceivedExternally(direct.segment(i), direct.offset(i), n);
-            current.placed(n);
-            left -= n;
+        try {
+            for (int i = 0; i < direct.pieces() && left > 0; i++) {
+                int n = (int) Math.min(left, direct.length(i));
+                // the CRC reads the placed bytes: memory freed under the read is found here
+                decoder.payloadReceivedExternally(direct.segment(i), direct.offset(i), n);
+                current.placed(n);
+                left -= n;
+            }
+        } catch (IllegalStateException e) {
+            memoryGone(e);
         }
         if (s.cRxDirectBytes >= 0) {
             s.counters.add(s.cRxDirectBytes, length);

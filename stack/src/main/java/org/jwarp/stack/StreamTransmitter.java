@@ -281,9 +281,15 @@ final class StreamTransmitter {
             Region r = gather.region(gather.index());
             src = r == null ? wr.sgeInlineSource(gather.index()) : r.segment();
             srcOffset = gather.regionOffset();
+        }
+        try {
+            sink.frame(header, 0, h, src, srcOffset, length);
+        } catch (IllegalStateException e) {
+            return sourceGone(e, src);
+        }
+        if (length > 0) {
             gather.advanceWithin(length);
         }
-        sink.frame(header, 0, h, src, srcOffset, length);
         counted(h + length);
         if (segmenter.last()) {
             if (wr.opcode().carriesImmediate()) {
@@ -364,7 +370,13 @@ final class StreamTransmitter {
         int h = DdpHeader.writeUntagged(header, 0, true, RdmapOpcode.ATOMIC_RESPONSE, 0,
                 RdmapOpcode.QN_ATOMIC_RESPONSE, atomicResponseMsn++, 0);
         // carried out now, in request order with the Read Responses before it (RFC 5040 §5.5)
-        AtomicResponseHeader.write(header, h, s.irq.headRequestId(), Atomics.perform(s.irq));
+        long original;
+        try {
+            original = Atomics.perform(s.irq);
+        } catch (IllegalStateException e) {
+            return sourceGone(e, s.irq.headSource().segment());
+        }
+        AtomicResponseHeader.write(header, h, s.irq.headRequestId(), original);
         emitHeaderOnly(length);
         s.irq.pop();
         message = Message.NONE;
@@ -413,12 +425,42 @@ final class StreamTransmitter {
         InboundReadQueue irq = s.irq;
         // RFC 5040 §4.4: a zero-length Read carries no source and its Response no payload
         MemorySegment from = length == 0 ? MemorySegment.NULL : irq.headSource().segment();
-        sink.frame(header, 0, h, from, irq.headSourceOffset() + responseSent, length);
+        try {
+            sink.frame(header, 0, h, from, irq.headSourceOffset() + responseSent, length);
+        } catch (IllegalStateException e) {
+            return sourceGone(e, from);
+        }
         responseSent += length;
         counted(h + length);
         if (segmenter.last()) {
             irq.pop();
             message = Message.NONE;
+        }
+        return true;
+    }
+
+    /**
+     * Framing a segment failed because the application closed the arena of the memory its payload
+     * comes from (the sink framed nothing): for a Read or Atomic Response the peer named a region
+     * whose memory is gone — RFC 5040 §4.8, RDMAP remote protection error, invalid STag, as the
+     * request's check would have answered had the memory been freed before it arrived; for a
+     * request of our own, its source is gone — it completes with {@link WcStatus#LOC_PROT_ERR} and
+     * the stream ends with an RDMAP local catastrophic error (as {@link #failLocally}). Either way
+     * the Terminate goes out next and everything else is flushed. Anything else is a bug and goes
+     * on up. Returns true (the transmit loop carries on, to send the Terminate).
+     */
+    private boolean sourceGone(IllegalStateException e, MemorySegment source) {
+        if (source.scope().isAlive()) {
+            throw e;
+        }
+        if (message == Message.READ_RESPONSE || message == Message.ATOMIC_RESPONSE) {
+            s.terminator.terminate(RdmapError.INVALID_STAG, null, 0);
+        } else {
+            s.terminator.terminate(RdmapError.LOCAL_CATASTROPHIC, null, 0);
+            long wrId = wr.wrId();
+            WcOpcode opcode = wr.opcode().completionOpcode();
+            retireCurrent();
+            s.completer.send(wrId, WcStatus.LOC_PROT_ERR, opcode, 0, -1);
         }
         return true;
     }
@@ -455,9 +497,10 @@ final class StreamTransmitter {
      * Returns false (the request does not start).
      */
     private boolean failLocally(SendWr refused, WcStatus status) {
+        // the Terminate first, so that the completion names it
+        s.terminator.terminate(RdmapError.LOCAL_CATASTROPHIC, null, 0);
         s.completer.send(refused.wrId(), status, refused.opcode().completionOpcode(), 0, -1);
         s.sendQueue.advance();
-        s.terminator.terminate(RdmapError.LOCAL_CATASTROPHIC, null, 0);
         return false;
     }
 

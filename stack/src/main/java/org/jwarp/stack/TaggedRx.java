@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import org.jwarp.stack.StagTable.Region;
 import org.jwarp.wire.rdmap.DdpError;
+import org.jwarp.wire.rdmap.RdmapError;
 import org.jwarp.wire.rdmap.TerminateError;
 
 /**
@@ -45,10 +46,24 @@ abstract class TaggedRx extends RxMessage {
     @Override
     final void offer(DirectPlacement into, int position, long n, boolean toEnd) {
         long k = lastOfWrite && toEnd ? n - 1 : n;
-        if (k > 0) {
+        // a system call given the address of freed memory would write into it; the copy path
+        // finds it gone instead (memoryGone)
+        if (k > 0 && target.scope().isAlive()) {
             into.add(target, targetOffset + position, k);
         }
     }
+
+    @Override
+    final boolean memoryGone() {
+        if (target == null || target.scope().isAlive()) {
+            return false;
+        }
+        targetGone();
+        return true;
+    }
+
+    /** The segment's target memory was freed while it was placed: queue the Terminate that fits. */
+    abstract void targetGone();
 
     /** The DDP error for a failed {@link StagTable#checkRemote} of a tagged segment. */
     static TerminateError taggedError(int check) {
@@ -56,6 +71,10 @@ abstract class TaggedRx extends RxMessage {
             case StagTable.NOT_ASSOCIATED -> DdpError.STAG_NOT_ASSOCIATED;
             case StagTable.OUT_OF_BOUNDS -> DdpError.BASE_OR_BOUNDS_VIOLATION;
             case StagTable.TO_WRAP -> DdpError.TO_WRAP;
+            // The STag is registered and the segment within bounds (RFC 5041 §7.1's checks hold),
+            // but the application freed the region's memory: the STag no longer names a buffer.
+            // RFC 5040 §4.8: RDMAP layer, remote protection error, invalid STag.
+            case StagTable.MEMORY_FREED -> RdmapError.INVALID_STAG;
             // RFC 5041 §7.2 has no access-rights code; siw reports a permission failure as invalid STag
             default -> DdpError.INVALID_STAG;
         };

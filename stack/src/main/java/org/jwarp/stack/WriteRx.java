@@ -25,4 +25,10 @@ final class WriteRx extends TaggedRx {
         }
         target(r, h.to(), h.last());
     }
+
+    @Override
+    void targetGone() {
+        // RFC 5040 §4.8: remote protection error, invalid STag (as when the header check finds it)
+        s.terminator.terminate(taggedError(StagTable.MEMORY_FREED), s.decoder.ddpHeader(), segmentPayload());
+    }
 }

@@ -46,7 +46,14 @@ public interface MemoryRegion {
      */
     long iova();
 
-    /** False after {@link #deregister()} or a remote invalidation. */
+    /**
+     * False after {@link #deregister()} or a remote invalidation, and once the {@link
+     * java.lang.foreign.Arena} of {@link #segment()} is closed: the memory is gone while the STag is
+     * still registered. A peer's access to such a region is answered with a Terminate (RDMAP remote
+     * protection error, invalid STag; RFC 5040 §4.8) and ends that connection only; a local work
+     * request naming it completes with {@link WcStatus#LOC_PROT_ERR}. Deregister before closing the
+     * arena: {@link #deregister()} returns once the provider no longer touches the memory.
+     */
     boolean isValid();
 
     /**

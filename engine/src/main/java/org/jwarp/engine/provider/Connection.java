@@ -233,10 +233,32 @@ final class Connection {
                         + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")"
                         + setup.hint()));
             } else {
-                lost();
+                failedIo();
             }
             return 1;
         }
+    }
+
+    /**
+     * A socket call of the running stream failed (reset, broken pipe). A peer that ends the stream
+     * with a Terminate and closes while our bytes lie unread in its socket resets the connection,
+     * and our next write fails before we read its Terminate, which the kernel still holds for us:
+     * read what is left, so that the end names the peer's reason (RFC 5040 §6.2) rather than a
+     * lost connection. Error path only.
+     */
+    private void failedIo() {
+        if (phase == RUNNING && qp != null && qp.stream.state() == RdmapStream.State.RTS) {
+            try {
+                driver.readRemaining();
+            } catch (IOException e) {
+                // nothing more to read: the connection is lost, as below
+            }
+            if (qp.stream.peerTerminate() >= 0) {
+                end(CmEvent.Disconnected.Cause.TERMINATE_RECEIVED);
+                return;
+            }
+        }
+        lost();
     }
 
     /**
@@ -315,7 +337,7 @@ final class Connection {
         try {
             return driver.transmit();
         } catch (IOException e) {
-            lost();
+            failedIo();
             return 1;
         }
     }

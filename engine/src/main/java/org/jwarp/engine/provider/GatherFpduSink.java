@@ -76,10 +76,21 @@ final class GatherFpduSink implements FpduSink {
                     payload, payloadOffset, payloadLength));
             return;
         }
-        appendStaging(encoder.encodePrefix(staging, stagingEnd, header, headerOffset, headerLength, payloadLength));
+        int prefix = encoder.encodePrefix(staging, stagingEnd, header, headerOffset, headerLength, payloadLength);
+        try {
+            // the CRC reads the payload first: memory freed under the region fails here, with
+            // nothing of this FPDU taken (FpduSink#frame); without CRC, the check says it
+            if (!payload.scope().isAlive()) {
+                throw new IllegalStateException("the registered memory was freed (its arena is closed)");
+            }
+            encoder.payload(payload, payloadOffset, payloadLength);
+        } catch (IllegalStateException e) {
+            encoder.cancelPrefix(prefix);
+            throw e;
+        }
+        appendStaging(prefix);
         iov.add(payload, payloadOffset, payloadLength);
         framed += payloadLength;
-        encoder.payload(payload, payloadOffset, payloadLength);
         appendStaging(encoder.encodeTrailer(staging, stagingEnd));
     }
 
@@ -105,17 +116,49 @@ final class GatherFpduSink implements FpduSink {
         return framed - written;
     }
 
-    /** One gathering write of what is pending; returns the bytes the socket took. */
+    /**
+     * One gathering write of what is pending; returns the bytes the socket took.
+     *
+     * @throws IOException also if the memory of a payload framed earlier was freed since (its arena
+     *                     closed while the bytes waited for room in the socket): a layer that writes
+     *                     from the address would send freed memory, NIO's refuses it
+     */
     long drain() throws IOException {
         if (iov.isEmpty()) {
             return 0;
         }
-        long n = io.write(iov);
+        if (anyFreed()) {
+            throw freed(null);
+        }
+        long n;
+        try {
+            n = io.write(iov);
+        } catch (IllegalStateException e) {
+            if (anyFreed()) {
+                throw freed(e);         // freed during the call (NIO's buffer views refuse it)
+            }
+            throw e;
+        }
         written += n;
         if (iov.isEmpty()) {
             reset();
         }
         return n;
+    }
+
+    /** Whether a payload piece (outside staging) had its memory freed since it was framed. */
+    private boolean anyFreed() {
+        for (int i = iov.start(); i < iov.end(); i++) {
+            if (iov.buffer(i) == null && !iov.segment(i).scope().isAlive()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static IOException freed(IllegalStateException cause) {
+        return new IOException("the registered memory of a pending write was freed (its arena closed) before the"
+                + " socket took it", cause);
     }
 
     private void reset() {

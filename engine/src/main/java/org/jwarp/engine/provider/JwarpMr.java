@@ -51,9 +51,16 @@ final class JwarpMr implements MemoryRegion {
         return region.iova();
     }
 
+    /**
+     * Also false once the application closed the arena of the region's segment: its memory is gone,
+     * and a peer's access to it is answered with a Terminate (RDMAP remote protection error,
+     * invalid STag), a local request naming it completes with LOC_PROT_ERR. The STag stays in the
+     * table until {@link #deregister()}, which the application still owes.
+     */
     @Override
     public boolean isValid() {
-        return pd.stags().lookup(region.stag()) != null;
+        StagTable.Region r = region;
+        return pd.stags().lookup(r.stag()) != null && StagTable.alive(r);
     }
 
     /**

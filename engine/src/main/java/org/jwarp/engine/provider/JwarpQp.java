@@ -341,7 +341,10 @@ final class JwarpQp implements QueuePair {
         if (slot == null) {
             return PostStatus.error(PostStatus.QUEUE_FULL, index);
         }
-        slot.load(wr);
+        if (!slot.load(wr)) {
+            // an inline source whose arena was closed: refused here, the slot stays unpublished
+            return PostStatus.error(PostStatus.INVALID_WR, index);
+        }
         sq.publish();
         if (s == QpState.ERROR) {
             flushSoon();

@@ -19,11 +19,15 @@ final class SendSlot {
         inline = MemorySegment.ofArray(new byte[Math.max(maxInline, 1)]);
     }
 
-    /** Copies {@code source} into this slot (the poster's thread; no allocation). */
-    void load(SendWr source) {
+    /**
+     * Copies {@code source} into this slot (the poster's thread; no allocation). Returns false if
+     * the memory of an inline source was freed (its arena closed): nothing can be copied, and the
+     * post is refused.
+     */
+    boolean load(SendWr source) {
         wr.copyFrom(source);
         if (!source.hasFlag(SendFlags.INLINE)) {
-            return;
+            return true;
         }
         wr.clearSges();
         long at = 0;
@@ -33,9 +37,17 @@ final class SendSlot {
             if (from == null) {
                 throw new IllegalStateException("inline request with a registered SGE passed the check");
             }
-            MemorySegment.copy(from, source.sgeOffset(i), inline, at, length);
+            try {
+                MemorySegment.copy(from, source.sgeOffset(i), inline, at, length);
+            } catch (IllegalStateException e) {
+                if (from.scope().isAlive()) {
+                    throw e;
+                }
+                return false;
+            }
             wr.addInlineSge(inline, at, length);
             at += length;
         }
+        return true;
     }
 }

@@ -95,7 +95,19 @@ final class SocketReceiver {
             DirectPlacement p = stream.directPlacement();
             if (p.length() > 0 && p.segmentPayload() >= directFrom && p.pieces() < iov.capacity() && prepare(p)) {
                 iov.add(staging, 0, Math.min(STAGING, (long) p.trailer() + LOOKAHEAD));
-                long n = io.read(iov);
+                long n;
+                try {
+                    n = io.read(iov);
+                } catch (IllegalStateException e) {
+                    // NIO's buffer views refuse memory whose arena was closed since the stream
+                    // offered it, before reading anything: read nothing now; the next read goes
+                    // through staging (the stream offers no freed memory), and the stream finds the
+                    // target gone and answers with a Terminate
+                    if (!anyFreed(p)) {
+                        throw e;
+                    }
+                    return 0;
+                }
                 if (n > 0) {
                     long placed = Math.min(n, p.length());
                     stream.placedDirectly(placed);
@@ -115,6 +127,15 @@ final class SocketReceiver {
             stream.receive(stagingSegment, 0, n);
         }
         return n;
+    }
+
+    private static boolean anyFreed(DirectPlacement p) {
+        for (int i = 0; i < p.pieces(); i++) {
+            if (!p.segment(i).scope().isAlive()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Puts one piece per target into the vector; false if a piece cannot be read into directly. */

@@ -208,6 +208,19 @@ final class StreamDriver {
         return work;
     }
 
+    /**
+     * The connection failed under a write: reads what the socket still holds (at most one staging
+     * buffer's worth a call, a few calls) into the stream, which takes a Terminate among it.
+     */
+    void readRemaining() throws IOException {
+        RdmapStream stream = c.qp().stream;
+        for (int i = 0; i < 16 && stream.state() == RdmapStream.State.RTS; i++) {
+            if (receiver.read(stream, c.owner().staging().rx()) <= 0) {
+                return;
+            }
+        }
+    }
+
     int drainTx() throws IOException {
         if (sink.pending() == 0) {
             return 0;

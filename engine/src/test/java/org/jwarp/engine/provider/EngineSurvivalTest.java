@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
 /**
  * An application that frees a region's memory while a peer still writes into it (as an rping
  * server that refused a client did) costs that connection, not the engine thread: the other
- * connection on the same engine thread keeps moving verified data, and the failure is reported
- * with its cause.
+ * connection on the same engine thread keeps moving verified data. A failure that escapes a
+ * connection's work anyway ends that connection (or, escaping the duty cycle, the engine thread's)
+ * and is reported with its cause.
  */
 class EngineSurvivalTest {
 
@@ -107,7 +108,9 @@ class EngineSurvivalTest {
             }
             assertTrue(done, "the healthy connection's READ completed");
             assertEquals(-1, back.segment().mismatch(source.segment()), "the WRITE's bytes arrived and came back");
-            assertTrue(log.text().contains("failed on the engine thread and was closed"), log.text());
+            // freed memory is bad input, not an engine failure: a Terminate, no report of a bug
+            // (FreedMemoryTest checks the Terminate and the completions in every direction)
+            assertTrue(!log.text().contains("failed on the engine thread"), log.text());
         }
     }
 

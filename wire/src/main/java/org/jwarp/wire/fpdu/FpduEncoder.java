@@ -123,6 +123,18 @@ public final class FpduEncoder {
         streamPosition += length;
     }
 
+    /**
+     * Zero-copy path: drops the FPDU {@link #encodePrefix} began, whose {@code prefixLength} bytes
+     * the caller will not send (its payload could not be read): the encoder is as before the prefix.
+     */
+    public void cancelPrefix(int prefixLength) {
+        if (pendingUlpduLength < 0) {
+            throw new IllegalStateException("no FPDU started");
+        }
+        pendingUlpduLength = -1;
+        streamPosition -= prefixLength;
+    }
+
     /** Zero-copy path, part 3: writes pad and CRC; returns the number of bytes written (4 to 7). */
     public int encodeTrailer(MemorySegment dst, long dstOffset) {
         if (pendingUlpduLength < 0) {
