@@ -16,9 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jwarp.degen.testbed.Testbed;
-import org.jwarp.degen.testbed.TestbedException;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 
 /**
  * What the two-process experiments (latency, progress) share: each side a JVM of its own (this
@@ -168,28 +165,6 @@ final class ExperimentProcesses {
             }
             return out;
         }
-    }
-
-    /**
-     * {@code --where}: whether the delay sweep on the testbed runs ({@code both}, or {@code auto}
-     * as root); {@code auto} without root adds a note saying why not.
-     */
-    static boolean delaySweep(CommandSpec spec, String where, List<String> notes) {
-        return switch (where.toLowerCase(Locale.ROOT)) {
-            case "loopback" -> false;
-            case "both" -> true;
-            case "auto" -> {
-                try {
-                    Testbed.requireCapable();
-                    yield true;
-                } catch (TestbedException e) {
-                    notes.add("delay sweep skipped: " + e.getMessage());
-                    yield false;
-                }
-            }
-            default -> throw new ParameterException(spec.commandLine(), "--where takes loopback, both or auto, not '"
-                    + where + "'");
-        };
     }
 
     /**

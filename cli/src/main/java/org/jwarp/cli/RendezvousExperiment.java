@@ -27,11 +27,6 @@ final class RendezvousExperiment {
 
     static final String SCHEMA = "jwarp-experiment-rendezvous/1";
     static final int DELAY_SIZE = 65536;
-    static final ExperimentData DATA = new ExperimentData(
-            List.of("part", "protocol", "size", "delay_ms", "repeat", "messages", "median_us", "p99_us", "min_us",
-                    "server_app_us", "server_engine_us"),
-            List.of("part", "protocol", "size", "delayMs", "repeat", "messages", "medianUs", "p99Us", "minUs",
-                    "serverAppUsPerMessage", "serverEngineUsPerMessage"));
 
     private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
     private static final Pattern RESULT = Pattern.compile("result protocol=(\\w+) size=(\\d+) repeat=(\\d+) count=(\\d+) "
@@ -61,12 +56,8 @@ final class RendezvousExperiment {
 
     /** One block of messages. */
     record Point(String part, String protocol, int size, double delayMs, int repeat, int messages, double medianUs,
-                 double p99Us, double minUs, double serverAppUs, double serverEngineUs) {
-
-        List<Object> values() {
-            return List.of(part, protocol, size, delayMs, repeat, messages, medianUs, p99Us, minUs, serverAppUs,
-                    serverEngineUs);
-        }
+                 double p99Us, double minUs, @ExperimentData.Column(json = "serverAppUsPerMessage") double serverAppUs,
+                 @ExperimentData.Column(json = "serverEngineUsPerMessage") double serverEngineUs) {
     }
 
     private RendezvousExperiment() {
@@ -145,11 +136,7 @@ final class RendezvousExperiment {
         head.put("delaySize", DELAY_SIZE);
         head.put("repeats", plan.repeats());
         head.put("messages", plan.messages());
-        List<List<Object>> rows = new ArrayList<>();
-        for (Point p : points) {
-            rows.add(p.values());
-        }
-        List<Path> files = new ArrayList<>(DATA.write(dir, SCHEMA, mode, head, notes, rows));
+        List<Path> files = ExperimentData.write(dir, SCHEMA, mode, head, notes, Point.class, points);
         SvgChart lat = new SvgChart("Message latency by size, no added delay (seed 000 Fig. 9)", "message size, bytes",
                 "latency until the receiver has it, µs (median)");
         SvgChart cpu = new SvgChart("Receiver's application CPU per message by size", "message size, bytes",
