@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
                 + "into its output directory (default results/NAME-TIMESTAMP/).",
         subcommands = {ExperimentCommand.ListExperiments.class, ExperimentCommand.Rss.class, ToeExperimentCommand.class,
                 LatencyExperimentCommand.class, ProgressExperimentCommand.class, OverlapExperimentCommand.class,
-                CpuImpactExperimentCommand.class, RendezvousExperimentCommand.class, IwarpVsTcpExperimentCommand.class})
+                CpuImpactExperimentCommand.class, RendezvousExperimentCommand.class, IwarpVsTcpExperimentCommand.class,
+                VerbsOptionsExperimentCommand.class})
 final class ExperimentCommand extends GroupCommand {
 
     /** {@code jwarp experiment list}. */
@@ -47,6 +48,8 @@ final class ExperimentCommand extends GroupCommand {
                     + " and the receiver's CPU by size, and by WAN delay (testbed, root)");
             row(out, "iwarp-vs-tcp", "seed 002 Tables 1-2, Fig. 2-4: latency and throughput, jwarp (MPA CRC on, off)"
                     + " vs Java TCP sockets; each side's CPU by thread time and by a cycle soaker");
+            row(out, "verbs-options", "seed 003 Fig. 1-6: ping and blast over jwarp by opcode set, inline, busy poll"
+                    + " vs events, outstanding buffers, post lists, signaling; one-way time, throughput, CPU");
             row(out, "toe", "seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the offloaded"
                     + " sockets and through Java sockets; throughput and host CPU per Gb/s, each side");
             out.flush();
@@ -54,7 +57,7 @@ final class ExperimentCommand extends GroupCommand {
         }
 
         private static void row(PrintWriter out, String name, String what) {
-            out.printf("%-11s%s%n", name, what);
+            out.printf("%-14s%s%n", name, what);
         }
     }
 
