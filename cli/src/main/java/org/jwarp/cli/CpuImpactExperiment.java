@@ -44,6 +44,11 @@ final class CpuImpactExperiment {
             return new Plan(List.of(1 << 10, 4 << 10, DELAY_SWEEP_SIZE, 64 << 10, 256 << 10),
                     List.of(0.0, 1.0, 2.0, 5.0, 10.0), PAPER_CLIENTS, 2000, 3, pinned);
         }
+
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * STACKS.size() * (sizes.size() + (delays ? delaysMs.size() : 0));
+        }
     }
 
     /** One measured point. */

@@ -69,18 +69,20 @@ final class CpuImpactExperimentCommand implements Callable<Integer> {
                 options.mode(), plan.clients(), plan.sizes(), delays ? ", delays " + plan.delaysMs()
                         + " ms at 16 KiB" : "", plan.jobMs());
         pw.flush();
-        List<CpuImpactExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d) -> CpuImpactExperiment.sizes(plan, hosts, p -> progress(pw, p)), delays,
-                (hosts, d) -> CpuImpactExperiment.delay(plan, hosts, d, p -> progress(pw, p)), TESTBED_NAME,
-                plan.delaysMs(), "the clients on host A, the server on host B", notes, pw);
+        List<CpuImpactExperiment.Point> points;
+        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
+            points = ExperimentProcesses.loopbackThenDelays(
+                    (hosts, d) -> CpuImpactExperiment.sizes(plan, hosts, p -> bar.point(line(p))), delays,
+                    (hosts, d) -> CpuImpactExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
+                    plan.delaysMs(), "the clients on host A, the server on host B", notes, pw);
+        }
         ExperimentData.printSummary(pw, dir, CpuImpactExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }
 
-    private static void progress(PrintWriter pw, CpuImpactExperiment.Point p) {
-        pw.printf(Locale.ROOT, "  %-5s %-7s %8d B  delay %5.1f ms: job %8.1f ms alone, %8.1f ms loaded (x%.2f), "
-                + "%8.1f MiB/s received%n", p.part(), p.stack(), p.size(), p.delayMs(), p.aloneMs(), p.loadedMs(),
+    private static String line(CpuImpactExperiment.Point p) {
+        return String.format(Locale.ROOT, "  %-5s %-7s %8d B  delay %5.1f ms: job %8.1f ms alone, %8.1f ms loaded (x%.2f), "
+                + "%8.1f MiB/s received", p.part(), p.stack(), p.size(), p.delayMs(), p.aloneMs(), p.loadedMs(),
                 p.slowdown(), p.rxMibS());
-        pw.flush();
     }
 }

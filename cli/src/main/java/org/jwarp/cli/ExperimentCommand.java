@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
         subcommands = {ExperimentCommand.ListExperiments.class, ExperimentCommand.Rss.class, ToeExperimentCommand.class,
                 LatencyExperimentCommand.class, ProgressExperimentCommand.class, OverlapExperimentCommand.class,
                 CpuImpactExperimentCommand.class, RendezvousExperimentCommand.class, IwarpVsTcpExperimentCommand.class,
-                VerbsOptionsExperimentCommand.class})
+                VerbsOptionsExperimentCommand.class, AllExperimentsCommand.class})
 final class ExperimentCommand extends GroupCommand {
 
     /** {@code jwarp experiment list}. */
@@ -52,6 +52,7 @@ final class ExperimentCommand extends GroupCommand {
                     + " vs events, outstanding buffers, post lists, signaling; one-way time, throughput, CPU");
             row(out, "toe", "seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the offloaded"
                     + " sockets and through Java sockets; throughput and host CPU per Gb/s, each side");
+            row(out, "all", "every experiment above in turn, each into DIR/NAME, then the report of them all (DIR/report.html)");
             out.flush();
             return 0;
         }
@@ -99,11 +100,12 @@ final class ExperimentCommand extends GroupCommand {
             pw.printf(Locale.ROOT, " %-34s %11s %8s %12s %12s %10s%n", "series", "connections", "Gb/s", "wake-ups/s",
                     "FPDUs/wake", "ns CPU/KiB");
             pw.flush();
-            List<RssExperiment.Result> results = RssExperiment.run(plan, r -> {
-                pw.printf(Locale.ROOT, " %-34s %11d %8.2f %12.0f %12.1f %10.0f%n", RssReport.series(r.point()),
-                        r.point().connections(), r.gbps(), r.wakeupsPerSecond(), r.fpdusPerWakeup(), r.cpuNsPerKiB());
-                pw.flush();
-            });
+            List<RssExperiment.Result> results;
+            try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points().size())) {
+                results = RssExperiment.run(plan, r -> bar.point(String.format(Locale.ROOT,
+                        " %-34s %11d %8.2f %12.0f %12.1f %10.0f", RssReport.series(r.point()), r.point().connections(),
+                        r.gbps(), r.wakeupsPerSecond(), r.fpdusPerWakeup(), r.cpuNsPerKiB())));
+            }
             List<String> notes = new ArrayList<>();
             notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; engine threads not pinned; both devices and "
                     + "the client thread in one JVM");

@@ -62,22 +62,23 @@ final class IwarpVsTcpExperimentCommand implements Callable<Integer> {
                         + "%d run(s) per point; %s%n", options.mode(), plan.latencySizes(), plan.throughputSizes(),
                 plan.seconds(), plan.repeats(), pin.description());
         pw.flush();
-        List<IwarpVsTcpExperiment.Point> points = new ArrayList<>(IwarpVsTcpExperiment.latency(plan, pin,
-                p -> progress(pw, p)));
-        points.addAll(IwarpVsTcpExperiment.throughput(plan, pin, notes, p -> progress(pw, p)));
+        List<IwarpVsTcpExperiment.Point> points;
+        int total = plan.repeats() * IwarpVsTcpExperiment.STACKS.size() * (plan.latencySizes().size()
+                + plan.throughputSizes().size());
+        try (ExperimentProgress bar = new ExperimentProgress(pw, total)) {
+            points = new ArrayList<>(IwarpVsTcpExperiment.latency(plan, pin, p -> bar.point(line(p))));
+            points.addAll(IwarpVsTcpExperiment.throughput(plan, pin, notes, p -> bar.point(line(p))));
+        }
         ExperimentData.printSummary(pw, dir, IwarpVsTcpExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }
 
-    private static void progress(PrintWriter pw, IwarpVsTcpExperiment.Point p) {
-        if (p.part().equals("latency")) {
-            pw.printf(Locale.ROOT, "  latency    %-11s %7d B: typical %9.2f us, p99 %9.2f us%n", p.stack(), p.size(),
-                    p.typicalUs(), p.p99Us());
-        } else {
-            pw.printf(Locale.ROOT, "  throughput %-11s %7d B: %7.3f Gb/s; CPU %% sender %3.0f (soaker %3.0f), receiver "
-                            + "%3.0f (soaker %3.0f)%n", p.stack(), p.size(), p.gbps(), p.clientThreadPct(),
-                    p.clientSoakPct(), p.serverThreadPct(), p.serverSoakPct());
-        }
-        pw.flush();
+    private static String line(IwarpVsTcpExperiment.Point p) {
+        return p.part().equals("latency")
+                ? String.format(Locale.ROOT, "  latency    %-11s %7d B: typical %9.2f us, p99 %9.2f us", p.stack(),
+                        p.size(), p.typicalUs(), p.p99Us())
+                : String.format(Locale.ROOT, "  throughput %-11s %7d B: %7.3f Gb/s; CPU %% sender %3.0f (soaker %3.0f), "
+                        + "receiver %3.0f (soaker %3.0f)", p.stack(), p.size(), p.gbps(), p.clientThreadPct(),
+                        p.clientSoakPct(), p.serverThreadPct(), p.serverSoakPct());
     }
 }

@@ -34,6 +34,11 @@ final class LatencyExperiment {
                     5000);
         }
 
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * TRANSPORTS.size() * (sizes.size() + (delays ? delaysMs.size() : 0));
+        }
+
         /** Round trips at a delay: enough for a stable typical value within about 2 s per point. */
         long iterationsAt(double delayMs) {
             return delayMs <= 0 ? iterations : Math.max(20, Math.min(iterations, (long) (1000 / (2 * delayMs))));

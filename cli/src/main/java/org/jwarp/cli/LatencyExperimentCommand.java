@@ -51,17 +51,19 @@ final class LatencyExperimentCommand implements Callable<Integer> {
         pw.printf(Locale.ROOT, "jwarp experiment latency (%s): sizes %s%s, %d run(s) per point%n", options.mode(),
                 plan.sizes(), delays ? ", delays " + plan.delaysMs() + " ms at 1 KiB" : "", plan.repeats());
         pw.flush();
-        List<LatencyExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d) -> LatencyExperiment.sizes(plan, hosts, p -> progress(pw, p)), delays,
-                (hosts, d) -> LatencyExperiment.delay(plan, hosts, d, p -> progress(pw, p)), TESTBED_NAME,
-                plan.delaysMs(), "hosts A and B", notes, pw);
+        List<LatencyExperiment.Point> points;
+        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
+            points = ExperimentProcesses.loopbackThenDelays(
+                    (hosts, d) -> LatencyExperiment.sizes(plan, hosts, p -> bar.point(line(p))), delays,
+                    (hosts, d) -> LatencyExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
+                    plan.delaysMs(), "hosts A and B", notes, pw);
+        }
         ExperimentData.printSummary(pw, dir, LatencyExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }
 
-    private static void progress(PrintWriter pw, LatencyExperiment.Point p) {
-        pw.printf(Locale.ROOT, "  %-5s %-16s %6d B  delay %5.1f ms: typical %9.2f us, p99 %9.2f us%n", p.part(),
+    private static String line(LatencyExperiment.Point p) {
+        return String.format(Locale.ROOT, "  %-5s %-16s %6d B  delay %5.1f ms: typical %9.2f us, p99 %9.2f us", p.part(),
                 p.transport(), p.size(), p.delayMs(), p.typicalUs(), p.p99Us());
-        pw.flush();
     }
 }

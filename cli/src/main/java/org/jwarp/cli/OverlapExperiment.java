@@ -50,6 +50,11 @@ final class OverlapExperiment {
                     64.0, PAPER_COMPUTE_MS), List.of(0.0, 1.0, 2.0, 5.0, 10.0), PAPER_COMPUTE_MS, 3, 1.5, 8, pinned);
         }
 
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * sizes.size() * STACKS.size() * (computesMs.size() + (delays ? delaysMs.size() : 0));
+        }
+
         /** Timed iterations at {@code computeMs}: about {@code seconds}' worth, 3 to 300. */
         int iterations(double computeMs) {
             return (int) Math.max(3, Math.min(300, seconds * 1000 / (computeMs + 1)));

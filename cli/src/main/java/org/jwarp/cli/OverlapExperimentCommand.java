@@ -68,18 +68,20 @@ final class OverlapExperimentCommand implements Callable<Integer> {
                 plan.sizes(), plan.computesMs(), delays ? String.format(Locale.ROOT, ", delays %s ms at %.0f ms",
                         plan.delaysMs(), plan.delayComputeMs()) : "");
         pw.flush();
-        List<OverlapExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d) -> OverlapExperiment.computes(plan, hosts, p -> progress(pw, p)), delays,
-                (hosts, d) -> OverlapExperiment.delay(plan, hosts, d, p -> progress(pw, p)), TESTBED_NAME,
-                plan.delaysMs(), "the client on host A, the server on host B", notes, pw);
+        List<OverlapExperiment.Point> points;
+        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
+            points = ExperimentProcesses.loopbackThenDelays(
+                    (hosts, d) -> OverlapExperiment.computes(plan, hosts, p -> bar.point(line(p))), delays,
+                    (hosts, d) -> OverlapExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
+                    plan.delaysMs(), "the client on host A, the server on host B", notes, pw);
+        }
         ExperimentData.printSummary(pw, dir, OverlapExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }
 
-    private static void progress(PrintWriter pw, OverlapExperiment.Point p) {
-        pw.printf(Locale.ROOT, "  %-7s %-7s %8d B  compute %7.2f ms  delay %5.1f ms: overlap %.3f (total %9.1f us, "
-                + "round trip alone %8.1f us)%n", p.part(), p.stack(), p.size(), p.computeMs(), p.delayMs(), p.overlap(),
+    private static String line(OverlapExperiment.Point p) {
+        return String.format(Locale.ROOT, "  %-7s %-7s %8d B  compute %7.2f ms  delay %5.1f ms: overlap %.3f (total %9.1f us, "
+                + "round trip alone %8.1f us)", p.part(), p.stack(), p.size(), p.computeMs(), p.delayMs(), p.overlap(),
                 p.totalUs(), p.roundTripUs());
-        pw.flush();
     }
 }

@@ -38,6 +38,11 @@ final class ProgressExperiment {
         static Plan full() {
             return new Plan(List.of(0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0), List.of(0.0, 1.0, 2.0, 5.0, 10.0), 3, 100);
         }
+
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * STACKS.size() * (loadsMs.size() + (delays ? delaysMs.size() : 0));
+        }
     }
 
     record Point(String part, String stack, double loadMs, double delayMs, int repeat, int fetches, double medianUs,

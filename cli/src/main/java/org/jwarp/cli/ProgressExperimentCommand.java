@@ -49,17 +49,19 @@ final class ProgressExperimentCommand implements Callable<Integer> {
                 options.mode(), plan.loadsMs(), delays ? ", delays " + plan.delaysMs() + " ms at 16 ms of load"
                         : "", plan.fetches());
         pw.flush();
-        List<ProgressExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d) -> ProgressExperiment.loads(plan, hosts, p -> progress(pw, p)), delays,
-                (hosts, d) -> ProgressExperiment.delay(plan, hosts, d, p -> progress(pw, p)), TESTBED_NAME,
-                plan.delaysMs(), "hosts A and B, 16 ms of remote load,", notes, pw);
+        List<ProgressExperiment.Point> points;
+        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
+            points = ExperimentProcesses.loopbackThenDelays(
+                    (hosts, d) -> ProgressExperiment.loads(plan, hosts, p -> bar.point(line(p))), delays,
+                    (hosts, d) -> ProgressExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
+                    plan.delaysMs(), "hosts A and B, 16 ms of remote load,", notes, pw);
+        }
         ExperimentData.printSummary(pw, dir, ProgressExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }
 
-    private static void progress(PrintWriter pw, ProgressExperiment.Point p) {
-        pw.printf(Locale.ROOT, "  %-5s %-8s load %5.1f ms  delay %5.1f ms: median %10.1f us, p99 %10.1f us%n", p.part(),
+    private static String line(ProgressExperiment.Point p) {
+        return String.format(Locale.ROOT, "  %-5s %-8s load %5.1f ms  delay %5.1f ms: median %10.1f us, p99 %10.1f us", p.part(),
                 p.stack(), p.loadMs(), p.delayMs(), p.medianUs(), p.p99Us());
-        pw.flush();
     }
 }

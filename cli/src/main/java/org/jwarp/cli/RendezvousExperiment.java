@@ -44,6 +44,11 @@ final class RendezvousExperiment {
                     List.of(0.0, 1.0, 2.0, 5.0, 10.0), 3, 300, 50);
         }
 
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * RendezvousSide.PROTOCOLS.size() * (sizes.size() + (delays ? delaysMs.size() : 0));
+        }
+
         /** Messages per block at a delay: a rendezvous message takes two round trips; about 1 s per block. */
         int messagesAt(double delayMs) {
             return delayMs <= 0 ? messages : Math.max(10, Math.min(messages, (int) (1000 / (4 * delayMs))));

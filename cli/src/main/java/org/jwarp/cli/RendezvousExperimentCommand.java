@@ -61,18 +61,20 @@ final class RendezvousExperimentCommand implements Callable<Integer> {
                 options.mode(), plan.sizes(), delays ? ", delays " + plan.delaysMs() + " ms at 64 KiB" : "",
                 plan.messages(), plan.repeats());
         pw.flush();
-        List<RendezvousExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d) -> RendezvousExperiment.sizes(plan, hosts, p -> progress(pw, p)), delays,
-                (hosts, d) -> RendezvousExperiment.delay(plan, hosts, d, p -> progress(pw, p)), TESTBED_NAME,
-                plan.delaysMs(), "64 KiB messages between hosts A and B", notes, pw);
+        List<RendezvousExperiment.Point> points;
+        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
+            points = ExperimentProcesses.loopbackThenDelays(
+                    (hosts, d) -> RendezvousExperiment.sizes(plan, hosts, p -> bar.point(line(p))), delays,
+                    (hosts, d) -> RendezvousExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
+                    plan.delaysMs(), "64 KiB messages between hosts A and B", notes, pw);
+        }
         ExperimentData.printSummary(pw, dir, RendezvousExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }
 
-    private static void progress(PrintWriter pw, RendezvousExperiment.Point p) {
-        pw.printf(Locale.ROOT, "  %-5s %-5s %8d B  delay %5.1f ms: median %10.1f us, p99 %10.1f us; receiver CPU/msg "
-                + "app %7.1f us, engine %7.1f us%n", p.part(), p.protocol(), p.size(), p.delayMs(), p.medianUs(),
+    private static String line(RendezvousExperiment.Point p) {
+        return String.format(Locale.ROOT, "  %-5s %-5s %8d B  delay %5.1f ms: median %10.1f us, p99 %10.1f us; receiver CPU/msg "
+                + "app %7.1f us, engine %7.1f us", p.part(), p.protocol(), p.size(), p.delayMs(), p.medianUs(),
                 p.p99Us(), p.serverAppUs(), p.serverEngineUs());
-        pw.flush();
     }
 }

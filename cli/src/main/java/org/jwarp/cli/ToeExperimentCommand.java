@@ -98,18 +98,11 @@ final class ToeExperimentCommand implements Callable<Integer> {
                 plan.chunks(), plan.seconds(), plan.repeats(), total);
         pw.flush();
         List<ToeExperiment.Run> runs;
-        int[] done = {0};
-        long t0 = System.nanoTime();
-        try {
-            runs = ToeExperiment.run(plan, places, r -> {
-                done[0]++;
-                double elapsed = (System.nanoTime() - t0) / 1e9;
-                pw.printf(Locale.ROOT, "  [%d/%d, %.0f s left] %-8s %-7s %6d B chunks: %.2f Gb/s, host %%CPU/Gb/s "
-                                + "send %.1f receive %.1f%n", done[0], total, elapsed / done[0] * (total - done[0]),
-                        r.where(), r.sender().stack(), r.sender().chunk(), r.receiver().gbps(),
-                        r.sender().hostPercentPerGbps(), r.receiver().hostPercentPerGbps());
-                pw.flush();
-            });
+        try (ExperimentProgress bar = new ExperimentProgress(pw, total)) {
+            runs = ToeExperiment.run(plan, places, r -> bar.point(String.format(Locale.ROOT, "  %-8s %-7s %6d B chunks: "
+                            + "%.2f Gb/s, host %%CPU/Gb/s send %.1f receive %.1f", r.where(), r.sender().stack(),
+                    r.sender().chunk(), r.receiver().gbps(), r.sender().hostPercentPerGbps(),
+                    r.receiver().hostPercentPerGbps())));
         } finally {
             if (tb != null) {
                 try {

@@ -70,7 +70,10 @@ final class VerbsOptionsExperimentCommand implements Callable<Integer> {
                 options.mode(), plan.parts(), total, plan.seconds(), plan.repeats());
         pw.flush();
         List<String> threads = new ArrayList<>();
-        List<VerbsOptionsExperiment.Point> points = VerbsOptionsExperiment.run(plan, threads, p -> progress(pw, p));
+        List<VerbsOptionsExperiment.Point> points;
+        try (ExperimentProgress bar = new ExperimentProgress(pw, total)) {
+            points = VerbsOptionsExperiment.run(plan, threads, p -> bar.point(line(p)));
+        }
         for (String t : threads) {
             notes.add("where threads ran (first point): " + t);
         }
@@ -78,11 +81,10 @@ final class VerbsOptionsExperimentCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void progress(PrintWriter pw, VerbsOptionsExperiment.Point p) {
-        pw.printf(Locale.ROOT, "  %-13s %-9s %-6s %-6s %8d B x%-3d list %-3d signal/%-3d: one-way %9.3f us, %8.3f Gb/s, "
-                        + "CPU client %3.0f %% server %3.0f %%%n", p.part(), p.opcode(), p.inline() ? "inline" : "-",
-                p.events() ? "events" : "busy", p.size(), p.buffers(), p.postList(), p.cqMod(), p.oneWayUs(), p.gbps(),
-                p.activeCpuPct(), p.passiveCpuPct());
-        pw.flush();
+    private static String line(VerbsOptionsExperiment.Point p) {
+        return String.format(Locale.ROOT, "  %-13s %-9s %-6s %-6s %8d B x%-3d list %-3d signal/%-3d: one-way %9.3f us, "
+                        + "%8.3f Gb/s, CPU client %3.0f %% server %3.0f %%", p.part(), p.opcode(), p.inline() ? "inline"
+                        : "-", p.events() ? "events" : "busy", p.size(), p.buffers(), p.postList(), p.cqMod(),
+                p.oneWayUs(), p.gbps(), p.activeCpuPct(), p.passiveCpuPct());
     }
 }
