@@ -69,13 +69,11 @@ final class CpuImpactExperimentCommand implements Callable<Integer> {
                 options.mode(), plan.clients(), plan.sizes(), delays ? ", delays " + plan.delaysMs()
                         + " ms at 16 KiB" : "", plan.jobMs());
         pw.flush();
-        List<CpuImpactExperiment.Point> points;
-        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
-            points = ExperimentProcesses.loopbackThenDelays(
-                    (hosts, d) -> CpuImpactExperiment.sizes(plan, hosts, p -> bar.point(line(p))), delays,
-                    (hosts, d) -> CpuImpactExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
-                    plan.delaysMs(), "the clients on host A, the server on host B", notes, pw);
-        }
+        List<CpuImpactExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
+                (hosts, d, progress) -> CpuImpactExperiment.sizes(plan, hosts, progress), delays,
+                (hosts, d, progress) -> CpuImpactExperiment.delay(plan, hosts, d, progress), TESTBED_NAME,
+                plan.delaysMs(), "the clients on host A, the server on host B", plan.points(delays),
+                CpuImpactExperimentCommand::line, notes, pw);
         ExperimentData.printSummary(pw, dir, CpuImpactExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }

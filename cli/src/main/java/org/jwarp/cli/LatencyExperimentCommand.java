@@ -51,13 +51,11 @@ final class LatencyExperimentCommand implements Callable<Integer> {
         pw.printf(Locale.ROOT, "jwarp experiment latency (%s): sizes %s%s, %d run(s) per point%n", options.mode(),
                 plan.sizes(), delays ? ", delays " + plan.delaysMs() + " ms at 1 KiB" : "", plan.repeats());
         pw.flush();
-        List<LatencyExperiment.Point> points;
-        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
-            points = ExperimentProcesses.loopbackThenDelays(
-                    (hosts, d) -> LatencyExperiment.sizes(plan, hosts, p -> bar.point(line(p))), delays,
-                    (hosts, d) -> LatencyExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
-                    plan.delaysMs(), "hosts A and B", notes, pw);
-        }
+        List<LatencyExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
+                (hosts, d, progress) -> LatencyExperiment.sizes(plan, hosts, progress), delays,
+                (hosts, d, progress) -> LatencyExperiment.delay(plan, hosts, d, progress), TESTBED_NAME,
+                plan.delaysMs(), "hosts A and B", plan.points(delays),
+                LatencyExperimentCommand::line, notes, pw);
         ExperimentData.printSummary(pw, dir, LatencyExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }

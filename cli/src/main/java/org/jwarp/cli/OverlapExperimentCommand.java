@@ -68,13 +68,11 @@ final class OverlapExperimentCommand implements Callable<Integer> {
                 plan.sizes(), plan.computesMs(), delays ? String.format(Locale.ROOT, ", delays %s ms at %.0f ms",
                         plan.delaysMs(), plan.delayComputeMs()) : "");
         pw.flush();
-        List<OverlapExperiment.Point> points;
-        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
-            points = ExperimentProcesses.loopbackThenDelays(
-                    (hosts, d) -> OverlapExperiment.computes(plan, hosts, p -> bar.point(line(p))), delays,
-                    (hosts, d) -> OverlapExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
-                    plan.delaysMs(), "the client on host A, the server on host B", notes, pw);
-        }
+        List<OverlapExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
+                (hosts, d, progress) -> OverlapExperiment.computes(plan, hosts, progress), delays,
+                (hosts, d, progress) -> OverlapExperiment.delay(plan, hosts, d, progress), TESTBED_NAME,
+                plan.delaysMs(), "the client on host A, the server on host B", plan.points(delays),
+                OverlapExperimentCommand::line, notes, pw);
         ExperimentData.printSummary(pw, dir, OverlapExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }

@@ -49,13 +49,11 @@ final class ProgressExperimentCommand implements Callable<Integer> {
                 options.mode(), plan.loadsMs(), delays ? ", delays " + plan.delaysMs() + " ms at 16 ms of load"
                         : "", plan.fetches());
         pw.flush();
-        List<ProgressExperiment.Point> points;
-        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
-            points = ExperimentProcesses.loopbackThenDelays(
-                    (hosts, d) -> ProgressExperiment.loads(plan, hosts, p -> bar.point(line(p))), delays,
-                    (hosts, d) -> ProgressExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
-                    plan.delaysMs(), "hosts A and B, 16 ms of remote load,", notes, pw);
-        }
+        List<ProgressExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
+                (hosts, d, progress) -> ProgressExperiment.loads(plan, hosts, progress), delays,
+                (hosts, d, progress) -> ProgressExperiment.delay(plan, hosts, d, progress), TESTBED_NAME,
+                plan.delaysMs(), "hosts A and B, 16 ms of remote load,", plan.points(delays),
+                ProgressExperimentCommand::line, notes, pw);
         ExperimentData.printSummary(pw, dir, ProgressExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }

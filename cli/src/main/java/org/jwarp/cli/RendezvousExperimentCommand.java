@@ -61,13 +61,11 @@ final class RendezvousExperimentCommand implements Callable<Integer> {
                 options.mode(), plan.sizes(), delays ? ", delays " + plan.delaysMs() + " ms at 64 KiB" : "",
                 plan.messages(), plan.repeats());
         pw.flush();
-        List<RendezvousExperiment.Point> points;
-        try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points(delays))) {
-            points = ExperimentProcesses.loopbackThenDelays(
-                    (hosts, d) -> RendezvousExperiment.sizes(plan, hosts, p -> bar.point(line(p))), delays,
-                    (hosts, d) -> RendezvousExperiment.delay(plan, hosts, d, p -> bar.point(line(p))), TESTBED_NAME,
-                    plan.delaysMs(), "64 KiB messages between hosts A and B", notes, pw);
-        }
+        List<RendezvousExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
+                (hosts, d, progress) -> RendezvousExperiment.sizes(plan, hosts, progress), delays,
+                (hosts, d, progress) -> RendezvousExperiment.delay(plan, hosts, d, progress), TESTBED_NAME,
+                plan.delaysMs(), "64 KiB messages between hosts A and B", plan.points(delays),
+                RendezvousExperimentCommand::line, notes, pw);
         ExperimentData.printSummary(pw, dir, RendezvousExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }
