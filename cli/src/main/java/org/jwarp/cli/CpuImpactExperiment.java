@@ -27,7 +27,6 @@ final class CpuImpactExperiment {
 
     static final String SCHEMA = "jwarp-experiment-cpu-impact/1";
     static final List<String> STACKS = List.of("jwarp", "sockets");
-    static final String CSV_HEADER = "part,stack,size,delay_ms,repeat,clients,alone_ms,loaded_ms,slowdown,rx_mib_s";
     /** Fig. 7's client count and Fig. 7b's message size, from the paper's text. */
     static final int PAPER_CLIENTS = 40;
     static final int DELAY_SWEEP_SIZE = 16 << 10;
@@ -45,16 +44,16 @@ final class CpuImpactExperiment {
             return new Plan(List.of(1 << 10, 4 << 10, DELAY_SWEEP_SIZE, 64 << 10, 256 << 10),
                     List.of(0.0, 1.0, 2.0, 5.0, 10.0), PAPER_CLIENTS, 2000, 3, pinned);
         }
+
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * STACKS.size() * (sizes.size() + (delays ? delaysMs.size() : 0));
+        }
     }
 
     /** One measured point. */
     record Point(String part, String stack, int size, double delayMs, int repeat, int clients, double aloneMs,
-                 double loadedMs, double slowdown, double rxMibS) {
-
-        String csv() {
-            return String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.3f,%.3f,%.4f,%.3f", part, stack, size, delayMs,
-                    repeat, clients, aloneMs, loadedMs, slowdown, rxMibS);
-        }
+                 double loadedMs, @ExperimentData.Column(decimals = 4) double slowdown, double rxMibS) {
     }
 
     private CpuImpactExperiment() {
@@ -123,8 +122,7 @@ final class CpuImpactExperiment {
         planDoc.put("repeats", plan.repeats());
         planDoc.put("pinned", plan.pinned());
         planDoc.put("paper", Map.of("clients", PAPER_CLIENTS, "delaySweepSizeBytes", DELAY_SWEEP_SIZE));
-        List<Path> files = new ArrayList<>(ExperimentFiles.data(dir, CSV_HEADER, points, Point::csv,
-                ExperimentFiles.doc(SCHEMA, mode, planDoc, notes)));
+        List<Path> files = ExperimentData.write(dir, SCHEMA, mode, planDoc, notes, Point.class, points);
         SvgChart bySize = new SvgChart("Server job's execution time under background streams by size (seed 000 Fig. 7a)",
                 "message size, bytes", "job execution time, ms (median)");
         for (int size : plan.sizes()) {

@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
                 + "and while many clients stream messages to it, by RDMA WRITE (placed by jwarp's engine, the "
                 + "application never involved) and by sockets (the application reads them); over the message size "
                 + "(two processes on loopback), and at 16 KiB over the delay degen adds between the testbed's hosts "
-                + "(needs root; skipped otherwise)."})
+                + "(needs root; skipped otherwise).",
+                "Quick: 8 clients, 1, 16 and 256 KiB, delays 0, 2 and 10 ms at 16 KiB, a 0.4 s job, one run per point."})
 final class CpuImpactExperimentCommand implements Callable<Integer> {
 
     static final String TESTBED_NAME = "jwcpu";
@@ -27,12 +28,11 @@ final class CpuImpactExperimentCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "8 clients, 1, 16 and 256 KiB, delays 0, 2 and 10 ms at 16 KiB, a 0.4 s "
-            + "job, one run per point (under 2 minutes).")
-    boolean quick;
-
     @Mixin
     ExperimentOptions options;
+
+    @Mixin
+    ExperimentOptions.Where where;
 
     @Mixin
     ExperimentOptions.Placement placement;
@@ -50,7 +50,7 @@ final class CpuImpactExperimentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         boolean pinned = placement.pinned(spec);
-        CpuImpactExperiment.Plan base = quick ? CpuImpactExperiment.Plan.quick(pinned)
+        CpuImpactExperiment.Plan base = options.quick ? CpuImpactExperiment.Plan.quick(pinned)
                 : CpuImpactExperiment.Plan.full(pinned);
         CpuImpactExperiment.Plan plan = new CpuImpactExperiment.Plan(
                 ExperimentOptions.check(spec, sizes, base.sizes(), 1, 1 << 24, "--sizes", "bytes"), base.delaysMs(),
@@ -62,25 +62,25 @@ final class CpuImpactExperimentCommand implements Callable<Integer> {
         notes.add(ApplicationCpu.describe(pinned) + "; the server application is the measured thread; the clients are "
                 + "one process on the same machine; jwarp devices with an engine thread of their own that sleeps when "
                 + "idle");
-        boolean delays = ExperimentProcesses.delaySweep(spec, options.where, notes);
+        boolean delays = where.delaySweep(notes);
         PrintWriter pw = spec.commandLine().getOut();
         Path dir = options.dir("cpu-impact");
         pw.printf(Locale.ROOT, "jwarp experiment cpu-impact (%s): %d clients, sizes %s%s, a %.0f ms job%n",
-                quick ? "quick" : "full", plan.clients(), plan.sizes(), delays ? ", delays " + plan.delaysMs()
+                options.mode(), plan.clients(), plan.sizes(), delays ? ", delays " + plan.delaysMs()
                         + " ms at 16 KiB" : "", plan.jobMs());
         pw.flush();
         List<CpuImpactExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d) -> CpuImpactExperiment.sizes(plan, hosts, p -> progress(pw, p)), delays,
-                (hosts, d) -> CpuImpactExperiment.delay(plan, hosts, d, p -> progress(pw, p)), TESTBED_NAME,
-                plan.delaysMs(), "the clients on host A, the server on host B", notes, pw);
-        ExperimentFiles.summary(pw, dir, CpuImpactExperiment.write(dir, plan, points, quick ? "quick" : "full", notes));
+                (hosts, d, progress) -> CpuImpactExperiment.sizes(plan, hosts, progress), delays,
+                (hosts, d, progress) -> CpuImpactExperiment.delay(plan, hosts, d, progress), TESTBED_NAME,
+                plan.delaysMs(), "the clients on host A, the server on host B", plan.points(delays),
+                CpuImpactExperimentCommand::line, notes, pw);
+        ExperimentData.printSummary(pw, dir, CpuImpactExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }
 
-    private static void progress(PrintWriter pw, CpuImpactExperiment.Point p) {
-        pw.printf(Locale.ROOT, "  %-5s %-7s %8d B  delay %5.1f ms: job %8.1f ms alone, %8.1f ms loaded (x%.2f), "
-                + "%8.1f MiB/s received%n", p.part(), p.stack(), p.size(), p.delayMs(), p.aloneMs(), p.loadedMs(),
+    private static String line(CpuImpactExperiment.Point p) {
+        return String.format(Locale.ROOT, "  %-5s %-7s %8d B  delay %5.1f ms: job %8.1f ms alone, %8.1f ms loaded (x%.2f), "
+                + "%8.1f MiB/s received", p.part(), p.stack(), p.size(), p.delayMs(), p.aloneMs(), p.loadedMs(),
                 p.slowdown(), p.rxMibS());
-        pw.flush();
     }
 }

@@ -2,8 +2,6 @@ package org.jwarp.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.jwarp.bench.experiment.RssExperiment;
 import org.jwarp.bench.experiment.RssReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -22,7 +21,8 @@ import picocli.CommandLine.Spec;
                 + "into its output directory (default results/NAME-TIMESTAMP/).",
         subcommands = {ExperimentCommand.ListExperiments.class, ExperimentCommand.Rss.class, ToeExperimentCommand.class,
                 LatencyExperimentCommand.class, ProgressExperimentCommand.class, OverlapExperimentCommand.class,
-                CpuImpactExperimentCommand.class, RendezvousExperimentCommand.class, IwarpVsTcpExperimentCommand.class})
+                CpuImpactExperimentCommand.class, RendezvousExperimentCommand.class, IwarpVsTcpExperimentCommand.class,
+                VerbsOptionsExperimentCommand.class, AllExperimentsCommand.class})
 final class ExperimentCommand extends GroupCommand {
 
     /** {@code jwarp experiment list}. */
@@ -48,14 +48,17 @@ final class ExperimentCommand extends GroupCommand {
                     + " and the receiver's CPU by size, and by WAN delay (testbed, root)");
             row(out, "iwarp-vs-tcp", "seed 002 Tables 1-2, Fig. 2-4: latency and throughput, jwarp (MPA CRC on, off)"
                     + " vs Java TCP sockets; each side's CPU by thread time and by a cycle soaker");
+            row(out, "verbs-options", "seed 003 Fig. 1-6: ping and blast over jwarp by opcode set, inline, busy poll"
+                    + " vs events, outstanding buffers, post lists, signaling; one-way time, throughput, CPU");
             row(out, "toe", "seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the offloaded"
                     + " sockets and through Java sockets; throughput and host CPU per Gb/s, each side");
+            row(out, "all", "every experiment above in turn, each into DIR/NAME, then the report of them all (DIR/report.html)");
             out.flush();
             return 0;
         }
 
         private static void row(PrintWriter out, String name, String what) {
-            out.printf("%-11s%s%n", name, what);
+            out.printf("%-14s%s%n", name, what);
         }
     }
 
@@ -64,17 +67,14 @@ final class ExperimentCommand extends GroupCommand {
             description = {"Seed 004's RSS measurement: N connections streaming RDMA WRITEs into a device whose engine "
                     + "threads share them by RSS, round robin or all on one, completion events moderated or not.",
                     "Both devices run in this process over 127.0.0.1; on a machine with few CPUs the figures show the "
-                            + "mechanism (wake-ups, FPDUs per wake-up, which threads work), not scaling."})
+                            + "mechanism (wake-ups, FPDUs per wake-up, which threads work), not scaling.",
+                    "Quick: 1, 8 and 32 connections, 1 and 2 engine threads, 0.5 s per point."})
     static final class Rss implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--quick", description = "1, 8 and 32 connections, 1 and 2 engine threads, 0.5 s per point "
-                + "(under 2 minutes).")
-        boolean quick;
-
-        @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default results/rss-TIMESTAMP).")
-        Path out;
+        @Mixin
+        ExperimentOptions options;
 
         @Option(names = "--connections", paramLabel = "N,...", split = ",", description = "Connection counts instead "
                 + "of the mode's.")
@@ -89,27 +89,27 @@ final class ExperimentCommand extends GroupCommand {
 
         @Override
         public Integer call() throws Exception {
-            RssExperiment.Plan base = quick ? RssExperiment.Plan.quick() : RssExperiment.Plan.full();
+            RssExperiment.Plan base = options.quick ? RssExperiment.Plan.quick() : RssExperiment.Plan.full();
             RssExperiment.Plan plan = new RssExperiment.Plan(check(connections, base.connections(), 1, 1000, "--connections"),
                     check(engines, base.engines(), 1, 64, "--engines"), base.steerings(), base.moderated(),
-                    seconds == null ? base.seconds() : checkSeconds(seconds), base.size());
-            Path dir = out != null ? out : Path.of("results", "rss-" + LocalDateTime.now()
-                    .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
+                    ExperimentOptions.range(spec, seconds, base.seconds(), 0.05, 600, "--seconds"), base.size());
+            Path dir = options.dir("rss");
             PrintWriter pw = spec.commandLine().getOut();
             pw.printf(Locale.ROOT, "jwarp experiment rss (%s): connections %s, engine threads %s, %.2f s per point%n",
-                    quick ? "quick" : "full", plan.connections(), plan.engines(), plan.seconds());
+                    options.mode(), plan.connections(), plan.engines(), plan.seconds());
             pw.printf(Locale.ROOT, " %-34s %11s %8s %12s %12s %10s%n", "series", "connections", "Gb/s", "wake-ups/s",
                     "FPDUs/wake", "ns CPU/KiB");
             pw.flush();
-            List<RssExperiment.Result> results = RssExperiment.run(plan, r -> {
-                pw.printf(Locale.ROOT, " %-34s %11d %8.2f %12.0f %12.1f %10.0f%n", RssReport.series(r.point()),
-                        r.point().connections(), r.gbps(), r.wakeupsPerSecond(), r.fpdusPerWakeup(), r.cpuNsPerKiB());
-                pw.flush();
-            });
+            List<RssExperiment.Result> results;
+            try (ExperimentProgress bar = new ExperimentProgress(pw, plan.points().size())) {
+                results = RssExperiment.run(plan, r -> bar.point(String.format(Locale.ROOT,
+                        " %-34s %11d %8.2f %12.0f %12.1f %10.0f", RssReport.series(r.point()), r.point().connections(),
+                        r.gbps(), r.wakeupsPerSecond(), r.fpdusPerWakeup(), r.cpuNsPerKiB())));
+            }
             List<String> notes = new ArrayList<>();
             notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; engine threads not pinned; both devices and "
                     + "the client thread in one JVM");
-            List<Path> files = RssReport.write(dir, plan, results, quick ? "quick" : "full", notes);
+            List<Path> files = RssReport.write(dir, plan, results, options.mode(), notes);
             pw.println("wrote " + files.size() + " files to " + dir);
             pw.flush();
             return 0;
@@ -126,13 +126,6 @@ final class ExperimentCommand extends GroupCommand {
                 }
             }
             return List.copyOf(given);
-        }
-
-        private double checkSeconds(double s) {
-            if (!(s >= 0.05 && s <= 600)) {
-                throw new ParameterException(spec.commandLine(), "--seconds must be 0.05 to 600, not " + s);
-            }
-            return s;
         }
     }
 }

@@ -2,6 +2,12 @@ package org.jwarp.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,51 +18,63 @@ import java.util.Map;
 import org.jwarp.bench.report.Json;
 
 /**
- * An experiment's data files, one row per measured point: {@code results.csv} (a header of CSV
- * names, numbers with three decimals, an unknown number empty) and {@code results.json}
- * ({@code schema}, {@code mode}, the plan's fields, {@code notes}, {@code results}: one object per
- * row under the JSON names). Both files carry the same rows in the same order.
+ * An experiment's data files, one row per measured point: {@code results.csv} and
+ * {@code results.json} ({@code schema}, {@code mode}, the plan's fields, {@code notes},
+ * {@code results}: one object per row). Both files carry the same rows in the same order.
  *
- * @param csvNames  the columns' CSV names
- * @param jsonNames the same columns' JSON names
+ * <p>A point is a record; its components are the columns, in order. A column's JSON name is the
+ * component's name, its CSV name the same in snake case ({@code delayMs}: {@code delay_ms}) unless
+ * {@link Column} says otherwise. In the CSV a double has {@link Column#decimals()} decimals (3
+ * unless said) and is empty if NaN (unknown); other values are as {@link String#valueOf} writes
+ * them. The JSON has the values themselves.
  */
-record ExperimentData(List<String> csvNames, List<String> jsonNames) {
+final class ExperimentData {
 
-    ExperimentData {
-        if (csvNames.size() != jsonNames.size()) {
-            throw new IllegalArgumentException("CSV and JSON column lists differ in length");
-        }
-        csvNames = List.copyOf(csvNames);
-        jsonNames = List.copyOf(jsonNames);
+    /** A column's names and CSV decimals, where they are not the component's own. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.RECORD_COMPONENT)
+    @interface Column {
+        /** The CSV name; empty: the component's name in snake case. */
+        String csv() default "";
+
+        /** The JSON name; empty: the component's name. */
+        String json() default "";
+
+        /** Decimals of a double in the CSV. */
+        int decimals() default 3;
     }
 
-    String csvHeader() {
-        return String.join(",", csvNames);
+    private ExperimentData() {
+    }
+
+    /** The CSV header of points of type {@code point}. */
+    static String csvHeader(Class<? extends Record> point) {
+        List<String> names = new ArrayList<>();
+        for (RecordComponent c : point.getRecordComponents()) {
+            names.add(csvName(c));
+        }
+        return String.join(",", names);
     }
 
     /**
      * Writes both files into {@code dir} (created if needed).
      *
      * @param plan the plan's fields, put after {@code schema} and {@code mode}
-     * @param rows each row's values in column order: strings, integers, doubles (NaN: unknown), booleans
      */
-    List<Path> write(Path dir, String schema, String mode, Map<String, Object> plan, List<String> notes,
-                     List<List<Object>> rows) throws IOException {
+    static <P extends Record> List<Path> write(Path dir, String schema, String mode, Map<String, Object> plan,
+                                               List<String> notes, Class<P> type, List<P> points) throws IOException {
         Files.createDirectories(dir);
-        StringBuilder csv = new StringBuilder(csvHeader()).append('\n');
+        RecordComponent[] columns = type.getRecordComponents();
+        StringBuilder csv = new StringBuilder(csvHeader(type)).append('\n');
         List<Map<String, Object>> objects = new ArrayList<>();
-        for (List<Object> row : rows) {
-            if (row.size() != csvNames.size()) {
-                throw new IllegalArgumentException("a row of " + row.size() + " values for " + csvNames.size()
-                        + " columns");
-            }
+        for (P p : points) {
             List<String> cells = new ArrayList<>();
             Map<String, Object> o = new LinkedHashMap<>();
-            for (int i = 0; i < row.size(); i++) {
-                Object v = row.get(i);
-                cells.add(v instanceof Double d ? (Double.isFinite(d) ? String.format(Locale.ROOT, "%.3f", d) : "")
-                        : String.valueOf(v));
-                o.put(jsonNames.get(i), v);
+            for (RecordComponent c : columns) {
+                Object v = value(c, p);
+                cells.add(v instanceof Double d ? csvNumber(c, d) : String.valueOf(v));
+                Column names = c.getAnnotation(Column.class);
+                o.put(names == null || names.json().isEmpty() ? c.getName() : names.json(), v);
             }
             csv.append(String.join(",", cells)).append('\n');
             objects.add(o);
@@ -67,19 +85,43 @@ record ExperimentData(List<String> csvNames, List<String> jsonNames) {
         doc.putAll(plan);
         doc.put("notes", notes);
         doc.put("results", objects);
-        return List.of(Files.writeString(dir.resolve("results.csv"), csv.toString()),
-                Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n"));
+        return new ArrayList<>(List.of(Files.writeString(dir.resolve("results.csv"), csv.toString()),
+                Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n")));
     }
 
     /** Prints the README's table lines, then where the files went: what a command shows at its end. */
-    static void printSummary(PrintWriter pw, Path dir, int files) throws IOException {
+    static void printSummary(PrintWriter pw, Path dir, List<Path> files) throws IOException {
         pw.println();
         for (String l : Files.readAllLines(dir.resolve("README.md"))) {
             if (l.startsWith("|")) {
                 pw.println(l);
             }
         }
-        pw.println("wrote " + files + " files to " + dir);
+        pw.println("wrote " + files.size() + " files to " + dir);
         pw.flush();
+    }
+
+    private static String csvName(RecordComponent c) {
+        Column names = c.getAnnotation(Column.class);
+        if (names != null && !names.csv().isEmpty()) {
+            return names.csv();
+        }
+        return c.getName().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+    }
+
+    private static String csvNumber(RecordComponent c, double d) {
+        if (!Double.isFinite(d)) {
+            return "";
+        }
+        Column names = c.getAnnotation(Column.class);
+        return String.format(Locale.ROOT, "%." + (names == null ? 3 : names.decimals()) + "f", d);
+    }
+
+    private static Object value(RecordComponent c, Record p) {
+        try {
+            return c.getAccessor().invoke(p);
+        } catch (IllegalAccessException | InvocationTargetException e) {
+            throw new IllegalStateException("reading " + c.getName() + " of " + p, e);
+        }
     }
 }

@@ -16,9 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jwarp.degen.testbed.Testbed;
-import org.jwarp.degen.testbed.TestbedException;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 
 /**
  * What the two-process experiments (latency, progress) share: each side a JVM of its own (this
@@ -171,28 +168,6 @@ final class ExperimentProcesses {
     }
 
     /**
-     * {@code --where}: whether the delay sweep on the testbed runs ({@code both}, or {@code auto}
-     * as root); {@code auto} without root adds a note saying why not.
-     */
-    static boolean delaySweep(CommandSpec spec, String where, List<String> notes) {
-        return switch (where.toLowerCase(Locale.ROOT)) {
-            case "loopback" -> false;
-            case "both" -> true;
-            case "auto" -> {
-                try {
-                    Testbed.requireCapable();
-                    yield true;
-                } catch (TestbedException e) {
-                    notes.add("delay sweep skipped: " + e.getMessage());
-                    yield false;
-                }
-            }
-            default -> throw new ParameterException(spec.commandLine(), "--where takes loopback, both or auto, not '"
-                    + where + "'");
-        };
-    }
-
-    /**
      * The {@code result key=value ...} lines a side printed, each as key to number.
      *
      * @throws IOException with the output if there is none
@@ -234,27 +209,34 @@ final class ExperimentProcesses {
         return median(points.stream().filter(which).map(p -> value.applyAsDouble(p)).toList());
     }
 
-    /** The points of one part of an experiment, on {@code hosts}. */
+    /** The points of one part of an experiment, on {@code hosts}, each handed to {@code progress} as it comes. */
     @FunctionalInterface
     interface Part<P> {
-        List<P> run(LatencyExperiment.Hosts hosts, double delayMs) throws IOException, InterruptedException;
+        List<P> run(LatencyExperiment.Hosts hosts, double delayMs, java.util.function.Consumer<P> progress)
+                throws IOException, InterruptedException;
     }
 
     /**
-     * An experiment's two parts: {@code part} on loopback at no added delay, then, if {@code delays},
-     * {@code part} again at each of {@code delaysMs} between the hosts of testbed {@code name}
-     * ({@link #overDelays}), noting {@code how} the delay part ran.
+     * An experiment's two parts: {@code loopback} on loopback at no added delay, then, if
+     * {@code delays}, {@code part} at each of {@code delaysMs} between the hosts of testbed
+     * {@code name} ({@link #overDelays}), noting {@code how} the delay part ran. Each point's
+     * {@code line} goes to {@code pw} as it comes, with the progress bar ({@link ExperimentProgress})
+     * counting to {@code total}.
      */
     static <P> List<P> loopbackThenDelays(Part<P> loopback, boolean delays, Part<P> part, String name,
-                                          List<Double> delaysMs, String how, List<String> notes, java.io.PrintWriter pw)
-            throws IOException, InterruptedException {
-        List<P> points = new ArrayList<>(loopback.run(LatencyExperiment.Hosts.loopback(), 0));
-        if (delays) {
-            overDelays(name, delaysMs, notes, pw, (hosts, d) -> points.addAll(part.run(hosts, d)));
-            notes.add("delay sweep: " + how + " of testbed " + name + " (network namespaces) joined by degen, MTU 1500, "
-                    + "the delay added in each direction");
+                                          List<Double> delaysMs, String how, int total,
+                                          java.util.function.Function<P, String> line, List<String> notes,
+                                          java.io.PrintWriter pw) throws IOException, InterruptedException {
+        try (ExperimentProgress bar = new ExperimentProgress(pw, total)) {
+            java.util.function.Consumer<P> progress = p -> bar.point(line.apply(p));
+            List<P> points = new ArrayList<>(loopback.run(LatencyExperiment.Hosts.loopback(), 0, progress));
+            if (delays) {
+                overDelays(name, delaysMs, notes, pw, (hosts, d) -> points.addAll(part.run(hosts, d, progress)));
+                notes.add("delay sweep: " + how + " of testbed " + name + " (network namespaces) joined by degen, MTU "
+                        + "1500, the delay added in each direction");
+            }
+            return points;
         }
-        return points;
     }
 
     /** One delay's points, measured between the testbed's hosts (server on B, client on A). */

@@ -26,11 +26,6 @@ import org.jwarp.bench.experiment.SvgChart;
 final class IwarpVsTcpExperiment {
 
     static final String SCHEMA = "jwarp-experiment-iwarp-vs-tcp/1";
-    static final ExperimentData DATA = new ExperimentData(
-            List.of("part", "stack", "size", "repeat", "iterations", "typical_us", "p99_us", "gbps", "client_app_pct",
-                    "client_engine_pct", "server_app_pct", "server_engine_pct", "client_soak_pct", "server_soak_pct"),
-            List.of("part", "stack", "size", "repeat", "iterations", "typicalUs", "p99Us", "gbps", "clientAppPct",
-                    "clientEnginePct", "serverAppPct", "serverEnginePct", "clientSoakPct", "serverSoakPct"));
 
     /** The paper's figures, from its text (seed 002 §5.2 to §5.5). */
     static final double PAPER_TCP_LAT_4 = 16.9;
@@ -121,11 +116,6 @@ final class IwarpVsTcpExperiment {
     record Point(String part, String stack, int size, int repeat, long iterations, double typicalUs, double p99Us,
                  double gbps, double clientAppPct, double clientEnginePct, double serverAppPct, double serverEnginePct,
                  double clientSoakPct, double serverSoakPct) {
-
-        List<Object> values() {
-            return List.of(part, stack, size, repeat, iterations, typicalUs, p99Us, gbps, clientAppPct, clientEnginePct,
-                    serverAppPct, serverEnginePct, clientSoakPct, serverSoakPct);
-        }
 
         double clientThreadPct() {
             return clientAppPct + clientEnginePct;
@@ -262,11 +252,7 @@ final class IwarpVsTcpExperiment {
         head.put("repeats", plan.repeats());
         head.put("roundTrips", plan.roundTrips());
         head.put("secondsPerRun", plan.seconds());
-        List<List<Object>> rows = new ArrayList<>();
-        for (Point p : points) {
-            rows.add(p.values());
-        }
-        List<Path> files = new ArrayList<>(DATA.write(dir, SCHEMA, mode, head, notes, rows));
+        List<Path> files = ExperimentData.write(dir, SCHEMA, mode, head, notes, Point.class, points);
         files.add(chart(dir, "latency-by-size.svg", "Ping-pong latency by message size (seed 002 Tables 1-2)",
                 "one-way latency, µs (typical)", points, "latency", plan.latencySizes(), List.of(new Series("",
                         Point::typicalUs))));

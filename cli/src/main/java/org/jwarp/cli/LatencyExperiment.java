@@ -21,10 +21,6 @@ final class LatencyExperiment {
 
     static final String SCHEMA = "jwarp-experiment-latency/1";
     static final List<String> TRANSPORTS = List.of("jwarp", "sockets-busypoll");
-    static final ExperimentData DATA = new ExperimentData(
-            List.of("part", "transport", "size", "delay_ms", "repeat", "iterations", "min_us", "typical_us", "p99_us"),
-            List.of("part", "transport", "size", "delayMs", "repeat", "iterations", "minUs", "typicalUs", "p99Us"));
-    static final String CSV_HEADER = DATA.csvHeader();
 
     /** What runs. */
     record Plan(List<Integer> sizes, List<Double> delaysMs, int repeats, long iterations) {
@@ -38,6 +34,11 @@ final class LatencyExperiment {
                     5000);
         }
 
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * TRANSPORTS.size() * (sizes.size() + (delays ? delaysMs.size() : 0));
+        }
+
         /** Round trips at a delay: enough for a stable typical value within about 2 s per point. */
         long iterationsAt(double delayMs) {
             return delayMs <= 0 ? iterations : Math.max(20, Math.min(iterations, (long) (1000 / (2 * delayMs))));
@@ -47,10 +48,6 @@ final class LatencyExperiment {
     /** One measured point. */
     record Point(String part, String transport, int size, double delayMs, int repeat, long iterations, double minUs,
                  double typicalUs, double p99Us) {
-
-        List<Object> values() {
-            return List.of(part, transport, size, delayMs, repeat, iterations, minUs, typicalUs, p99Us);
-        }
     }
 
     /** Where the two hosts are: command prefixes for server and client, and the server's address. */
@@ -78,10 +75,18 @@ final class LatencyExperiment {
         return out;
     }
 
-    /** One point at delay {@code delayMs} (already set on the link) and 1 KiB. */
-    static Point delayPoint(Plan plan, Hosts hosts, String transport, double delayMs, int repeat)
+    /** The points at delay {@code delayMs} (already set on the link), at 1 KiB. */
+    static List<Point> delay(Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
-        return once("delay", hosts, transport, 1024, delayMs, repeat, plan.iterationsAt(delayMs));
+        List<Point> out = new ArrayList<>();
+        for (int r = 0; r < plan.repeats(); r++) {
+            for (String t : TRANSPORTS) {
+                Point p = once("delay", hosts, t, 1024, delayMs, r, plan.iterationsAt(delayMs));
+                out.add(p);
+                progress.accept(p);
+            }
+        }
+        return out;
     }
 
     private static Point once(String part, Hosts hosts, String transport, int size, double delayMs, int repeat,
@@ -109,11 +114,7 @@ final class LatencyExperiment {
         head.put("sizes", plan.sizes());
         head.put("delaysMs", plan.delaysMs());
         head.put("repeats", plan.repeats());
-        List<List<Object>> rows = new ArrayList<>();
-        for (Point p : points) {
-            rows.add(p.values());
-        }
-        List<Path> files = new ArrayList<>(DATA.write(dir, SCHEMA, mode, head, notes, rows));
+        List<Path> files = ExperimentData.write(dir, SCHEMA, mode, head, notes, Point.class, points);
         SvgChart bySize = new SvgChart("One-way latency by message size, no added delay (seed 000 Fig. 3)",
                 "message size, bytes", "one-way latency, µs (typical)");
         for (int size : plan.sizes()) {

@@ -26,8 +26,6 @@ final class OverlapExperiment {
 
     static final String SCHEMA = "jwarp-experiment-overlap/1";
     static final List<String> STACKS = List.of("jwarp", "sockets");
-    static final String CSV_HEADER = "part,stack,size,compute_ms,delay_ms,repeat,iterations,overlap,total_us,compute_us,"
-            + "roundtrip_us";
     /** Fig. 5b's computation time and both figures' message size, from the paper's text. */
     static final double PAPER_COMPUTE_MS = 242;
     static final int PAPER_SIZE = 1024;
@@ -52,6 +50,11 @@ final class OverlapExperiment {
                     64.0, PAPER_COMPUTE_MS), List.of(0.0, 1.0, 2.0, 5.0, 10.0), PAPER_COMPUTE_MS, 3, 1.5, 8, pinned);
         }
 
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * sizes.size() * STACKS.size() * (computesMs.size() + (delays ? delaysMs.size() : 0));
+        }
+
         /** Timed iterations at {@code computeMs}: about {@code seconds}' worth, 3 to 300. */
         int iterations(double computeMs) {
             return (int) Math.max(3, Math.min(300, seconds * 1000 / (computeMs + 1)));
@@ -60,12 +63,8 @@ final class OverlapExperiment {
 
     /** One measured point: medians over its iterations. */
     record Point(String part, String stack, int size, double computeMs, double delayMs, int repeat, int iterations,
-                 double overlap, double totalUs, double computeUs, double roundTripUs) {
-
-        String csv() {
-            return String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.3f,%d,%d,%.5f,%.3f,%.3f,%.3f", part, stack, size, computeMs,
-                    delayMs, repeat, iterations, overlap, totalUs, computeUs, roundTripUs);
-        }
+                 @ExperimentData.Column(decimals = 5) double overlap, double totalUs, double computeUs,
+                 @ExperimentData.Column(csv = "roundtrip_us") double roundTripUs) {
     }
 
     private OverlapExperiment() {
@@ -138,8 +137,7 @@ final class OverlapExperiment {
         planDoc.put("repeats", plan.repeats());
         planDoc.put("pinned", plan.pinned());
         planDoc.put("paper", Map.of("computeMsFig5b", PAPER_COMPUTE_MS, "sizeBytes", PAPER_SIZE));
-        List<Path> files = new ArrayList<>(ExperimentFiles.data(dir, CSV_HEADER, points, Point::csv,
-                ExperimentFiles.doc(SCHEMA, mode, planDoc, notes)));
+        List<Path> files = ExperimentData.write(dir, SCHEMA, mode, planDoc, notes, Point.class, points);
         SvgChart byCompute = new SvgChart("Overlap ratio by computation time, no added delay (seed 000 Fig. 5a)",
                 "computation time, ms", "overlap = computation / total (median)");
         for (int size : plan.sizes()) {

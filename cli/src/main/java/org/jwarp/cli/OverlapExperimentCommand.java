@@ -18,7 +18,9 @@ import picocli.CommandLine.Spec;
         description = {"Seed 000's Fig. 4a and 5: a client starts a ping-pong, computes for C ms, then finishes it; "
                 + "overlap = computation / total time, by RDMA WRITE and by non-blocking sockets, over the computation "
                 + "time (two processes on loopback), and at the paper's 242 ms of computation over the delay degen adds "
-                + "between the testbed's hosts (needs root; skipped otherwise)."})
+                + "between the testbed's hosts (needs root; skipped otherwise).",
+                "Quick: 1 KiB (the paper's) and 1 MiB, computation 0.1 to 64 ms, delays 0, 2 and 10 ms at 242 ms, one "
+                        + "run per point."})
 final class OverlapExperimentCommand implements Callable<Integer> {
 
     static final String TESTBED_NAME = "jwovl";
@@ -26,12 +28,11 @@ final class OverlapExperimentCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "1 KiB (the paper's) and 1 MiB, computation 0.1 to 64 ms, delays 0, 2 and "
-            + "10 ms at 242 ms, one run per point (under 2 minutes).")
-    boolean quick;
-
     @Mixin
     ExperimentOptions options;
+
+    @Mixin
+    ExperimentOptions.Where where;
 
     @Mixin
     ExperimentOptions.Placement placement;
@@ -50,7 +51,7 @@ final class OverlapExperimentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         boolean pinned = placement.pinned(spec);
-        OverlapExperiment.Plan base = quick ? OverlapExperiment.Plan.quick(pinned) : OverlapExperiment.Plan.full(pinned);
+        OverlapExperiment.Plan base = options.quick ? OverlapExperiment.Plan.quick(pinned) : OverlapExperiment.Plan.full(pinned);
         OverlapExperiment.Plan plan = new OverlapExperiment.Plan(
                 ExperimentOptions.check(spec, sizes, base.sizes(), 1, 1 << 26, "--sizes", "bytes"),
                 ExperimentOptions.check(spec, computes, base.computesMs(), 0.01, 10_000, "--computes", "ms"),
@@ -60,25 +61,25 @@ final class OverlapExperimentCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         notes.add(ApplicationCpu.describe(pinned) + "; jwarp devices with an engine thread of their own that sleeps "
                 + "when idle");
-        boolean delays = ExperimentProcesses.delaySweep(spec, options.where, notes);
+        boolean delays = where.delaySweep(notes);
         PrintWriter pw = spec.commandLine().getOut();
         Path dir = options.dir("overlap");
-        pw.printf(Locale.ROOT, "jwarp experiment overlap (%s): sizes %s, computation %s ms%s%n", quick ? "quick" : "full",
+        pw.printf(Locale.ROOT, "jwarp experiment overlap (%s): sizes %s, computation %s ms%s%n", options.mode(),
                 plan.sizes(), plan.computesMs(), delays ? String.format(Locale.ROOT, ", delays %s ms at %.0f ms",
                         plan.delaysMs(), plan.delayComputeMs()) : "");
         pw.flush();
         List<OverlapExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d) -> OverlapExperiment.computes(plan, hosts, p -> progress(pw, p)), delays,
-                (hosts, d) -> OverlapExperiment.delay(plan, hosts, d, p -> progress(pw, p)), TESTBED_NAME,
-                plan.delaysMs(), "the client on host A, the server on host B", notes, pw);
-        ExperimentFiles.summary(pw, dir, OverlapExperiment.write(dir, plan, points, quick ? "quick" : "full", notes));
+                (hosts, d, progress) -> OverlapExperiment.computes(plan, hosts, progress), delays,
+                (hosts, d, progress) -> OverlapExperiment.delay(plan, hosts, d, progress), TESTBED_NAME,
+                plan.delaysMs(), "the client on host A, the server on host B", plan.points(delays),
+                OverlapExperimentCommand::line, notes, pw);
+        ExperimentData.printSummary(pw, dir, OverlapExperiment.write(dir, plan, points, options.mode(), notes));
         return 0;
     }
 
-    private static void progress(PrintWriter pw, OverlapExperiment.Point p) {
-        pw.printf(Locale.ROOT, "  %-7s %-7s %8d B  compute %7.2f ms  delay %5.1f ms: overlap %.3f (total %9.1f us, "
-                + "round trip alone %8.1f us)%n", p.part(), p.stack(), p.size(), p.computeMs(), p.delayMs(), p.overlap(),
+    private static String line(OverlapExperiment.Point p) {
+        return String.format(Locale.ROOT, "  %-7s %-7s %8d B  compute %7.2f ms  delay %5.1f ms: overlap %.3f (total %9.1f us, "
+                + "round trip alone %8.1f us)", p.part(), p.stack(), p.size(), p.computeMs(), p.delayMs(), p.overlap(),
                 p.totalUs(), p.roundTripUs());
-        pw.flush();
     }
 }

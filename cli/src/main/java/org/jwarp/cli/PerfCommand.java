@@ -232,7 +232,8 @@ abstract class PerfCommand implements Callable<Integer> {
         TextReport text = new TextReport(out, gbits, cpuUtil);
         List<String> allSetup = new ArrayList<>();
         String modeName = loopback ? "loopback" : host != null ? "client" : "server";
-        try (Progress progress = Progress.forTerminal()) {
+        // a JSON document is read by a program (or an experiment running this test, which shows its own bar)
+        try (Progress progress = json ? Progress.none() : Progress.forTerminal()) {
             PerfRunner.Listener listener = new PerfRunner.Listener() {
                 @Override
                 public void connected(Settings settings, List<String> description) {

@@ -24,10 +24,6 @@ final class ProgressExperiment {
 
     static final String SCHEMA = "jwarp-experiment-progress/1";
     static final List<String> STACKS = List.of("jwarp", "sockets");
-    static final ExperimentData DATA = new ExperimentData(
-            List.of("part", "stack", "load_ms", "delay_ms", "repeat", "fetches", "median_us", "p99_us", "min_us"),
-            List.of("part", "stack", "loadMs", "delayMs", "repeat", "fetches", "medianUs", "p99Us", "minUs"));
-    static final String CSV_HEADER = DATA.csvHeader();
     static final double DELAY_SWEEP_LOAD_MS = 16;
 
     private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
@@ -42,13 +38,15 @@ final class ProgressExperiment {
         static Plan full() {
             return new Plan(List.of(0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0), List.of(0.0, 1.0, 2.0, 5.0, 10.0), 3, 100);
         }
+
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * STACKS.size() * (loadsMs.size() + (delays ? delaysMs.size() : 0));
+        }
     }
 
     record Point(String part, String stack, double loadMs, double delayMs, int repeat, int fetches, double medianUs,
                  double p99Us, double minUs) {
-        List<Object> values() {
-            return List.of(part, stack, loadMs, delayMs, repeat, fetches, medianUs, p99Us, minUs);
-        }
     }
 
     private ProgressExperiment() {
@@ -69,7 +67,21 @@ final class ProgressExperiment {
         return out;
     }
 
-    static Point once(String part, LatencyExperiment.Hosts hosts, String stack, double loadMs, double delayMs,
+    /** The points at delay {@code delayMs} (already set on the link), at {@link #DELAY_SWEEP_LOAD_MS} of load. */
+    static List<Point> delay(Plan plan, LatencyExperiment.Hosts hosts, double delayMs, Consumer<Point> progress)
+            throws IOException, InterruptedException {
+        List<Point> out = new ArrayList<>();
+        for (int r = 0; r < plan.repeats(); r++) {
+            for (String s : STACKS) {
+                Point p = once("delay", hosts, s, DELAY_SWEEP_LOAD_MS, delayMs, r, Math.max(10, plan.fetches() / 2));
+                out.add(p);
+                progress.accept(p);
+            }
+        }
+        return out;
+    }
+
+    private static Point once(String part, LatencyExperiment.Hosts hosts, String stack, double loadMs, double delayMs,
                       int repeat, int fetches) throws IOException, InterruptedException {
         try (ExperimentProcesses.Server server = ExperimentProcesses.server(hosts.serverPrefix(), ProgressSide.class,
                 List.of("serve", stack, Double.toString(loadMs)), LISTENING)) {
@@ -101,11 +113,7 @@ final class ProgressExperiment {
         head.put("delaysMs", plan.delaysMs());
         head.put("fetchBytes", 1024);
         head.put("repeats", plan.repeats());
-        List<List<Object>> rows = new ArrayList<>();
-        for (Point p : points) {
-            rows.add(p.values());
-        }
-        List<Path> files = new ArrayList<>(DATA.write(dir, SCHEMA, mode, head, notes, rows));
+        List<Path> files = ExperimentData.write(dir, SCHEMA, mode, head, notes, Point.class, points);
         SvgChart byLoad = new SvgChart("Latency to fetch 1 KiB from a busy process (seed 000 Fig. 6a)",
                 "remote load (dummy loop), ms (0 drawn at 0.1)", "fetch latency, µs (median)");
         for (double l : plan.loadsMs()) {

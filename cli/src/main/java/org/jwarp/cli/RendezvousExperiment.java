@@ -27,11 +27,6 @@ final class RendezvousExperiment {
 
     static final String SCHEMA = "jwarp-experiment-rendezvous/1";
     static final int DELAY_SIZE = 65536;
-    static final ExperimentData DATA = new ExperimentData(
-            List.of("part", "protocol", "size", "delay_ms", "repeat", "messages", "median_us", "p99_us", "min_us",
-                    "server_app_us", "server_engine_us"),
-            List.of("part", "protocol", "size", "delayMs", "repeat", "messages", "medianUs", "p99Us", "minUs",
-                    "serverAppUsPerMessage", "serverEngineUsPerMessage"));
 
     private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
     private static final Pattern RESULT = Pattern.compile("result protocol=(\\w+) size=(\\d+) repeat=(\\d+) count=(\\d+) "
@@ -49,6 +44,11 @@ final class RendezvousExperiment {
                     List.of(0.0, 1.0, 2.0, 5.0, 10.0), 3, 300, 50);
         }
 
+        /** The points the plan measures, with the delay sweep or not. */
+        int points(boolean delays) {
+            return repeats * RendezvousSide.PROTOCOLS.size() * (sizes.size() + (delays ? delaysMs.size() : 0));
+        }
+
         /** Messages per block at a delay: a rendezvous message takes two round trips; about 1 s per block. */
         int messagesAt(double delayMs) {
             return delayMs <= 0 ? messages : Math.max(10, Math.min(messages, (int) (1000 / (4 * delayMs))));
@@ -61,12 +61,8 @@ final class RendezvousExperiment {
 
     /** One block of messages. */
     record Point(String part, String protocol, int size, double delayMs, int repeat, int messages, double medianUs,
-                 double p99Us, double minUs, double serverAppUs, double serverEngineUs) {
-
-        List<Object> values() {
-            return List.of(part, protocol, size, delayMs, repeat, messages, medianUs, p99Us, minUs, serverAppUs,
-                    serverEngineUs);
-        }
+                 double p99Us, double minUs, @ExperimentData.Column(json = "serverAppUsPerMessage") double serverAppUs,
+                 @ExperimentData.Column(json = "serverEngineUsPerMessage") double serverEngineUs) {
     }
 
     private RendezvousExperiment() {
@@ -145,11 +141,7 @@ final class RendezvousExperiment {
         head.put("delaySize", DELAY_SIZE);
         head.put("repeats", plan.repeats());
         head.put("messages", plan.messages());
-        List<List<Object>> rows = new ArrayList<>();
-        for (Point p : points) {
-            rows.add(p.values());
-        }
-        List<Path> files = new ArrayList<>(DATA.write(dir, SCHEMA, mode, head, notes, rows));
+        List<Path> files = ExperimentData.write(dir, SCHEMA, mode, head, notes, Point.class, points);
         SvgChart lat = new SvgChart("Message latency by size, no added delay (seed 000 Fig. 9)", "message size, bytes",
                 "latency until the receiver has it, µs (median)");
         SvgChart cpu = new SvgChart("Receiver's application CPU per message by size", "message size, bytes",

@@ -3,8 +3,6 @@ package org.jwarp.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +16,7 @@ import org.jwarp.degen.testbed.Testbed;
 import org.jwarp.degen.testbed.TestbedException;
 import org.jwarp.degen.testbed.Topology;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -29,7 +28,8 @@ import picocli.CommandLine.Spec;
                 + "through jwarp's offloaded sockets (each side's host on one CPU, its engine thread on the other) "
                 + "and through Java sockets (each side on one CPU); throughput and host CPU as % of one CPU per Gb/s, sending and receiving, beside the paper's.",
                 "Places: loopback (two processes), and the testbed (hosts A and B in network namespaces joined by a "
-                        + "veth pair, no added delay, MTU 1500), which needs root."})
+                        + "veth pair, no added delay, MTU 1500), which needs root.",
+                "Quick: one 1.5 s run per point."})
 final class ToeExperimentCommand implements Callable<Integer> {
 
     /** The testbed this experiment brings up and down (not the user's default one). */
@@ -38,34 +38,26 @@ final class ToeExperimentCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "One 1.5 s run per point (under 2 minutes).")
-    boolean quick;
+    @Mixin
+    ExperimentOptions options;
+
+    @Mixin
+    ExperimentOptions.Repeats repeats;
 
     @Option(names = "--where", paramLabel = "PLACE", defaultValue = "auto",
             description = "loopback, testbed, both, or auto: loopback, and the testbed too when running as root "
                     + "(default: ${DEFAULT-VALUE}).")
     String where;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default results/toe-TIMESTAMP).")
-    Path out;
-
     @Option(names = "--seconds", paramLabel = "S", description = "Seconds per run instead of the mode's.")
     Double seconds;
 
-    @Option(names = "--repeats", paramLabel = "N", description = "Interleaved runs per point instead of the mode's.")
-    Integer repeats;
-
     @Override
     public Integer call() throws Exception {
-        ToeExperiment.Plan base = quick ? ToeExperiment.Plan.quick() : ToeExperiment.Plan.full();
-        if (seconds != null && !(seconds >= 0.2 && seconds <= 600)) {
-            throw new ParameterException(spec.commandLine(), "--seconds must be 0.2 to 600, not " + seconds);
-        }
-        if (repeats != null && (repeats < 1 || repeats > 100)) {
-            throw new ParameterException(spec.commandLine(), "--repeats must be 1 to 100, not " + repeats);
-        }
-        ToeExperiment.Plan plan = new ToeExperiment.Plan(base.chunks(), seconds == null ? base.seconds() : seconds,
-                repeats == null ? base.repeats() : repeats);
+        ToeExperiment.Plan base = options.quick ? ToeExperiment.Plan.quick() : ToeExperiment.Plan.full();
+        ToeExperiment.Plan plan = new ToeExperiment.Plan(base.chunks(),
+                ExperimentOptions.range(spec, seconds, base.seconds(), 0.2, 600, "--seconds"),
+                repeats.orElse(base.repeats()));
         PrintWriter pw = spec.commandLine().getOut();
         List<String> notes = new ArrayList<>();
         notes.add(Runtime.getRuntime().availableProcessors() + " CPUs: sender host CPU " + ToeExperiment.SENDER_HOST_CPU
@@ -74,7 +66,7 @@ final class ToeExperimentCommand implements Callable<Integer> {
         boolean testbed = switch (where.toLowerCase(Locale.ROOT)) {
             case "loopback" -> false;
             case "testbed", "both" -> true;
-            case "auto" -> testbedPossible(notes);
+            case "auto" -> ExperimentOptions.testbedPossible(notes, "testbed");
             default -> throw new ParameterException(spec.commandLine(), "--where takes loopback, testbed, both or auto, "
                     + "not '" + where + "'");
         };
@@ -99,26 +91,18 @@ final class ToeExperimentCommand implements Callable<Integer> {
                     List.of("ip", "netns", "exec", t.nsA()), List.of("ip", "netns", "exec", t.nsB()),
                     t.addressOf("B"), t.addressOf("B")));
         }
-        Path dir = out != null ? out : Path.of("results", "toe-" + LocalDateTime.now()
-                .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
+        Path dir = options.dir("toe");
         int total = places.size() * plan.repeats() * plan.chunks().size() * 2;
         pw.printf(Locale.ROOT, "jwarp experiment toe (%s): %s, chunks %s, %.1f s per run, %d run(s) per point; "
-                        + "%d runs%n", quick ? "quick" : "full", places.stream().map(ToeExperiment.Where::name).toList(),
+                        + "%d runs%n", options.mode(), places.stream().map(ToeExperiment.Where::name).toList(),
                 plan.chunks(), plan.seconds(), plan.repeats(), total);
         pw.flush();
         List<ToeExperiment.Run> runs;
-        int[] done = {0};
-        long t0 = System.nanoTime();
-        try {
-            runs = ToeExperiment.run(plan, places, r -> {
-                done[0]++;
-                double elapsed = (System.nanoTime() - t0) / 1e9;
-                pw.printf(Locale.ROOT, "  [%d/%d, %.0f s left] %-8s %-7s %6d B chunks: %.2f Gb/s, host %%CPU/Gb/s "
-                                + "send %.1f receive %.1f%n", done[0], total, elapsed / done[0] * (total - done[0]),
-                        r.where(), r.sender().stack(), r.sender().chunk(), r.receiver().gbps(),
-                        r.sender().hostPercentPerGbps(), r.receiver().hostPercentPerGbps());
-                pw.flush();
-            });
+        try (ExperimentProgress bar = new ExperimentProgress(pw, total)) {
+            runs = ToeExperiment.run(plan, places, r -> bar.point(String.format(Locale.ROOT, "  %-8s %-7s %6d B chunks: "
+                            + "%.2f Gb/s, host %%CPU/Gb/s send %.1f receive %.1f", r.where(), r.sender().stack(),
+                    r.sender().chunk(), r.receiver().gbps(), r.sender().hostPercentPerGbps(),
+                    r.receiver().hostPercentPerGbps())));
         } finally {
             if (tb != null) {
                 try {
@@ -132,20 +116,9 @@ final class ToeExperimentCommand implements Callable<Integer> {
         for (ToeExperiment.Where w : places) {
             pw.println(ToeReport.table(runs, w, plan.chunks()));
         }
-        List<Path> files = ToeReport.write(dir, plan, places, runs, quick ? "quick" : "full", notes);
+        List<Path> files = ToeReport.write(dir, plan, places, runs, options.mode(), notes);
         pw.println("wrote " + files.size() + " files to " + dir);
         pw.flush();
         return 0;
-    }
-
-    /** Auto mode: the testbed if this process may make network namespaces; says why not otherwise. */
-    private static boolean testbedPossible(List<String> notes) {
-        try {
-            Testbed.requireCapable();
-            return true;
-        } catch (TestbedException e) {
-            notes.add("testbed skipped: " + e.getMessage());
-            return false;
-        }
     }
 }

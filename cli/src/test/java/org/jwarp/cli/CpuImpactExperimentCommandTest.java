@@ -23,7 +23,7 @@ class CpuImpactExperimentCommandTest {
                 "--sizes", "4096", "--clients", "2", "--job-ms", "100", "--out", dir.toString());
         assertEquals(0, r.exit(), r.err() + r.out());
         List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
-        assertEquals(CpuImpactExperiment.CSV_HEADER, csv.getFirst());
+        assertEquals(ExperimentData.csvHeader(CpuImpactExperiment.Point.class), csv.getFirst());
         assertEquals(1 + 2, csv.size(), "1 size x 2 stacks");
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",");

@@ -24,7 +24,7 @@ class IwarpVsTcpExperimentCommandTest {
                 "--throughput-sizes", "4096", "--seconds", "0.2", "--out", dir.toString());
         assertEquals(0, r.exit(), r.err() + r.out());
         List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
-        assertEquals(IwarpVsTcpExperiment.DATA.csvHeader(), csv.getFirst());
+        assertEquals(ExperimentData.csvHeader(IwarpVsTcpExperiment.Point.class), csv.getFirst());
         assertEquals(1 + 2 * 3, csv.size(), "latency and throughput x 3 stacks: " + csv);
         Set<String> seen = new HashSet<>();
         for (String line : csv.subList(1, csv.size())) {

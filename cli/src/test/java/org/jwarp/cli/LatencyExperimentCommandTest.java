@@ -22,7 +22,7 @@ class LatencyExperimentCommandTest {
                 "--sizes", "64,1024", "--out", dir.toString());
         assertEquals(0, r.exit(), r.err() + r.out());
         List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
-        assertEquals(LatencyExperiment.CSV_HEADER, csv.getFirst());
+        assertEquals(ExperimentData.csvHeader(LatencyExperiment.Point.class), csv.getFirst());
         assertEquals(1 + 2 * 2, csv.size(), "2 sizes x 2 transports");
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",");

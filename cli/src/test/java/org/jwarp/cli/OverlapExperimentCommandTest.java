@@ -22,7 +22,7 @@ class OverlapExperimentCommandTest {
                 "--sizes", "4096", "--computes", "1,4", "--out", dir.toString());
         assertEquals(0, r.exit(), r.err() + r.out());
         List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
-        assertEquals(OverlapExperiment.CSV_HEADER, csv.getFirst());
+        assertEquals(ExperimentData.csvHeader(OverlapExperiment.Point.class), csv.getFirst());
         assertEquals(1 + 2 * 2, csv.size(), "2 computation times x 2 stacks");
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",");

@@ -22,7 +22,7 @@ class ProgressExperimentCommandTest {
                 "--loads", "0,8", "--out", dir.toString());
         assertEquals(0, r.exit(), r.err() + r.out());
         List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
-        assertEquals(ProgressExperiment.CSV_HEADER, csv.getFirst());
+        assertEquals(ExperimentData.csvHeader(ProgressExperiment.Point.class), csv.getFirst());
         assertEquals(1 + 2 * 2, csv.size(), "2 loads x 2 stacks");
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",");

@@ -24,7 +24,7 @@ class RendezvousExperimentCommandTest {
                 "--sizes", "100,70000", "--messages", "12", "--out", dir.toString());
         assertEquals(0, r.exit(), r.err() + r.out());
         List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
-        assertEquals(RendezvousExperiment.DATA.csvHeader(), csv.getFirst());
+        assertEquals(ExperimentData.csvHeader(RendezvousExperiment.Point.class), csv.getFirst());
         assertEquals(1 + 2 * 3, csv.size(), "2 sizes x 3 protocols: " + csv);
         Set<String> seen = new HashSet<>();
         for (String line : csv.subList(1, csv.size())) {

@@ -68,7 +68,7 @@ public final class CpuImpactSide {
     }
 
     public static void main(String[] args) {
-        SideMain.run("cpu-impact side", out -> {
+        SideProcess.main("cpu-impact side", out -> {
             boolean rdma = args[1].equals("jwarp");
             if (args[0].equals("serve")) {
                 int size = Integer.parseInt(args[2]);

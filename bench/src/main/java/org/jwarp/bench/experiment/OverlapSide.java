@@ -80,7 +80,7 @@ public final class OverlapSide {
     }
 
     public static void main(String[] args) {
-        SideMain.run("overlap side", out -> {
+        SideProcess.main("overlap side", out -> {
             boolean rdma = args[1].equals("jwarp");
             if (args[0].equals("serve")) {
                 int size = Integer.parseInt(args[2]);

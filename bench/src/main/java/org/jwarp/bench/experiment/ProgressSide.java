@@ -13,8 +13,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Locale;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -59,7 +57,7 @@ public final class ProgressSide {
     }
 
     public static void main(String[] args) {
-        SideMain.run("progress side", out -> {
+        SideProcess.main("progress side", out -> {
             boolean rdma = args[1].equals("jwarp");
             if (args[0].equals("serve")) {
                 double loadMs = Double.parseDouble(args[2]);
@@ -72,10 +70,7 @@ public final class ProgressSide {
                 InetSocketAddress to = new InetSocketAddress(InetAddress.getByName(args[2]), Integer.parseInt(args[3]));
                 int count = Integer.parseInt(args[4]);
                 long[] ns = rdma ? fetchRdma(to, count) : fetchSockets(to, count);
-                Arrays.sort(ns);
-                out.printf(Locale.ROOT, "result median_us=%.3f p99_us=%.3f min_us=%.3f count=%d%n",
-                        ns[ns.length / 2] / 1e3, ns[Math.min(ns.length - 1, (int) (ns.length * 0.99))] / 1e3,
-                        ns[0] / 1e3, ns.length);
+                out.println("result " + SideProcess.summary(ns) + " count=" + ns.length);
             }
         });
     }

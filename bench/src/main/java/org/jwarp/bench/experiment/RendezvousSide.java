@@ -105,7 +105,7 @@ public final class RendezvousSide {
     }
 
     public static void main(String[] args) {
-        SideProcess.main("rendezvous side", () -> {
+        SideProcess.main("rendezvous side", out -> {
             if (args[0].equals("serve")) {
                 serve(Integer.parseInt(args[1]));
             } else {

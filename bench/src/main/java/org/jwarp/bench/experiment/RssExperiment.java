@@ -81,7 +81,7 @@ public final class RssExperiment {
         }
 
         /** The points, in run order. */
-        List<Point> points() {
+        public List<Point> points() {
             List<Point> out = new ArrayList<>();
             for (int e : engines) {
                 for (RssConfig.Steering s : steerings) {

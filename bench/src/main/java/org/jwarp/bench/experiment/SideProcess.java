@@ -1,19 +1,21 @@
 package org.jwarp.bench.experiment;
 
+import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * What the experiments' side processes ({@link ProgressSide}, {@link RendezvousSide}) share: a main
- * whose outcome is the exit status (the experiment reads the output of a side that failed), and the
- * one way their timings are summarised.
+ * What the experiments' side processes ({@link ProgressSide}, {@link OverlapSide},
+ * {@link CpuImpactSide}, {@link RendezvousSide}) share: a {@code main} whose outcome is the exit
+ * status (the experiment command reads a side's output, so a failure is printed there, with its
+ * stack trace), and the one way their timings are summarised.
  */
 final class SideProcess {
 
-    /** A side's work. */
+    /** A side's work, printing to {@code out} (the experiment command reads it). */
     @FunctionalInterface
     interface Body {
-        void run() throws Exception;
+        void run(PrintStream out) throws Exception;
     }
 
     private SideProcess() {
@@ -22,12 +24,13 @@ final class SideProcess {
     /** Runs {@code body}; exits 0, or prints why it failed with the stack trace and exits 1. */
     static void main(String name, Body body) {
         try {
-            body.run();
+            body.run(System.out);
             System.out.flush();
             System.exit(0);
         } catch (Throwable t) {
             System.out.println(name + " failed: " + t);
             t.printStackTrace(System.out);
+            System.out.flush();
             System.exit(1);
         }
     }

@@ -190,6 +190,15 @@ public final class HtmlReport {
                     "With background sockets traffic the job's execution time is much higher at every size and every "
                             + "delay; with background RDMA WRITEs it stays that of the job alone, since the RNIC places "
                             + "the data without the server's CPU.");
+            case "verbs-options" -> new Paper("Verbs options: ping and blast (seed 003, Fig. 1-6)",
+                    "How do the verbs' options change one-way time, throughput and CPU: the opcode set, inline data, "
+                            + "busy polling against completion events, the outstanding buffers, one work request per "
+                            + "post against post lists, full against periodic signaling?",
+                    "Busy polling gives lower one-way times than events (at 100 % CPU), inline helps small messages, "
+                            + "and more outstanding buffers cut the one-way time of small messages several fold (to "
+                            + "about 0.3 µs at 8-16 buffers); post lists did no better than one request per post for "
+                            + "small messages, and periodic signaling made no difference with one request per post. "
+                            + "Large messages reach the link's rate with a few buffers, whatever the opcode set.");
             default -> new Paper("Experiment " + name, "(no description)", "(no description)");
         };
     }
@@ -205,6 +214,7 @@ public final class HtmlReport {
             case "iwarp-vs-tcp" -> iwarpVsTcpVerdict(e);
             case "overlap" -> overlapVerdict(e);
             case "cpu-impact" -> cpuImpactVerdict(e);
+            case "verbs-options" -> verbsOptionsVerdict(e);
             default -> "No verdict: this report does not know experiment '" + e.name() + "'.";
         };
     }
@@ -485,6 +495,105 @@ public final class HtmlReport {
                 r < s ? "RDMA costs the server's application less CPU than sockets, as the paper found"
                         + (r < 1.1 ? " (the job nearly unaffected)." : "; the software engine still takes some of it.")
                         : "RDMA did not spare the server's application here (see the table).");
+    }
+
+    private static String verbsOptionsVerdict(Experiment e) {
+        Map<String, Double> t = medians(e, List.of("part", "opcode", "inline", "events", "size", "buffers", "post_list",
+                "cq_mod"), "one_way_us");
+        StringBuilder sb = new StringBuilder();
+        // each comparison: the pairs of points that differ in one option only
+        int[] busy = pairs(t, "ping", 3, "false", "true", f -> true);
+        if (busy[1] > 0) {
+            sb.append(String.format(Locale.ROOT, "ping: busy polling below events at %d of %d points (the paper: "
+                    + "always); ", busy[0], busy[1]));
+        }
+        int[] inline = pairs(t, "ping", 2, "true", "false", f -> f[3].equals("false"));
+        if (inline[1] > 0) {
+            sb.append(String.format(Locale.ROOT, "inline below not inline (busy polling) at %d of %d sizes (the "
+                    + "paper: always below 256 B); ", inline[0], inline[1]));
+        }
+        Double one = null;
+        Double most = null;
+        int mostBuffers = 0;
+        for (Map.Entry<String, Double> x : t.entrySet()) {
+            String[] f = x.getKey().split("\\|");
+            if (f[0].equals("buffers") && f[6].equals("1")) {
+                int b = Integer.parseInt(f[5]);
+                if (b == 1) {
+                    one = x.getValue();
+                } else if (b > mostBuffers) {
+                    mostBuffers = b;
+                    most = x.getValue();
+                }
+            }
+        }
+        if (one != null && most != null) {
+            sb.append(String.format(Locale.ROOT, "blast one-way time, 1 → %d buffers: %.2f → %.2f µs (%s); ",
+                    mostBuffers, one, most, most < one ? "more buffers cut it, as the paper found" : "not cut here"));
+        }
+        Map<String, Double> single = new java.util.TreeMap<>();
+        Map<String, Double> list = new java.util.TreeMap<>();
+        Map<String, Double> full = new java.util.TreeMap<>();
+        Map<String, Double> periodic = new java.util.TreeMap<>();
+        for (Map.Entry<String, Double> x : t.entrySet()) {
+            String[] f = x.getKey().split("\\|");
+            if ((f[0].equals("buffers") || f[0].equals("signaling")) && !f[5].equals("1") && f[7].equals("1")) {
+                (f[6].equals("1") ? single : list).put(f[0] + "|" + f[4] + "|" + f[5], x.getValue());
+            }
+            if (f[0].equals("signaling") && f[6].equals("1")) {
+                (f[7].equals("1") ? full : periodic).put(f[5], x.getValue());
+            }
+        }
+        int singleBetter = 0;
+        int lists = 0;
+        for (Map.Entry<String, Double> x : list.entrySet()) {
+            Double s = single.get(x.getKey());
+            if (s != null) {
+                lists++;
+                singleBetter += s <= x.getValue() ? 1 : 0;
+            }
+        }
+        if (lists > 0) {
+            sb.append(String.format(Locale.ROOT, "one WR per post at or below post lists at %d of %d points (the paper: "
+                    + "single posting better for small messages); ", singleBetter, lists));
+        }
+        List<Double> ratios = new ArrayList<>();
+        periodic.forEach((b, v) -> {
+            if (full.containsKey(b)) {
+                ratios.add(v / full.get(b));
+            }
+        });
+        if (!ratios.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "periodic / full signaling one-way time, one WR per post: %.2f (the "
+                    + "paper: no difference); ", median(ratios)));
+        }
+        if (sb.isEmpty()) {
+            return "No verdict: the run has no pair of points that differ in one option.";
+        }
+        return "Verbs options over jwarp: " + sb.toString().replaceFirst("; $", ".");
+    }
+
+    /**
+     * Of the points of {@code part} that {@code which} takes, with {@code a} in field {@code field}
+     * of their key: how many have a time below the point that differs only by {@code b} there, and
+     * of how many such pairs.
+     */
+    private static int[] pairs(Map<String, Double> t, String part, int field, String a, String b,
+                               java.util.function.Predicate<String[]> which) {
+        int below = 0;
+        int total = 0;
+        for (Map.Entry<String, Double> x : t.entrySet()) {
+            String[] f = x.getKey().split("\\|");
+            if (f[0].equals(part) && f[field].equals(a) && which.test(f)) {
+                f[field] = b;
+                Double y = t.get(String.join("|", f));
+                if (y != null) {
+                    total++;
+                    below += x.getValue() < y ? 1 : 0;
+                }
+            }
+        }
+        return new int[] {below, total};
     }
 
     /** The values of column {@code value} grouped by the joined {@code keys} columns, in key order. */
