@@ -9,6 +9,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.CmEventHandler;
 import org.jwarp.verbs.ConnectParams;
 import org.jwarp.verbs.ConnectionRequest;
@@ -128,6 +129,10 @@ final class RpingServer {
         }
     }
 
+    /** Why a client may leave at once when our Reply turned CRC on. */
+    private static final String CRC_REFUSED_HINT = " (our MPA Reply turned CRC on, which the client had not asked for: a"
+            + " peer that refuses CRC, such as siw with mpa_crc_strict, drops the connection; try --crc off)";
+
     private void serve(ConnectionRequest req) throws RpingException {
         int size = o.size();
         try (RpingConnection c = new RpingConnection(device, size, false, o.timeout(), o.debug() ? out : null, "server");
@@ -140,7 +145,17 @@ final class RpingServer {
                         req.peerIrd(), req.peerOrd(), req.peerRtrKinds());
                 c.postRecv();
                 req.accept(c.qp, new AcceptParams(new byte[0], ConnectParams.DEFAULT_DEPTH, ConnectParams.DEFAULT_DEPTH));
-                CmEvent.Established est = c.expectEvent(CmEvent.Established.class, "connection from " + req.remoteAddress(), req.remoteAddress());
+                CmEvent.Established est;
+                try {
+                    est = c.expectEvent(CmEvent.Established.class, "connection from " + req.remoteAddress(),
+                            req.remoteAddress());
+                } catch (RpingException e) {
+                    // a peer that refuses CRC may close before the connection is established (it
+                    // had sent its RTR, or we were still waiting for it) or after
+                    boolean crcOnOurSay = !req.peerRequestsCrc()
+                            && device.config().crcPolicy() != DeviceConfig.CrcPolicy.OFF;
+                    throw crcOnOurSay ? new RpingException(e.getMessage() + CRC_REFUSED_HINT) : e;
+                }
                 c.debug("connection established: %s", RpingClient.describe(est.attr()));
                 loop(c, scratch, est.attr().crc() && !req.peerRequestsCrc());
             } finally {
@@ -205,8 +220,7 @@ final class RpingServer {
             if (ping == 0) {
                 device.connectionManager().disconnect(c.qp);
                 throw new RpingException("the client disconnected before its first ping"
-                        + (crcOnOurSay ? " (our MPA Reply turned CRC on, which the client had not asked for: a peer"
-                        + " that refuses CRC, such as siw with mpa_crc_strict, drops the connection; try --crc off)" : ""));
+                        + (crcOnOurSay ? CRC_REFUSED_HINT : ""));
             }
         }
         RpingClient.rate(c, "server", ping, length, System.nanoTime() - t0);
