@@ -250,6 +250,12 @@ final class ExperimentProcesses {
      * (MTU 1500), runs {@code step}, adds degen's own statistics for that delay to {@code notes}, and
      * takes it down; the testbed is down afterwards whatever happened.
      */
+    /**
+     * How late degen may hand packets over (its own delay error, p99) before the points run over
+     * that link are flagged: issue 16's bar for the emulated WAN.
+     */
+    static final long LINK_P99_TOLERANCE_NANOS = 100_000L;
+
     static void overDelays(String name, List<Double> delaysMs, List<String> notes, java.io.PrintWriter pw,
                            DelayStep step)
             throws IOException, InterruptedException {
@@ -263,8 +269,16 @@ final class ExperimentProcesses {
                 tb.up(org.jwarp.degen.testbed.Emulator.DEGEN, tb.config(link, link, 1500, 1500,
                         org.jwarp.degen.RouterTuning.DEFAULT, 1), null);
                 step.run(hosts, d);
-                tb.stats().ifPresent(stats -> notes.add(String.format(Locale.ROOT, "degen at %.1f ms: %s", d,
-                        stats.render().strip().replace('\n', ' '))));
+                var stats = tb.stats();
+                stats.ifPresent(st -> notes.add(String.format(Locale.ROOT, "degen at %.1f ms: %s", d,
+                        st.render().strip().replace('\n', ' '))));
+                stats.flatMap(st -> st.deviation(LINK_P99_TOLERANCE_NANOS)).ifPresent(why -> {
+                    String flag = String.format(Locale.ROOT, "FLAGGED: the points at %.1f ms ran over a link that "
+                            + "differed from the one asked for: %s", d, why);
+                    notes.add(flag);
+                    pw.println(flag);
+                    pw.flush();
+                });
                 tb.down();
             }
         } finally {

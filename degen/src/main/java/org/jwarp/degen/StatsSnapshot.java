@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.zip.DataFormatException;
@@ -102,6 +104,29 @@ public final class StatsSnapshot {
         } catch (DataFormatException e) {
             throw new IllegalStateException("stats file holds a corrupt " + dir + " histogram", e);
         }
+    }
+
+    /**
+     * How the link degen gave differs from the one asked for, or empty if it did not: a direction
+     * whose delay-error p99 (departure minus due time) exceeds {@code p99ToleranceNanos}, or that
+     * dropped packets the link parameters did not ask it to (queue full, TUN full, MTU, send
+     * errors). Experiments flag their runs with it.
+     */
+    public java.util.Optional<String> deviation(long p99ToleranceNanos) {
+        List<String> found = new ArrayList<>();
+        for (String dir : DIRECTIONS) {
+            Histogram h = delayErrors(dir);
+            long p99 = h.getValueAtPercentile(99);
+            if (h.getTotalCount() > 0 && p99 > p99ToleranceNanos) {
+                found.add(dir + " delay error p99 " + Units.formatNanos(p99) + " > " + Units.formatNanos(p99ToleranceNanos));
+            }
+            long unasked = counter(dir, Counter.DROP_QUEUE) + counter(dir, Counter.DROP_FULL) + counter(dir, Counter.DROP_MTU)
+                    + counter(dir, Counter.TX_ERRORS);
+            if (unasked > 0) {
+                found.add(dir + " " + unasked + " packets dropped or not sent (queue, TUN, MTU, errors)");
+            }
+        }
+        return found.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(String.join("; ", found));
     }
 
     /** The human-readable form that {@code jwarp testbed status} and degen's exit print. */

@@ -49,4 +49,29 @@ class StatsSnapshotTest {
             assertTrue(files.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temp file left");
         }
     }
+
+    @Test
+    void aLinkThatDifferedFromTheOneAskedForIsNamed() {
+        DirectionStats a2b = new DirectionStats("a2b");
+        DirectionStats b2a = new DirectionStats("b2a");
+        for (int i = 0; i < 1000; i++) {
+            a2b.recordDelayError(i < 995 ? 5_000L : 2_000_000L);
+            b2a.recordDelayError(5_000L);
+        }
+        StatsSnapshot good = snapshot(a2b, b2a);
+        assertEquals(java.util.Optional.empty(), good.deviation(100_000L), "p99 of 5 us is within 100 us");
+        // the next snapshot holds what came after: 20 late packets, and drops nobody asked for
+        for (int i = 0; i < 20; i++) {
+            a2b.recordDelayError(2_000_000L);
+        }
+        b2a.add(Counter.DROP_QUEUE, 3);
+        String d = snapshot(a2b, b2a).deviation(100_000L).orElseThrow();
+        assertTrue(d.startsWith("a2b delay error p99 2.0") && d.contains(" ms > 100.0 us"), d);
+        assertTrue(d.endsWith("b2a 3 packets dropped or not sent (queue, TUN, MTU, errors)"), d);
+    }
+
+    private static StatsSnapshot snapshot(DirectionStats a2b, DirectionStats b2a) {
+        Histogram[] h = {a2b.takeDelayErrors(null), b2a.takeDelayErrors(null)};
+        return StatsSnapshot.of(1, new String[] {"x", "y"}, new DirectionStats[] {a2b, b2a}, h, Map.of());
+    }
 }
