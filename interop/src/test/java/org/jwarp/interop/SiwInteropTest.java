@@ -178,9 +178,12 @@ class SiwInteropTest {
         return PerftestCell.matrix().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
             use("stock");
             ToolResult o = perftestRunner.run(c);
-            if (!o.pass()) {
+            // once for any failure, as the rping cells; twice more while perftest's own clock
+            // calibration fails in the guest
+            for (int attempt = 1; !o.pass() && (attempt == 1
+                    || attempt < 4 && o.detail().equals(PerftestRunner.CLOCK_FAILURE_DETAIL)); attempt++) {
                 retried.add(c.name() + ": " + o.detail());
-                log("retrying " + c.name() + " once; the first attempt's output:\n" + SiwVm.tail(o.log(), 60));
+                log("retrying " + c.name() + "; the last attempt's output:\n" + SiwVm.tail(o.log(), 60));
                 o = perftestRunner.run(c);
             }
             perftests.add(o);
