@@ -150,7 +150,7 @@ public final class Router implements Runnable {
         long windowStart = clock.nanoTime();
         long slept = 0;
         long spun = 0;
-        boolean spinCapped = false;
+        RealtimeGovernor.Spin spin = RealtimeGovernor.Spin.ADAPTIVE;
         // Where packets go when a queue is full: they must still be read, or the TUN backs up.
         int scratchSize = Math.max(a2b.queue().maxPacket(), b2a.queue().maxPacket());
         long scratch = arena.allocate(scratchSize, 64).address();
@@ -170,7 +170,7 @@ public final class Router implements Runnable {
                     demotions = governor.demotions();
                     realtimeNow = rt;
                 }
-                spinCapped = governor.spinCapped();
+                spin = governor.spin();
                 windowStart = t;
                 slept = 0;
                 spun = 0;
@@ -188,7 +188,11 @@ public final class Router implements Runnable {
                 long next = a2b.isEmpty() ? b2a.headDue()
                         : b2a.isEmpty() ? a2b.headDue()
                         : (a2b.headDue() - b2a.headDue() <= 0 ? a2b.headDue() : b2a.headDue());
-                long m = spinCapped ? minSpin : margin.margin();
+                long m = switch (spin) {
+                    case ADAPTIVE -> margin.margin();
+                    case MINIMUM -> minSpin;
+                    case NONE -> 0L;
+                };
                 lastMargin = m;
                 wait = Math.min(next - now - m, IDLE_POLL_NANOS);
             }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.jwarp.degen.RealtimeGovernor.Spin;
 
 class RealtimeGovernorTest {
 
@@ -16,21 +17,40 @@ class RealtimeGovernorTest {
         for (int i = 0; i < 100; i++) {
             g.onWindow(W, W / 2, W / 10);
             assertTrue(g.realtime());
-            assertFalse(g.spinCapped());
+            assertEquals(Spin.ADAPTIVE, g.spin());
         }
         assertEquals(0, g.demotions());
     }
 
     @Test
-    void spinningIsGivenUpBeforeRealtime() {
+    void spinningIsGivenUpALevelAWindowBeforeRealtime() {
         RealtimeGovernor g = new RealtimeGovernor(true);
         g.onWindow(W, W / 20, W / 2); // 95 % on the CPU, half of it spinning
         assertTrue(g.realtime(), "the work alone (45 %) does not need demotion");
-        assertTrue(g.spinCapped(), "but the spin must go, or the kernel throttles the thread");
-        g.onWindow(W, W / 3, 0);
-        assertTrue(g.spinCapped(), "67 % on the CPU: not yet room to spin again");
+        assertEquals(Spin.MINIMUM, g.spin(), "but the spin must shrink, or the kernel throttles the thread");
+        g.onWindow(W, W / 20, W / 5); // still 95 %: the minimum margin before every packet adds up
+        assertTrue(g.realtime());
+        assertEquals(Spin.NONE, g.spin(), "a steady stream: no spin at all");
+        g.onWindow(W, 3 * W / 10, 0);
+        assertEquals(Spin.NONE, g.spin(), "70 % on the CPU: not yet room to spin again");
+        assertTrue(g.realtime(), "70 % of forwarding is no reason to leave real-time");
         g.onWindow(W, 3 * W / 4, 0);
-        assertFalse(g.spinCapped(), "25 % on the CPU: spinning again");
+        assertEquals(Spin.MINIMUM, g.spin(), "25 % on the CPU: the minimum margin again");
+        g.onWindow(W, 3 * W / 4, W / 10);
+        assertEquals(Spin.ADAPTIVE, g.spin(), "and then the measured one");
+        assertEquals(0, g.demotions());
+    }
+
+    @Test
+    void aRouterOnTheCpuNearTheKernelsLimitWithoutSpinningLeavesRealtime() {
+        RealtimeGovernor g = new RealtimeGovernor(true);
+        g.onWindow(W, W / 20, W / 2);
+        g.onWindow(W, W / 20, W / 2);
+        assertEquals(Spin.NONE, g.spin());
+        assertTrue(g.realtime());
+        g.onWindow(W, W / 20, W / 5); // 95 % on the CPU with nothing left to give up
+        assertFalse(g.realtime(), "the kernel would freeze it for 50 ms at 95 %");
+        assertEquals(1, g.demotions());
     }
 
     @Test
