@@ -23,6 +23,11 @@ public final class SvgChart {
 
     private static final int W = 760;
     private static final int H = 440;
+    /** Where the plot area begins (the y axis' title and labels), roughly. */
+    private static final double PLOT_LEFT = 65;
+    /** What the legend adds to its longest name: marker, padding, margins. */
+    private static final double LEGEND_EXTRA = 100;
+    private static final double TITLE_MARGIN = 10;
 
     private final String title;
     private final String xLabel;
@@ -50,11 +55,33 @@ public final class SvgChart {
         return this;
     }
 
+    /**
+     * XChart centres the title over the plot area, which ends where the legend begins, and lets a
+     * long title run off the picture's left edge: a title wider than twice the distance from the
+     * picture's edge to the plot area's centre is set in a smaller font instead.
+     */
+    private void fitTitle(XYChart chart) {
+        java.awt.font.FontRenderContext frc = new java.awt.font.FontRenderContext(null, true, true);
+        java.awt.Font legendFont = chart.getStyler().getLegendFont();
+        double legend = 0;
+        for (String name : series.keySet()) {
+            legend = Math.max(legend, legendFont.getStringBounds(name, frc).getWidth());
+        }
+        double plotCentre = (PLOT_LEFT + W - (legend + LEGEND_EXTRA)) / 2;
+        double room = 2 * plotCentre - 2 * TITLE_MARGIN;
+        java.awt.Font font = chart.getStyler().getChartTitleFont();
+        double width = font.getStringBounds(chart.getTitle(), frc).getWidth();
+        if (width > room) {
+            chart.getStyler().setChartTitleFont(font.deriveFont((float) (font.getSize2D() * room / width)));
+        }
+    }
+
     /** The chart as an SVG document. */
     public String render() {
         System.setProperty("java.awt.headless", "true");   // fonts are measured without a display
         XYChart chart = new XYChartBuilder().width(W).height(H).theme(Styler.ChartTheme.Matlab).title(title)
                 .xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+        fitTitle(chart);
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
