@@ -1,7 +1,5 @@
 package org.jwarp.bench.perf;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +35,11 @@ public final class PerfDriver {
     /**
      * Warm-up passes, each followed by the control exchange that precedes a measurement (code the
      * compiler specialised to the data path alone is recompiled for the mix in a later pass): at
-     * least {@code WARMUP_MIN_PASSES}, then more while the JIT still compiled for more than
-     * {@code WARMUP_QUIET_SHARE} of a pass, up to {@code WARMUP_MAX_PASSES}.
+     * least {@code WARMUP_MIN_PASSES}, then more until two passes in a row in which neither
+     * process's JIT compiled for more than {@code WARMUP_QUIET_SHARE} of a pass, up to
+     * {@code WARMUP_MAX_PASSES}. Two, because a compilation is counted when it ends, and one C2
+     * compilation of the data path can outlast a pass; both processes, because the server's
+     * compiler threads take the same CPUs as the client's threads.
      */
     public static final int WARMUP_MIN_PASSES = 2;
     public static final int WARMUP_MAX_PASSES = 8;
@@ -89,29 +90,48 @@ public final class PerfDriver {
     }
 
     /**
-     * The warm-up passes at {@code size}: until the JIT has gone quiet (this process's compilation
-     * time grew by at most {@link #WARMUP_QUIET_SHARE} of a pass), within the pass bounds.
+     * The warm-up passes at {@code size}: until the JIT of both processes has gone quiet, within
+     * the pass bounds (see {@link #WARMUP_MIN_PASSES}).
      */
     private static void warmUp(Session s, int size, long iterations, CpuMeter meter) {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+        double quietMillis = WARMUP_QUIET_SHARE * WARMUP_NANOS / 1e6;
         s.warmingUp(true);
         try {
+            long mineBefore = SideReport.compiledMillis();
+            long theirsBefore = -1;
+            int quietInARow = 0;
             for (int pass = 1; pass <= WARMUP_MAX_PASSES; pass++) {
-                long compiledBefore = timed ? jit.getTotalCompilationTime() : 0;
-                clientPhase(s, size, true, iterations, WARMUP_NANOS, meter);
-                long compiledMillis = timed ? jit.getTotalCompilationTime() - compiledBefore : 0;
-                if (pass >= WARMUP_MIN_PASSES && compiledMillis <= WARMUP_QUIET_SHARE * WARMUP_NANOS / 1e6) {
+                SideReport theirs = clientExchange(s, size, true, iterations, WARMUP_NANOS, meter)[1];
+                long mineNow = SideReport.compiledMillis();
+                long theirsNow = theirs.compileMillis();
+                boolean quiet = compiledWithin(mineBefore, mineNow, quietMillis)
+                        && (theirsBefore >= 0 || theirsNow < 0) && compiledWithin(theirsBefore, theirsNow, quietMillis);
+                quietInARow = quiet ? quietInARow + 1 : 0;
+                if (pass >= WARMUP_MIN_PASSES && quietInARow >= 2) {
                     return;
                 }
+                mineBefore = mineNow;
+                theirsBefore = theirsNow;
             }
         } finally {
             s.warmingUp(false);
         }
     }
 
+    /** Whether a process compiled at most {@code quietMillis} between two readings (-1: not counted). */
+    private static boolean compiledWithin(long before, long now, double quietMillis) {
+        return before < 0 || now < 0 || now - before <= quietMillis;
+    }
+
     private static ResultRow clientPhase(Session s, int size, boolean warmup, long iterations, long duration,
                                          CpuMeter meter) {
+        SideReport[] reports = clientExchange(s, size, warmup, iterations, duration, meter);
+        return ResultRow.of(s.settings(), reports[0], reports[1]);
+    }
+
+    /** One size's exchange on the client: this side's report and the server's. */
+    private static SideReport[] clientExchange(Session s, int size, boolean warmup, long iterations, long duration,
+                                               CpuMeter meter) {
         Control c = s.control();
         c.send(ControlMessage.prepare(size, warmup));
         s.prepare(size);
@@ -122,7 +142,7 @@ public final class PerfDriver {
         SideReport mine = s.runClient(size, iterations, duration, meter);
         c.send(ControlMessage.report(mine));
         SideReport theirs = c.expect(ControlMessage.Type.REPORT, PROMPT).report();
-        return ResultRow.of(s.settings(), mine, theirs);
+        return new SideReport[] {mine, theirs};
     }
 
     /** Runs the server side until the client says BYE; returns the rows. */

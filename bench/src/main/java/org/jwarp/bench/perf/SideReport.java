@@ -23,10 +23,13 @@ import org.jwarp.engine.affinity.ThreadAffinity;
  * @param verified       {@link #VERIFIED}, {@link #NOT_CHECKED} or {@link #FAILED}
  * @param detail         what was checked, or what was wrong (one line)
  * @param appCpu         the CPU the application thread ran on at the end (-1: unknown)
+ * @param compileMillis  this process's JIT compilation time so far, when the report was made (-1:
+ *                       unknown): the client's warm-up goes on while either side still compiles
  */
 public record SideReport(boolean client, int size, long messages, long bytes, long elapsedNanos,
                          double peakBytesPerSecond, Latency latency, long appCpuNanos, long engineCpuNanos,
-                         long processCpuNanos, long cpuWallNanos, int verified, String detail, int appCpu) {
+                         long processCpuNanos, long cpuWallNanos, int verified, String detail, int appCpu,
+                         long compileMillis) {
 
     public static final int VERIFIED = 1;
     public static final int NOT_CHECKED = 0;
@@ -46,7 +49,13 @@ public record SideReport(boolean client, int size, long messages, long bytes, lo
                                 Latency latency, CpuMeter meter, int verified, String detail) {
         return new SideReport(client, size, messages, messages * size, elapsedNanos, peakBytesPerSecond, latency,
                 meter.appNanos(), meter.engineNanos(), meter.processNanos(), meter.wallNanos(), verified, detail,
-                ThreadAffinity.currentCpu());
+                ThreadAffinity.currentCpu(), compiledMillis());
+    }
+
+    /** This process's total JIT compilation time, or -1 where the JVM does not count it. */
+    public static long compiledMillis() {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
     /** {@link #VERIFIED} if nothing was wrong ({@code failure} null), else {@link #FAILED}. */
@@ -70,6 +79,7 @@ public record SideReport(boolean client, int size, long messages, long bytes, lo
         b.putLong(cpuWallNanos);
         b.put((byte) verified);
         b.putInt(appCpu);
+        b.putLong(compileMillis);
         byte[] d = detail.getBytes(StandardCharsets.UTF_8);
         int len = Math.min(d.length, MAX_DETAIL);
         b.putShort((short) len);
@@ -90,6 +100,7 @@ public record SideReport(boolean client, int size, long messages, long bytes, lo
         long wall = b.getLong();
         int verified = b.get();
         int appCpu = b.getInt();
+        long compileMillis = b.getLong();
         int length = b.getShort() & 0xFFFF;
         if (length > b.remaining()) {
             throw new IllegalArgumentException("report note of " + length + " bytes, " + b.remaining() + " present");
@@ -97,6 +108,6 @@ public record SideReport(boolean client, int size, long messages, long bytes, lo
         byte[] d = new byte[length];
         b.get(d);
         return new SideReport((flags & 1) != 0, size, messages, bytes, elapsed, peak, lat, app, engine, process, wall,
-                verified, PeerText.printable(new String(d, StandardCharsets.UTF_8)), appCpu);
+                verified, PeerText.printable(new String(d, StandardCharsets.UTF_8)), appCpu, compileMillis);
     }
 }

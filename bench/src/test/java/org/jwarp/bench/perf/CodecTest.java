@@ -86,7 +86,7 @@ class CodecTest {
     void controlMessagesRoundTrip() {
         Latency lat = new Latency(1000, 1.5, 90.25, 2.0, 2.5, 0.75, 9.0, 40.0);
         SideReport r = new SideReport(true, 4096, 1000, 4_096_000, 123_456_789, 1.5e9, lat, 11, 22, 33, 44,
-                SideReport.FAILED, "client: byte 3 of the 4096-byte message is 0x00, expected 0x5a", 1);
+                SideReport.FAILED, "client: byte 3 of the 4096-byte message is 0x00, expected 0x5a", 1, 5_678);
         for (ControlMessage m : new ControlMessage[] {ControlMessage.prepare(65536, true), ControlMessage.ready(8),
                 ControlMessage.report(r), ControlMessage.bye(), ControlMessage.error("the peer's disk is on fire")}) {
             ByteBuffer b = ByteBuffer.allocate(ControlMessage.MAX_LENGTH);
