@@ -24,10 +24,12 @@ import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
 import org.jwarp.bench.report.Json;
 import org.jwarp.bench.report.Progress;
+import org.jwarp.bench.run.CPingPong;
 import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.run.PerfRunner;
 import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
+import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.engine.io.SocketDescriptor;
 import org.jwarp.engine.io.Uring;
 import org.jwarp.verbs.DeviceConfig;
@@ -55,6 +57,8 @@ final class BenchCommand implements Callable<Integer> {
 
     static final String JSON_SCHEMA = "jwarp-bench/1";
     static final int MAX_PAIRS = 99;
+    /** The ping-pong's second baseline: {@link CPingPong}, C busy-polling the same kernel TCP. */
+    static final String C_BASELINE = "c-busypoll";
 
     @Spec
     CommandSpec spec;
@@ -87,6 +91,11 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print one JSON document (schema " + JSON_SCHEMA + ") instead of the table.")
     boolean json;
+
+    @Option(names = "--toad", description = "Run jwarp in seed 001's TOAD arrangement (--threading toad: an engine"
+            + " thread on a CPU of its own, the application on another; each process the other way round), and"
+            + " pin the sockets baselines' application threads the same way (default: defaults, nothing pinned).")
+    boolean toad;
 
     /** A line of issue 13's table: a workload, its baseline transport, and the figures it reports. */
     enum Case {
@@ -129,21 +138,35 @@ final class BenchCommand implements Callable<Integer> {
             throw bad("--rounds must be at least 100, not " + rounds);
         }
         List<DeviceConfig.SocketIo> layers = layers();
+        if (toad) {
+            String why = !ThreadAffinity.isSupported() ? ThreadAffinity.unsupportedReason()
+                    : Runtime.getRuntime().availableProcessors() < 2 ? "it needs two CPUs" : null;
+            if (why != null) {
+                throw bad("--toad is not possible here: " + why);
+            }
+        }
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
         long t0 = System.nanoTime();
         out.println("jwarp bench: the engine against the sockets it runs on, "
                 + (loopback ? "both ends in this process (--loopback)" : "two processes with default options (a "
                 + "server process per run, this process the client), 127.0.0.1")
                 + "; " + pairs + " pairs, order alternating");
-        out.println("  jwarp  : " + new JwarpOptions(DeviceConfig.defaults(), List.of(), false, false).describe()
-                + "; socket I/O " + String.join(", ", layers.stream().map(DeviceConfig.SocketIo::option).toList()));
-        out.println("  threads: not pinned; " + Runtime.getRuntime().availableProcessors() + " CPUs");
+        out.println("  jwarp  : " + new JwarpOptions(config(DeviceConfig.SocketIo.AUTO), List.of(), false, false)
+                .describe() + "; socket I/O " + String.join(", ", layers.stream().map(DeviceConfig.SocketIo::option)
+                .toList()));
+        out.println("  threads: " + (toad ? "toad: " + describe(placement(1)) + (loopback ? "" : " (server "
+                + "process: the other way round)") : "not pinned") + "; " + Runtime.getRuntime().availableProcessors()
+                + " CPUs");
         out.println();
         out.printf(Locale.ROOT, " %-30s %-16s %-30s %-26s %-18s%n", "case", "variant", "median [quartiles]",
                 "second figure", "ratio to baseline");
         out.flush();
         List<Map<String, Object>> rows = new ArrayList<>();
         boolean verified = true;
+        String cWhy = CPingPong.why();
+        if (cWhy != null) {
+            out.println("  " + C_BASELINE + ": not measured: " + cWhy);
+        }
         try (Progress progress = Progress.forTerminal()) {
             int caseIndex = 0;
             for (Case c : Case.values()) {
@@ -152,8 +175,15 @@ final class BenchCommand implements Callable<Integer> {
                 for (DeviceConfig.SocketIo l : layers) {
                     variants.add(l.option());
                 }
+                int baseline = -1;
+                int cBaseline = -1;
                 if (c.baseline != null) {
+                    baseline = variants.size();
                     variants.add(c.baseline.option());
+                }
+                if (c == Case.PINGPONG && cWhy == null) {
+                    cBaseline = variants.size();
+                    variants.add(C_BASELINE);
                 }
                 double[][] main = new double[variants.size()][pairs];
                 double[][] second = new double[variants.size()][pairs];
@@ -161,26 +191,26 @@ final class BenchCommand implements Callable<Integer> {
                     for (int k = 0; k < variants.size(); k++) {
                         // the order alternates, so that a trend in the machine's load favours no variant
                         int v = p % 2 == 0 ? k : variants.size() - 1 - k;
-                        boolean isBaseline = c.baseline != null && v == variants.size() - 1;
-                        ResultRow r = run(c, isBaseline ? c.baseline : TransportKind.JWARP,
-                                isBaseline ? null : layers.get(v));
-                        verified &= r.verified();
-                        Figures f = figures(c, r);
+                        Figures f;
+                        if (v == cBaseline) {
+                            CPingPong.Result r = CPingPong.run(c.size, rounds, rounds / 4);
+                            f = new Figures(r.typicalMicros(), r.p99Micros());
+                        } else {
+                            ResultRow r = run(c, v == baseline ? c.baseline : TransportKind.JWARP,
+                                    v == baseline ? null : layers.get(v));
+                            verified &= r.verified();
+                            f = figures(c, r);
+                        }
                         main[v][p] = f.main();
                         second[v][p] = f.second();
                     }
                 }
                 progress.clear();
                 for (int v = 0; v < variants.size(); v++) {
-                    double[] ratio = null;
-                    if (c.baseline != null && v < variants.size() - 1) {
-                        ratio = new double[pairs];
-                        for (int p = 0; p < pairs; p++) {
-                            ratio[p] = main[v][p] / main[variants.size() - 1][p];
-                        }
-                    }
-                    out.println(line(c, variants.get(v), main[v], second[v], ratio));
-                    rows.add(jsonRow(c, variants.get(v), main[v], second[v], ratio));
+                    double[] ratio = v < layers.size() && baseline >= 0 ? ratios(main[v], main[baseline]) : null;
+                    double[] ratioToC = cBaseline >= 0 && v != cBaseline ? ratios(main[v], main[cBaseline]) : null;
+                    out.println(line(c, variants.get(v), main[v], second[v], ratio, ratioToC));
+                    rows.add(jsonRow(c, variants.get(v), main[v], second[v], ratio, ratioToC));
                 }
                 out.flush();
             }
@@ -189,13 +219,15 @@ final class BenchCommand implements Callable<Integer> {
         out.println(" stream and rate: MB/s (2^20 B/s), second figure the sending side's % of one CPU per Gb/s");
         out.println(" (application and engine threads); ping-pong: typical one-way µs, second figure the 99th");
         out.println(" percentile; READ: the passive side's application thread, % of one CPU per Gb/s (second:");
-        out.println(" its engine's). Ratio: jwarp / baseline per pair; for the ping-pong, lower is better.");
+        out.println(" its engine's). Ratio: jwarp / baseline per pair; for the ping-pong, lower is better, and");
+        out.println(" 'to C' is the variant / " + C_BASELINE + " (two C processes, busy-polling 127.0.0.1) per pair.");
         out.printf(Locale.ROOT, " data verified: %s; %.0f s%n", verified ? "yes" : "NO", (System.nanoTime() - t0) / 1e9);
         out.flush();
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("schema", JSON_SCHEMA);
             doc.put("mode", loopback ? "loopback" : "two processes");
+            doc.put("threads", toad ? "toad" : "not pinned");
             doc.put("pairs", pairs);
             doc.put("seconds", seconds);
             doc.put("rounds", rounds);
@@ -266,9 +298,10 @@ final class BenchCommand implements Callable<Integer> {
     private ResultRow run(Case c, TransportKind transport, DeviceConfig.SocketIo layer) throws IOException,
             InterruptedException {
         Settings s = settings(c, transport);
-        DeviceConfig config = DeviceConfig.builder().socketIo(layer != null ? layer : DeviceConfig.SocketIo.AUTO)
-                .build();
-        JwarpOptions options = new JwarpOptions(config, List.of(), false, false);
+        JwarpOptions options = new JwarpOptions(config(layer != null ? layer : DeviceConfig.SocketIo.AUTO), List.of(),
+                false, toad && transport == TransportKind.JWARP && (loopback
+                || Runtime.getRuntime().availableProcessors() < 4));
+        Placement placement = placement(transport == TransportKind.JWARP ? 1 : 0);
         PerfRunner.Listener quiet = new PerfRunner.Listener() {
             @Override
             public void connected(Settings settings, List<String> description) {
@@ -279,16 +312,45 @@ final class BenchCommand implements Callable<Integer> {
             }
         };
         if (loopback) {
-            return PerfRunner.loopback(s, options, 0, Placement.NONE, quiet).rows().getFirst();
+            return PerfRunner.loopback(s, options, 0, placement, quiet).rows().getFirst();
         }
-        ServerProcess server = ServerProcess.start(c.test, transport, layer);
+        ServerProcess server = ServerProcess.start(c.test, transport, layer, toad);
         try {
-            ResultRow r = PerfRunner.client(s, options, server.address(), Placement.NONE, quiet).rows().getFirst();
+            ResultRow r = PerfRunner.client(s, options, server.address(), placement, quiet).rows().getFirst();
             server.awaitExit();
             return r;
         } finally {
             server.destroy();
         }
+    }
+
+    /** The device every jwarp run opens: defaults, or the TOAD arrangement's single dedicated engine thread. */
+    private DeviceConfig config(DeviceConfig.SocketIo layer) {
+        DeviceConfig.Builder b = DeviceConfig.builder().socketIo(layer);
+        if (toad) {
+            b.threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1);
+        }
+        return b.build();
+    }
+
+    /** Where this process's threads go: nowhere in particular, or the TOAD arrangement's CPUs. */
+    private Placement placement(int engineThreads) {
+        if (!toad) {
+            return Placement.NONE;
+        }
+        List<Integer> cpus = new ArrayList<>();
+        ThreadAffinity.getAffinity().ifPresent(set -> {
+            for (int id : set.toArray()) {
+                cpus.add(id);
+            }
+        });
+        return Placement.toad(cpus, loopback, false, engineThreads);
+    }
+
+    private String describe(Placement p) {
+        return loopback ? "client application on CPU " + p.clientApp() + " and its engine on " + p.clientEngine()
+                + ", server application on CPU " + p.serverApp() + " and its engine on " + p.serverEngine()
+                : "application on CPU " + p.clientApp() + ", engine on " + p.clientEngine();
     }
 
     private static Figures figures(Case c, ResultRow r) {
@@ -303,7 +365,17 @@ final class BenchCommand implements Callable<Integer> {
         };
     }
 
-    private static String line(Case c, String variant, double[] main, double[] second, double[] ratio) {
+    /** Per-pair ratios {@code a[p] / b[p]}. */
+    private static double[] ratios(double[] a, double[] b) {
+        double[] r = new double[a.length];
+        for (int p = 0; p < a.length; p++) {
+            r[p] = a[p] / b[p];
+        }
+        return r;
+    }
+
+    private static String line(Case c, String variant, double[] main, double[] second, double[] ratio,
+                               double[] ratioToC) {
         LoopbackRun.Spread m = LoopbackRun.Spread.of(main);
         LoopbackRun.Spread s = LoopbackRun.Spread.of(second);
         String unit = switch (c) {
@@ -317,11 +389,13 @@ final class BenchCommand implements Callable<Integer> {
             case READ_PASSIVE -> String.format(Locale.ROOT, "engine %.2f %%/Gb/s", s.median());
         };
         int decimals = c == Case.STREAM || c == Case.RATE ? 0 : 2;
-        return String.format(Locale.ROOT, " %-30s %-16s %-30s %-26s %-18s", c.label, variant,
-                m.format(decimals) + unit, secondText, ratio == null ? "" : LoopbackRun.Spread.of(ratio).toString());
+        return String.format(Locale.ROOT, " %-30s %-16s %-30s %-26s %-18s%s", c.label, variant,
+                m.format(decimals) + unit, secondText, ratio == null ? "" : LoopbackRun.Spread.of(ratio).toString(),
+                ratioToC == null ? "" : "  to C: " + LoopbackRun.Spread.of(ratioToC));
     }
 
-    private static Map<String, Object> jsonRow(Case c, String variant, double[] main, double[] second, double[] ratio) {
+    private static Map<String, Object> jsonRow(Case c, String variant, double[] main, double[] second, double[] ratio,
+                                               double[] ratioToC) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("case", c.name().toLowerCase(Locale.ROOT));
         row.put("label", c.label);
@@ -340,6 +414,9 @@ final class BenchCommand implements Callable<Integer> {
         row.put("second", DemoCommand.spread(second));
         if (ratio != null) {
             row.put("ratio", DemoCommand.spread(ratio));
+        }
+        if (ratioToC != null) {
+            row.put("ratio_to_c", DemoCommand.spread(ratioToC));
         }
         return row;
     }
@@ -366,7 +443,7 @@ final class BenchCommand implements Callable<Integer> {
             this.output = output;
         }
 
-        static ServerProcess start(TestKind test, TransportKind transport, DeviceConfig.SocketIo layer)
+        static ServerProcess start(TestKind test, TransportKind transport, DeviceConfig.SocketIo layer, boolean toad)
                 throws IOException, InterruptedException {
             List<String> cmd = new ArrayList<>();
             cmd.add(ProcessHandle.current().info().command().orElse(
@@ -383,6 +460,10 @@ final class BenchCommand implements Callable<Integer> {
             if (layer != null) {
                 cmd.add("--io");
                 cmd.add(layer.option());
+            }
+            if (toad) {
+                cmd.add("--threading");
+                cmd.add("toad");
             }
             cmd.add("-p");
             cmd.add("0");

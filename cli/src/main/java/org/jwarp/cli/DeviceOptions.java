@@ -19,7 +19,9 @@ final class DeviceOptions {
 
     @Option(names = "--threading", paramLabel = "MODE", description = "Who runs the engine: dedicated (engine"
             + " threads of their own; default with 4+ CPUs), hybrid (the polling application thread, with a standby"
-            + " engine thread when it stops; default with fewer) or invoker (only the application's threads).")
+            + " engine thread when it stops; default with fewer), invoker (only the application's threads) or toad"
+            + " (seed 001's arrangement: dedicated, the engine on a CPU of its own and the application on another;"
+            + " needs 2 CPUs, places the threads itself).")
     String threading;
 
     @Option(names = "--engine-threads", paramLabel = "N", description = "Engine threads per device (dedicated"
@@ -92,11 +94,19 @@ final class DeviceOptions {
             return DeviceConfig.defaults().threadingMode();
         }
         return switch (threading.toLowerCase(Locale.ROOT)) {
-            case "dedicated" -> DeviceConfig.ThreadingMode.DEDICATED;
+            case "dedicated", "toad" -> DeviceConfig.ThreadingMode.DEDICATED;
             case "hybrid" -> DeviceConfig.ThreadingMode.HYBRID;
             case "invoker" -> DeviceConfig.ThreadingMode.INVOKER;
-            default -> throw bad(spec, "--threading must be dedicated, hybrid or invoker, not '" + threading + "'");
+            default -> throw bad(spec, "--threading must be dedicated, hybrid, invoker or toad, not '" + threading + "'");
         };
+    }
+
+    /**
+     * Whether {@code --threading toad} was asked for: dedicated engine threads, and the command
+     * places engine and application threads on CPUs of their own ({@code Placement.toad}).
+     */
+    boolean toad() {
+        return "toad".equalsIgnoreCase(threading);
     }
 
     /** Whether --threading was given (else the header says why the default was chosen). */

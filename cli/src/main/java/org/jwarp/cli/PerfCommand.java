@@ -176,11 +176,12 @@ abstract class PerfCommand implements Callable<Integer> {
         DeviceConfig.IdleStrategyKind idleKind = device.idleKind(spec);
         int here = loopback ? 2 : 1;
         int engineHere = tr == TransportKind.JWARP && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines * here : 0;
-        Placement placement = Placement.of(cpus, loopback, tr == TransportKind.JWARP
-                && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines : 0);
+        int placedEngines = tr == TransportKind.JWARP && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines : 0;
+        Placement placement = device.toad() ? toadPlacement(placedEngines) : Placement.of(cpus, loopback, placedEngines);
         int busy = here + engineHere;
         boolean shared = sharesCpu(placement);
-        boolean yield = busy > cores || shared;
+        // TOAD on fewer than 4 CPUs: the other process's engine shares this application's CPU
+        boolean yield = busy > cores || shared || device.toad() && !loopback && cores < 4 && tr == TransportKind.JWARP;
         int engineSpinners = idleKind == DeviceConfig.IdleStrategyKind.SPIN ? engineHere : 0;
         boolean appPolls = (tr == TransportKind.JWARP && !s.events()) || tr == TransportKind.SOCKETS_BUSYPOLL;
         PrintWriter err = spec.commandLine().getErr();
@@ -207,6 +208,12 @@ abstract class PerfCommand implements Callable<Integer> {
             setup.add("Engine          : " + options.describe());
             if (!device.threadingGiven()) {
                 setup.add("                  default for " + DeviceConfig.defaultThreadingReason(cores));
+            }
+            if (device.toad()) {
+                setup.add("                  toad (seed 001): application thread" + (loopback ? "s" : "") + " on CPU "
+                        + (loopback ? placement.clientApp() + "," + placement.serverApp() : placement.clientApp())
+                        + ", engine thread" + (loopback ? "s" : "") + " on CPU " + (loopback ? placement.clientEngine()
+                        + "," + placement.serverEngine() : placement.clientEngine()));
             }
         }
         if (appPolls) {
@@ -431,6 +438,28 @@ abstract class PerfCommand implements Callable<Integer> {
             throw bad(name + " must be in " + min + ".." + max + ", not " + value);
         }
         return value;
+    }
+
+    /** {@code --threading toad}: engine and application threads on CPUs of their own ({@link Placement#toad}). */
+    private Placement toadPlacement(int engineThreads) {
+        if (pin != null) {
+            throw bad("--threading toad places every thread itself (the engine on a CPU of its own, the application"
+                    + " on another): leave out --pin, or use --threading dedicated with --pin");
+        }
+        if (!ThreadAffinity.isSupported()) {
+            throw bad("--threading toad pins threads, which is not possible here: " + ThreadAffinity.unsupportedReason());
+        }
+        List<Integer> allowed = new ArrayList<>();
+        ThreadAffinity.getAffinity().ifPresent(c -> {
+            for (int id : c.toArray()) {
+                allowed.add(id);
+            }
+        });
+        try {
+            return Placement.toad(allowed, loopback, host == null && !loopback, engineThreads);
+        } catch (IllegalArgumentException e) {
+            throw bad("--threading toad: " + e.getMessage() + "; use --threading hybrid");
+        }
     }
 
     private List<Integer> pinList() {

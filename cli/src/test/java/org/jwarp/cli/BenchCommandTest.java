@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code jwarp bench}: issue 13's table from one command, as JSON — every case and variant present,
- * figures positive, ratios where there is a baseline, data verified — in one process and as two
+ * figures positive, ratios where there is a baseline (the ping-pong's also to the C busy-poll baseline
+ * where a C compiler is present), data verified — in one process and as two
  * processes (a server process per run); and bad flags in one line.
  */
 class BenchCommandTest {
@@ -33,7 +34,8 @@ class BenchCommandTest {
         assertEquals(BenchCommand.JSON_SCHEMA, doc.get("schema"));
         assertEquals(Boolean.TRUE, doc.get("verified"));
         List<Map<String, Object>> rows = (List<Map<String, Object>>) doc.get("rows");
-        int expected = 0;
+        boolean withC = org.jwarp.bench.run.CPingPong.why() == null;
+        int expected = withC ? 1 : 0;
         for (BenchCommand.Case c : BenchCommand.Case.values()) {
             expected += layers.size() + (c.baseline != null ? 1 : 0);
         }
@@ -47,6 +49,9 @@ class BenchCommandTest {
             boolean jwarp = layers.contains(variant);
             boolean hasBaseline = !"read_passive".equals(row.get("case"));
             assertEquals(jwarp && hasBaseline, row.containsKey("ratio"), row.toString());
+            boolean pingPong = "pingpong".equals(row.get("case"));
+            assertEquals(withC && pingPong && !BenchCommand.C_BASELINE.equals(variant), row.containsKey("ratio_to_c"),
+                    row.toString());
             if (!"read_passive".equals(row.get("case"))) {
                 assertTrue(median > 0, "a throughput or a latency is never 0: " + row);
             }

@@ -45,6 +45,9 @@ class PerfErrorsTest {
                 "jwarp: --rebalance periodic needs --threading dedicated and --engine-threads 2 or more" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--steering", "random"), 2,
                 "jwarp: --steering must be rss, round-robin or one, not 'random'" + help("write-bw"));
+        assertLine(PerfRun.of("write-lat", "--loopback", "--threading", "toad", "--pin", "0,1"), 2,
+                "jwarp: --threading toad places every thread itself (the engine on a CPU of its own, the application"
+                + " on another): leave out --pin, or use --threading dedicated with --pin" + help("write-lat"));
         assertLine(PerfRun.of("write-bw", "--numa", "--threading", "invoker"), 2,
                 "jwarp: --numa pins engine threads of their own: it needs --threading dedicated" + help("write-bw"));
     }

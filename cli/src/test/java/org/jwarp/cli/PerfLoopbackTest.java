@@ -123,6 +123,28 @@ class PerfLoopbackTest {
         assertTrue(d.out().contains("default for " + DeviceConfig.defaultThreadingReason(cores)), d.out());
     }
 
+    /**
+     * seed 001's arrangement by name: one dedicated engine thread per device, and every thread pinned
+     * so that each side's engine has a CPU its application does not use.
+     */
+    @Test
+    void toadPutsEachEngineOnACpuItsApplicationDoesNotUse() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2,
+                "the TOAD arrangement needs two CPUs");
+        PerfRun r = PerfRun.of("write-lat", "--loopback", "-s", "64", "-n", "300", "--threading", "toad");
+        assertEquals(0, r.exit(), r.err() + r.out());
+        assertWellFormed(r, "write-lat", List.of(64), 300, false);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "toad \\(seed 001\\): application threads on CPU (\\d+),(\\d+), engine threads on CPU \\[(\\d+)],\\[(\\d+)]")
+                .matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertTrue(!m.group(1).equals(m.group(3)) && !m.group(2).equals(m.group(4)),
+                "each side's engine on a CPU of its own: " + m.group());
+        assertTrue(r.out().contains("client application thread jwarp-perf-client: CPU " + m.group(1) + " (pinned)"), r.out());
+        assertTrue(r.out().contains("client engine thread jwarp-engine-0: CPU " + m.group(3) + " (pinned)"), r.out());
+        assertTrue(r.out().contains("server engine thread jwarp-engine-0: CPU " + m.group(4) + " (pinned)"), r.out());
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("variants")
     void variantsAreWellFormedAndVerified(String test, List<String> extra) {
