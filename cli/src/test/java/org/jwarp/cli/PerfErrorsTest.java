@@ -81,7 +81,7 @@ class PerfErrorsTest {
         assertLine(PerfRun.of("write-bw", "--loopback", "--idle", "nap"), 2,
                 "jwarp: --idle must be adaptive, spin, backoff or park, not 'nap'" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "--threading", "many"), 2,
-                "jwarp: --threading must be dedicated, hybrid or invoker, not 'many'" + help("write-bw"));
+                "jwarp: --threading must be dedicated, hybrid, invoker or toad, not 'many'" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "--crc", "maybe"), 2,
                 "jwarp: --crc must be preferred, required or off, not 'maybe'" + help("write-bw"));
         assertLine(PerfRun.of("write-bw", "--loopback", "--markers", "maybe"), 2,
