@@ -144,6 +144,26 @@ final class Connection {
         readable = r;
     }
 
+    /**
+     * How long after its last traffic a connection counts as quiet. A quiet connection is read
+     * only every {@link EngineWorker#QUIET_READ_EVERY}-th duty cycle while the engine spins, so
+     * that one busy connection's poll is not slowed by a read of each idle neighbour.
+     */
+    static final long QUIET_AFTER_NANOS = 1_000_000;
+
+    /** When the stream last sent or received bytes (engine thread). */
+    private long lastTraffic;
+
+    /** Engine thread: the stream moved bytes at {@code now}. */
+    void traffic(long now) {
+        lastTraffic = now;
+    }
+
+    /** Engine thread: no bytes either way for {@link #QUIET_AFTER_NANOS}. */
+    boolean quiet(long now) {
+        return now - lastTraffic >= QUIET_AFTER_NANOS;
+    }
+
     /** Engine thread: joins the engine's selector, so readiness wakes an idle engine. */
     void register(Selector selector) {
         if (phase == CLOSED) {

@@ -121,16 +121,20 @@ final class EngineWorker implements Agent {
             }
             work++;
         }
+        long now = System.nanoTime();
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
             try {
-                work += c.transmitWork();                   // sends first: none waits behind a read
+                int sent = c.transmitWork();                // sends first: none waits behind a read
+                if (sent > 0) {
+                    c.traffic(now);
+                    work += sent;
+                }
             } catch (RuntimeException | OutOfMemoryError e) {
                 c.failed(e);
             }
         }
-        long now = System.nanoTime();
-        askWhichAreReadable();
+        askWhichAreReadable(now);
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
             try {
@@ -158,9 +162,11 @@ final class EngineWorker implements Agent {
      * and a read per readable one, not N reads. Below it every running connection is read each
      * cycle (one read costs what the epoll_wait would).
      */
-    private void askWhichAreReadable() {
+    private void askWhichAreReadable(long now) {
         boolean selective = connections.size() >= readinessFrom;
-        if (!selective && !wasSelective) {
+        if (!selective) {
+            readBusyAndQuietsInTurn(now);
+            wasSelective = false;
             return;
         }
         for (int i = 0; i < connections.size(); i++) {
@@ -175,6 +181,29 @@ final class EngineWorker implements Agent {
             }
         }
     }
+
+    /**
+     * Below the readiness threshold: a connection with traffic in the last
+     * {@link Connection#QUIET_AFTER_NANOS} is read every cycle, a quiet one every
+     * {@link #QUIET_READ_EVERY}-th, and every one after a sleep (data may be what ended it). A
+     * quiet connection's first bytes wait at most that many cycles while the engine spins for
+     * another; a lone connection is always read.
+     */
+    private void readBusyAndQuietsInTurn(long now) {
+        long s = sleeper.sleeps();
+        boolean all = s != sleepsSeen || connections.size() == 1 || ++cycle % QUIET_READ_EVERY == 0;
+        sleepsSeen = s;
+        for (int i = 0; i < connections.size(); i++) {
+            Connection c = connections.get(i);
+            c.readable(all || !c.quiet(now));
+        }
+    }
+
+    /** Duty cycles between two reads of a quiet connection while the engine spins. */
+    static final int QUIET_READ_EVERY = 8;
+
+    private long cycle;
+    private long sleepsSeen;
 
     /** Nanoseconds until the earliest moderation timer of this thread's channels (for the idle strategy). */
     long nanosToNextDeadline() {

@@ -34,16 +34,26 @@ final class SelectorSleeper implements Doorbell.Sleeper {
         return selector;
     }
 
+    /** Sleeps taken; whichever thread runs the next duty cycle reads it (hybrid: not the sleeper). */
+    private volatile long sleeps;
+
+    /** How many times a thread has slept here: a change means a socket may have woken it. */
+    long sleeps() {
+        return sleeps;
+    }
+
     @Override
     public void sleep(long nanos) {
-        if (nanos < SELECT_FROM_NANOS) {
-            LockSupport.parkNanos(nanos);
-            return;
-        }
         try {
+            if (nanos < SELECT_FROM_NANOS) {
+                LockSupport.parkNanos(nanos);
+                return;
+            }
             selector.select(ignore, Math.max(1, nanos / 1_000_000));
         } catch (IOException e) {
             throw new UncheckedIOException("engine selector failed", e);
+        } finally {
+            sleeps++;   // one sleeper at a time: the engine thread, or the thread holding the invoked cycle
         }
     }
 

@@ -121,6 +121,7 @@ final class StreamDriver {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
         }
         runningSince = System.nanoTime();
+        c.traffic(runningSince);
         responderSpeaksAt = graceful ? runningSince + RESPONDER_GRACE_NANOS : 0;
         rtrDeadline = runningSince + c.device.config().mpaTimeouts().awaitRtr().toNanos();
         work(System.nanoTime());
@@ -165,6 +166,7 @@ final class StreamDriver {
         }
         if (n > 0) {
             work++;
+            c.traffic(now);
             // what the bytes just received call for (Read Responses, a Terminate) goes out now
             work += stream.transmit(sink);
             work += drainTx();

@@ -72,6 +72,73 @@ class ReadinessTest {
         }
     }
 
+    /**
+     * Below the readiness threshold, while the application's posts keep the engine cycling for a
+     * busy connection, a quiet neighbour is read only every {@link EngineWorker#QUIET_READ_EVERY}-th
+     * cycle, and bytes that then arrive on it are still taken within that many cycles.
+     */
+    @Test
+    void aQuietConnectionIsReadInTurnAndStillHeardPromptly() throws Exception {
+        try (ManyConnections m = new ManyConnections(HybridModeTest.hybrid())) {
+            m.connect(2);
+            QueuePair busy = m.clientQps.get(0);
+            QueuePair quiet = m.clientQps.get(1);
+            MemoryRegion src = m.clientPd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64), Access.LOCAL_WRITE);
+            MemoryRegion dst = m.serverPd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64),
+                    Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            MemoryRegion inbox = m.clientPd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64),
+                    Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            MemoryRegion note = m.serverPd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64), Access.LOCAL_WRITE);
+            // each client connection hears from its peer first, so that no silent-peer nudge
+            // (StreamDriver.SILENT_PEER_NUDGE_NANOS) makes the quiet one busy in the measured window
+            for (int i = 0; i < 2; i++) {
+                note.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) (i + 1));
+                assertEquals(PostStatus.OK, m.serverQps.get(i).postSend(new SendWr().opcode(WrOpcode.RDMA_WRITE)
+                        .signaled(false).addSge(note, i, 1).remote(inbox.iova() + i, inbox.rkey())));
+                awaitByte(m, inbox, i, (byte) (i + 1));
+            }
+            // the quiet connection's last traffic lies more than Connection.QUIET_AFTER_NANOS behind
+            long quietFrom = System.nanoTime() + 5 * Connection.QUIET_AFTER_NANOS;
+            while (System.nanoTime() - quietFrom < 0) {
+                m.client.invoke();
+            }
+            int posts = 800;
+            long busyBefore = busy.counters().get(CounterNames.SOCKET_READS);
+            long quietBefore = quiet.counters().get(CounterNames.SOCKET_READS);
+            for (int i = 0; i < posts; i++) {
+                // each post runs one duty cycle on this thread (hybrid mode), which sends it
+                assertEquals(PostStatus.OK, busy.postSend(new SendWr().opcode(WrOpcode.RDMA_WRITE).signaled(false)
+                        .addSge(src, 0, 8).remote(dst.iova(), dst.rkey())));
+            }
+            long busyReads = busy.counters().get(CounterNames.SOCKET_READS) - busyBefore;
+            long quietReads = quiet.counters().get(CounterNames.SOCKET_READS) - quietBefore;
+            assertTrue(busyReads >= posts - 2, "the busy connection is read every cycle: " + busyReads);
+            long turns = posts / EngineWorker.QUIET_READ_EVERY;
+            assertTrue(quietReads >= turns - 2 && quietReads <= turns + 2, "the quiet connection was read "
+                    + quietReads + " times in " + posts + " cycles, expected about " + turns);
+            // a message on the quiet connection is taken within QUIET_READ_EVERY of this thread's cycles
+            note.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, 1, (byte) 42);
+            assertEquals(PostStatus.OK, m.serverQps.get(1).postSend(new SendWr().opcode(WrOpcode.RDMA_WRITE)
+                    .signaled(false).addSge(note, 1, 1).remote(inbox.iova() + 1, inbox.rkey())));
+            int cycles = awaitByte(m, inbox, 1, (byte) 42);
+            assertTrue(cycles <= EngineWorker.QUIET_READ_EVERY + 1, "placed after " + cycles + " cycles");
+        }
+    }
+
+    /** Runs the client's duty cycle until {@code inbox[at] == value}; returns the cycles it took. */
+    private static int awaitByte(ManyConnections m, MemoryRegion inbox, int at, byte value) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        int cycles = 0;
+        while (inbox.segment().get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) != value) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("byte " + at + " not placed after " + cycles + " cycles");
+            }
+            m.client.invoke();
+            cycles++;
+        }
+        return cycles;
+    }
+
     private static long[] serverReads(List<QueuePair> qps) {
         long[] r = new long[qps.size()];
         for (int i = 0; i < r.length; i++) {
