@@ -29,6 +29,7 @@ import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.run.PerfRunner;
 import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
+import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.engine.io.SocketDescriptor;
 import org.jwarp.engine.io.Uring;
@@ -138,9 +139,13 @@ final class BenchCommand implements Callable<Integer> {
             throw bad("--rounds must be at least 100, not " + rounds);
         }
         List<DeviceConfig.SocketIo> layers = layers();
+        cpus = ThreadAffinity.getAffinity().orElse(null);
         if (toad) {
             String why = !ThreadAffinity.isSupported() ? ThreadAffinity.unsupportedReason()
                     : Runtime.getRuntime().availableProcessors() < 2 ? "it needs two CPUs" : null;
+            if (why == null && cpus == null) {
+                why = "this process's CPUs cannot be read";
+            }
             if (why != null) {
                 throw bad("--toad is not possible here: " + why);
             }
@@ -321,6 +326,7 @@ final class BenchCommand implements Callable<Integer> {
             return r;
         } finally {
             server.destroy();
+            unpin();
         }
     }
 
@@ -333,18 +339,30 @@ final class BenchCommand implements Callable<Integer> {
         return b.build();
     }
 
+    /**
+     * The CPUs this process may use, read before any run pinned this thread: a client run pins the
+     * calling thread, and the next run's server process, started from it, would inherit that pin.
+     */
+    private Cpus cpus;
+
     /** Where this process's threads go: nowhere in particular, or the TOAD arrangement's CPUs. */
     private Placement placement(int engineThreads) {
         if (!toad) {
             return Placement.NONE;
         }
-        List<Integer> cpus = new ArrayList<>();
-        ThreadAffinity.getAffinity().ifPresent(set -> {
-            for (int id : set.toArray()) {
-                cpus.add(id);
-            }
-        });
-        return Placement.toad(cpus, loopback, false, engineThreads);
+        List<Integer> ids = new ArrayList<>();
+        for (int id : cpus.toArray()) {
+            ids.add(id);
+        }
+        return Placement.toad(ids, loopback, false, engineThreads);
+    }
+
+    /** After a run that pinned this thread (the client's application thread): every CPU again. */
+    private void unpin() {
+        if (toad && cpus != null && !ThreadAffinity.setAffinity(cpus)) {
+            throw new IllegalStateException("cannot give the benchmark thread its CPUs back: "
+                    + ThreadAffinity.unsupportedReason());
+        }
     }
 
     private String describe(Placement p) {

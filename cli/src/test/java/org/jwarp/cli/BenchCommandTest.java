@@ -27,6 +27,21 @@ class BenchCommandTest {
                 "--json"), List.of("nio"));
     }
 
+    /**
+     * seed 001's arrangement: every run, one after another, gets its CPUs (the client run pins this
+     * thread, and the next run's server process must not inherit that pin).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void toadRunsEveryVariantPinned() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2,
+                "the TOAD arrangement needs two CPUs");
+        JwarpCommandTest.Run r = JwarpCommandTest.run("bench", "--toad", "--pairs", "1", "--seconds", "1", "--rounds",
+                "200", "--io", "syscalls", "--json");
+        check(r, List.of("syscalls"));
+        assertEquals("toad", ((Map<String, Object>) StrictJson.parse(r.out())).get("threads"));
+    }
+
     @SuppressWarnings("unchecked")
     private static void check(JwarpCommandTest.Run r, List<String> layers) {
         assertEquals(0, r.exit(), r.err());
