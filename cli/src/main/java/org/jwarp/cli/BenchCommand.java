@@ -47,7 +47,9 @@ import picocli.CommandLine.Spec;
  * turn, pair after pair, the order alternating, and every figure given as the median of the pairs
  * with its quartiles, beside the median of the per-pair ratios. By default as two processes with
  * default options (a server process started for each run, this process the client), the way
- * users run perftest; {@code --loopback} runs both ends in this process.
+ * users run perftest; {@code --loopback} runs both ends in this process. The ping-pong has a
+ * second baseline where a C compiler is present: {@link CPingPong}, the same loop in C. With
+ * {@code --toad} every run is placed in seed 001's arrangement ({@link Placement#toad}).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"The engine against its sockets baselines, interleaved: 64 KiB WRITE stream, 64 B WRITE "
