@@ -275,12 +275,21 @@ class SiwInteropTest {
                     int port = c.jwarpClient() ? SiwVm.GUEST_PERFTEST_PORT : SiwVm.HOST_PERFTEST_PORT;
                     Path pcap = work.resolve("perftest-" + c.test() + (c.jwarpClient() ? "-jwarp-client" : "-jwarp-server")
                             + ".pcap").toAbsolutePath();
-                    WireCapture cap = WireCapture.start(port, pcap);
-                    ToolResult o;
-                    try {
-                        o = perftestRunner.run(c);
-                    } finally {
-                        cap.close();
+                    ToolResult o = null;
+                    // as the perftest cells: again, on a fresh capture, while perftest's own clock
+                    // calibration fails in the guest (up to three more times)
+                    for (int attempt = 0; attempt < 4 && (o == null || !o.pass()
+                            && o.detail().equals(PerftestRunner.CLOCK_FAILURE_DETAIL)); attempt++) {
+                        if (o != null) {
+                            retried.add("capture " + c.name() + ": " + o.detail());
+                            log("retrying capture " + c.name() + "; the last attempt's output:\n" + SiwVm.tail(o.log(), 60));
+                        }
+                        WireCapture cap = WireCapture.start(port, pcap);
+                        try {
+                            o = perftestRunner.run(c);
+                        } finally {
+                            cap.close();
+                        }
                     }
                     assertTrue(o.pass(), o.detail() + "\n" + SiwVm.tail(o.log(), 80));
                     List<String> streams = WireCapture.tshark(Duration.ofMinutes(1), "-r", pcap.toString(), "-T", "fields",
