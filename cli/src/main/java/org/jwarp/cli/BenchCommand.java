@@ -336,7 +336,7 @@ final class BenchCommand implements Callable<Integer> {
     private DeviceConfig config(DeviceConfig.SocketIo layer) {
         DeviceConfig.Builder b = DeviceConfig.builder().socketIo(layer);
         if (toad) {
-            b.threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1);
+            b.threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1).idleStrategy(DeviceOptions.toadIdle());
         }
         return b.build();
     }

@@ -109,6 +109,17 @@ final class DeviceOptions {
         return "toad".equalsIgnoreCase(threading);
     }
 
+    /**
+     * The TOAD arrangement's engine idle strategy: below 4 CPUs the engine's CPU also carries the
+     * other side's application, so an idle engine backs off (spins a little, yields, then parks)
+     * where the adaptive default would spin 50 µs and then sleep until a wake-up; with a CPU of
+     * its own, the default.
+     */
+    static DeviceConfig.IdleStrategyKind toadIdle() {
+        return Runtime.getRuntime().availableProcessors() < 4 ? DeviceConfig.IdleStrategyKind.BACKOFF
+                : DeviceConfig.defaults().idleStrategy();
+    }
+
     /** Whether --threading was given (else the header says why the default was chosen). */
     boolean threadingGiven() {
         return threading != null;
@@ -117,7 +128,7 @@ final class DeviceOptions {
     /** The idle strategy these options ask for, or the default. */
     DeviceConfig.IdleStrategyKind idleKind(CommandSpec spec) {
         if (idle == null) {
-            return DeviceConfig.defaults().idleStrategy();
+            return toad() ? toadIdle() : DeviceConfig.defaults().idleStrategy();
         }
         return switch (idle.toLowerCase(Locale.ROOT)) {
             case "adaptive" -> DeviceConfig.IdleStrategyKind.ADAPTIVE;

@@ -143,6 +143,8 @@ class PerfLoopbackTest {
         assertTrue(r.out().contains("client application thread jwarp-perf-client: CPU " + m.group(1) + " (pinned)"), r.out());
         assertTrue(r.out().contains("client engine thread jwarp-engine-0: CPU " + m.group(3) + " (pinned)"), r.out());
         assertTrue(r.out().contains("server engine thread jwarp-engine-0: CPU " + m.group(4) + " (pinned)"), r.out());
+        // below 4 CPUs each CPU carries an application and the other side's engine: the engine backs off
+        assertEquals(Runtime.getRuntime().availableProcessors() < 4, r.out().contains("idle backoff"), r.out());
     }
 
     @ParameterizedTest(name = "{0} {1}")
