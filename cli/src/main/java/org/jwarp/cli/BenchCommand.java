@@ -306,8 +306,7 @@ final class BenchCommand implements Callable<Integer> {
             InterruptedException {
         Settings s = settings(c, transport);
         JwarpOptions options = new JwarpOptions(config(layer != null ? layer : DeviceConfig.SocketIo.AUTO), List.of(),
-                false, toad && transport == TransportKind.JWARP && (loopback
-                || Runtime.getRuntime().availableProcessors() < 4));
+                false, toad && transport == TransportKind.JWARP && DeviceOptions.toadSharesCpus());
         Placement placement = placement(transport == TransportKind.JWARP ? 1 : 0);
         PerfRunner.Listener quiet = new PerfRunner.Listener() {
             @Override
@@ -352,11 +351,7 @@ final class BenchCommand implements Callable<Integer> {
         if (!toad) {
             return Placement.NONE;
         }
-        List<Integer> ids = new ArrayList<>();
-        for (int id : cpus.toArray()) {
-            ids.add(id);
-        }
-        return Placement.toad(ids, loopback, false, engineThreads);
+        return Placement.toad(cpus.toList(), loopback, false, engineThreads);
     }
 
     /** After a run that pinned this thread (the client's application thread): every CPU again. */

@@ -116,8 +116,16 @@ final class DeviceOptions {
      * its own, the default.
      */
     static DeviceConfig.IdleStrategyKind toadIdle() {
-        return Runtime.getRuntime().availableProcessors() < 4 ? DeviceConfig.IdleStrategyKind.BACKOFF
-                : DeviceConfig.defaults().idleStrategy();
+        return toadSharesCpus() ? DeviceConfig.IdleStrategyKind.BACKOFF : DeviceConfig.defaults().idleStrategy();
+    }
+
+    /**
+     * Whether the TOAD arrangement must share CPUs here: below 4, two sides (two processes, or both
+     * ends of a loopback run) put an application and the other side's engine on each CPU, so a
+     * polling application yields when idle and the engine backs off.
+     */
+    static boolean toadSharesCpus() {
+        return Runtime.getRuntime().availableProcessors() < 4;
     }
 
     /** Whether --threading was given (else the header says why the default was chosen). */

@@ -180,8 +180,8 @@ abstract class PerfCommand implements Callable<Integer> {
         Placement placement = device.toad() ? toadPlacement(placedEngines) : Placement.of(cpus, loopback, placedEngines);
         int busy = here + engineHere;
         boolean shared = sharesCpu(placement);
-        // TOAD on fewer than 4 CPUs: the other process's engine shares this application's CPU
-        boolean yield = busy > cores || shared || device.toad() && !loopback && cores < 4 && tr == TransportKind.JWARP;
+        // TOAD on fewer than 4 CPUs: the other side's engine shares this application's CPU
+        boolean yield = busy > cores || shared || device.toad() && DeviceOptions.toadSharesCpus() && tr == TransportKind.JWARP;
         int engineSpinners = idleKind == DeviceConfig.IdleStrategyKind.SPIN ? engineHere : 0;
         boolean appPolls = (tr == TransportKind.JWARP && !s.events()) || tr == TransportKind.SOCKETS_BUSYPOLL;
         PrintWriter err = spec.commandLine().getErr();
@@ -449,14 +449,9 @@ abstract class PerfCommand implements Callable<Integer> {
         if (!ThreadAffinity.isSupported()) {
             throw bad("--threading toad pins threads, which is not possible here: " + ThreadAffinity.unsupportedReason());
         }
-        List<Integer> allowed = new ArrayList<>();
-        ThreadAffinity.getAffinity().ifPresent(c -> {
-            for (int id : c.toArray()) {
-                allowed.add(id);
-            }
-        });
         try {
-            return Placement.toad(allowed, loopback, host == null && !loopback, engineThreads);
+            return Placement.toad(ThreadAffinity.getAffinity().map(Cpus::toList).orElse(List.of()), loopback,
+                    host == null && !loopback, engineThreads);
         } catch (IllegalArgumentException e) {
             throw bad("--threading toad: " + e.getMessage() + "; use --threading hybrid");
         }

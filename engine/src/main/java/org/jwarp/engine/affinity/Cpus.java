@@ -150,6 +150,11 @@ public final class Cpus {
         return out;
     }
 
+    /** The CPU ids in ascending order, as a list. */
+    public java.util.List<Integer> toList() {
+        return java.util.Arrays.stream(toArray()).boxed().toList();
+    }
+
     /** The smallest id. @throws IllegalStateException if empty */
     public int first() {
         for (int w = 0; w < words.length; w++) {

@@ -16,6 +16,7 @@ class CpusTest {
     void parsesIdsAndRangesIntoASortedSet() {
         assertArrayEquals(new int[] {0, 1, 3}, Cpus.parse("0-1,3").toArray());
         assertArrayEquals(new int[] {2, 5, 6, 7}, Cpus.parse("5-7,2").toArray(), "sorted");
+        assertEquals(java.util.List.of(2, 5, 6, 7), Cpus.parse("5-7,2").toList());
         assertArrayEquals(new int[] {0, 1, 2}, Cpus.parse("0-2,1,2-2").toArray(), "overlaps are a union");
         assertArrayEquals(new int[] {4}, Cpus.parse(" 4 ").toArray());
         assertArrayEquals(new int[] {1, 2, 3}, Cpus.parse("1 - 3").toArray());
