@@ -145,23 +145,51 @@ final class Connection {
     }
 
     /**
-     * How long after its last traffic a connection counts as quiet. A quiet connection is read
-     * only every {@link EngineWorker#QUIET_READ_EVERY}-th duty cycle while the engine spins, so
-     * that one busy connection's poll is not slowed by a read of each idle neighbour.
+     * How long after its last traffic a connection counts as quiet, and after its last received
+     * bytes as deaf. Either is read only every {@link EngineWorker#QUIET_READ_EVERY}-th duty cycle
+     * while the engine spins ({@link #readEveryCycle}).
      */
     static final long QUIET_AFTER_NANOS = 1_000_000;
 
     /** When the stream last sent or received bytes (engine thread). */
     private long lastTraffic;
+    /** When the stream last received bytes (engine thread). */
+    private long lastHeard;
+    /** Whether this duty cycle sent, or left framed bytes waiting for room in the socket (engine thread). */
+    private boolean sending;
 
-    /** Engine thread: the stream moved bytes at {@code now}. */
+    /** Engine thread: the stream sent bytes at {@code now}. */
     void traffic(long now) {
         lastTraffic = now;
     }
 
-    /** Engine thread: no bytes either way for {@link #QUIET_AFTER_NANOS}. */
-    boolean quiet(long now) {
-        return now - lastTraffic >= QUIET_AFTER_NANOS;
+    /** Engine thread: the stream received bytes at {@code now}. */
+    void heard(long now) {
+        lastHeard = now;
+        lastTraffic = now;
+    }
+
+    /** Engine thread: what this cycle's transmit did ({@code sent}: FPDUs framed or written). */
+    void sending(int sent) {
+        sending = sent > 0 || phase == RUNNING && driver.pending() > 0;
+    }
+
+    /**
+     * Engine thread: whether the stream is worth a read every duty cycle while the engine spins.
+     * Yes while the peer is talking (bytes in the last {@link #QUIET_AFTER_NANOS}). A connection
+     * that only sends — one side of a stream of Writes — is not: its reads would come back empty,
+     * a system call each, beside every write. One silent both ways is not either when neighbours
+     * share the cycle, so that a busy connection's poll is not slowed by a read of each idle one;
+     * a lone one that is not sending is, since nothing else needs the cycle.
+     */
+    boolean readEveryCycle(long now, boolean lone) {
+        if (now - lastHeard < QUIET_AFTER_NANOS) {
+            return true;
+        }
+        if (sending) {
+            return false;
+        }
+        return lone || now - lastTraffic < QUIET_AFTER_NANOS;
     }
 
     /** Engine thread: joins the engine's selector, so readiness wakes an idle engine. */

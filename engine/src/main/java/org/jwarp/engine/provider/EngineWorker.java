@@ -126,6 +126,7 @@ final class EngineWorker implements Agent {
             Connection c = connections.get(i);
             try {
                 int sent = c.transmitWork();                // sends first: none waits behind a read
+                c.sending(sent);
                 if (sent > 0) {
                     c.traffic(now);
                     work += sent;
@@ -183,19 +184,19 @@ final class EngineWorker implements Agent {
     }
 
     /**
-     * Below the readiness threshold: a connection with traffic in the last
-     * {@link Connection#QUIET_AFTER_NANOS} is read every cycle, a quiet one every
-     * {@link #QUIET_READ_EVERY}-th, and every one after a sleep (data may be what ended it). A
-     * quiet connection's first bytes wait at most that many cycles while the engine spins for
-     * another; a lone connection is always read.
+     * Below the readiness threshold: a connection the peer talks on is read every cycle; one that
+     * only sends, or a quiet neighbour ({@link Connection#readEveryCycle}), every
+     * {@link #QUIET_READ_EVERY}-th; and every one after a sleep (data may be what ended it). Such
+     * a connection's first bytes wait at most that many cycles while the engine spins.
      */
     private void readBusyAndQuietsInTurn(long now) {
         long s = sleeper.sleeps();
-        boolean all = s != sleepsSeen || connections.size() == 1 || ++cycle % QUIET_READ_EVERY == 0;
+        boolean all = s != sleepsSeen || ++cycle % QUIET_READ_EVERY == 0;
         sleepsSeen = s;
+        boolean lone = connections.size() == 1;
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
-            c.readable(all || !c.quiet(now));
+            c.readable(all || c.readEveryCycle(now, lone));
         }
     }
 

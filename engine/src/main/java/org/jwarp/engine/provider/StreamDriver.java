@@ -121,7 +121,7 @@ final class StreamDriver {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
         }
         runningSince = System.nanoTime();
-        c.traffic(runningSince);
+        c.heard(runningSince);
         responderSpeaksAt = graceful ? runningSince + RESPONDER_GRACE_NANOS : 0;
         rtrDeadline = runningSince + c.device.config().mpaTimeouts().awaitRtr().toNanos();
         work(System.nanoTime());
@@ -166,7 +166,7 @@ final class StreamDriver {
         }
         if (n > 0) {
             work++;
-            c.traffic(now);
+            c.heard(now);
             // what the bytes just received call for (Read Responses, a Terminate) goes out now
             work += stream.transmit(sink);
             work += drainTx();

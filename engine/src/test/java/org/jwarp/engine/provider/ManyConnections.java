@@ -50,6 +50,10 @@ final class ManyConnections implements AutoCloseable {
                 serverEvents);
     }
 
+    CompletionQueue serverCq() {
+        return serverCq;
+    }
+
     CompletionQueue clientCq() {
         return clientCq;
     }
