@@ -160,7 +160,8 @@ final class EngineThreads {
             return invoker.invoke();
         } finally {
             invokingThread = null;
-            invoking.set(false);
+            // a lock's release: what the cycle wrote is visible before the flag reads free
+            invoking.setRelease(false);
         }
     }
 
@@ -267,11 +268,28 @@ final class EngineThreads {
      * in one).
      */
     int invoke() {
+        return takeTheFlag() ? cycleHoldingTheFlag() : 0;
+    }
+
+    /**
+     * INVOKER and HYBRID modes: one duty cycle on the calling thread; false if none ran (another
+     * thread is in one, or the device has no invoked engine).
+     */
+    boolean tryInvoke() {
+        if (!takeTheFlag()) {
+            return false;
+        }
+        cycleHoldingTheFlag();
+        return true;
+    }
+
+    /** An application thread takes {@link #invoking} for a cycle, if it is free. */
+    private boolean takeTheFlag() {
         if (invoker == null || !invoking.compareAndSet(false, true)) {
-            return 0;
+            return false;
         }
         invocations.lazySet(invocations.get() + 1);
-        return cycleHoldingTheFlag();
+        return true;
     }
 
     /**

@@ -495,6 +495,11 @@ final class JwarpDevice implements RdmaDevice {
         return engines.invoke();
     }
 
+    /** INVOKER and HYBRID modes: one duty cycle here; false if none ran (another thread is in one). */
+    boolean tryInvoke() {
+        return engines.tryInvoke();
+    }
+
     /** True once an engine thread died ({@link #failure()}); a volatile read, for error paths. */
     boolean failed() {
         return failure != null;

@@ -403,12 +403,17 @@ final class JwarpQp implements QueuePair {
         onOwner(flush);
     }
 
-    /** Doorbell: new work for the engine thread (a volatile write; an unpark only if it sleeps). */
+    /**
+     * New work for the engine. In invoker and hybrid modes the poster runs the duty cycle that
+     * sends it, which scans the send queue after the post: no doorbell is needed unless another
+     * thread is in a cycle, which may have scanned it already and must look again. Otherwise the
+     * doorbell (a volatile write; an unpark only if the engine thread sleeps).
+     */
     private void kick() {
-        worker.doorbell().ring();
-        if (device.invokerMode()) {
-            device.invoke();
+        if (device.invokerMode() && device.tryInvoke()) {
+            return;
         }
+        worker.doorbell().ring();
     }
 
     /** The counters, for the owner thread to update. */
