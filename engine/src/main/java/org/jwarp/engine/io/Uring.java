@@ -19,7 +19,8 @@ import org.jwarp.sys.Errno;
  * One io_uring instance through the FFM API (no liburing: {@code io_uring_setup} and
  * {@code io_uring_enter} by system call number, the rings mapped with {@code mmap}), owned by one
  * engine thread and shared by its connections. A call is one submission queue entry and its
- * completion: {@code sendmsg} or {@code recvmsg} with {@code MSG_DONTWAIT}, so that a socket with
+ * completion: {@code sendmsg} or {@code recvmsg} with {@code MSG_DONTWAIT} ({@code send} or
+ * {@code recv} for one piece, which spare the kernel the msghdr's import), so that a socket with
  * no room or no data completes at once with -EAGAIN instead of waiting in the kernel. Without
  * SQPOLL one {@code io_uring_enter} submits it and reaps its completion; with SQPOLL a kernel
  * thread takes it from the ring — the kernel playing the offload engine — and the caller spins on
@@ -46,6 +47,8 @@ public final class Uring implements AutoCloseable {
     private static final int SQPOLL_SPINS = 2000;
     static final byte IORING_OP_SENDMSG = 9;
     static final byte IORING_OP_RECVMSG = 10;
+    static final byte IORING_OP_SEND = 26;
+    static final byte IORING_OP_RECV = 27;
 
     private static final int PROT_READ_WRITE = 0x1 | 0x2;
     private static final int MAP_SHARED_POPULATE = 0x01 | 0x8000;
@@ -196,6 +199,19 @@ public final class Uring implements AutoCloseable {
      * {@code flags}, and returns its result: bytes, or -errno.
      */
     long msg(byte opcode, int socket, MemorySegment msghdr, int flags) throws IOException {
+        return call(opcode, socket, msghdr.address(), 1, flags);
+    }
+
+    /**
+     * Runs one {@code send} or {@code recv} of {@code length} bytes at {@code address} on
+     * {@code socket} with {@code flags}, and returns its result: bytes, or -errno.
+     */
+    long plain(byte opcode, int socket, long address, long length, int flags) throws IOException {
+        return call(opcode, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags);
+    }
+
+    /** One entry: its address field {@code addr}, length field {@code len}; its result. */
+    private long call(byte opcode, int socket, long addr, int len, int flags) throws IOException {
         int tail = localSqTail;
         int index = tail & sqMask;
         long sqe = index * SQE;
@@ -204,8 +220,8 @@ public final class Uring implements AutoCloseable {
         }
         sqes.set(JAVA_BYTE, sqe, opcode);
         sqes.set(JAVA_INT, sqe + 4, socket);
-        sqes.set(JAVA_LONG, sqe + 16, msghdr.address());
-        sqes.set(JAVA_INT, sqe + 24, 1);
+        sqes.set(JAVA_LONG, sqe + 16, addr);
+        sqes.set(JAVA_INT, sqe + 24, len);
         sqes.set(JAVA_INT, sqe + 28, flags);
         sqes.set(JAVA_LONG, sqe + 32, tail);
         sqRing.set(JAVA_INT, sqArray + 4L * index, index);

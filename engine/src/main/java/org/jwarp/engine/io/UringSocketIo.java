@@ -9,7 +9,8 @@ import java.util.function.Supplier;
 /**
  * {@link SocketIo} through io_uring: each call is one {@code sendmsg} or {@code recvmsg} entry on
  * the ring of the engine thread that runs the connection now ({@link Uring}), with the I/O vector
- * written straight from the pieces' addresses as {@link SyscallSocketIo} does. With an SQPOLL ring
+ * written straight from the pieces' addresses as {@link SyscallSocketIo} does; a call of one piece
+ * is a {@code send} or {@code recv} entry, which the kernel takes without importing a msghdr. With an SQPOLL ring
  * the engine thread makes no system call for it at all.
  */
 public final class UringSocketIo implements SocketIo {
@@ -37,10 +38,19 @@ public final class UringSocketIo implements SocketIo {
 
     @Override
     public long write(IoVector v) throws IOException {
-        if (header.fill(v) == 0) {
+        int pieces = v.pieces();
+        if (pieces == 0) {
             return 0;
         }
-        long w = ring.get().msg(Uring.IORING_OP_SENDMSG, fd, header.msghdr(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        long w;
+        if (pieces == 1) {
+            int i = v.start();
+            w = ring.get().plain(Uring.IORING_OP_SEND, fd, v.segment(i).address() + v.offset(i), v.length(i),
+                    MSG_NOSIGNAL | MSG_DONTWAIT);
+        } else {
+            header.fill(v);
+            w = ring.get().msg(Uring.IORING_OP_SENDMSG, fd, header.msghdr(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        }
         if (w < 0) {
             if (w == -EAGAIN) {
                 return 0;
@@ -53,10 +63,19 @@ public final class UringSocketIo implements SocketIo {
 
     @Override
     public long read(IoVector v) throws IOException {
-        if (header.fill(v) == 0) {
+        int pieces = v.pieces();
+        if (pieces == 0) {
             return 0;
         }
-        long r = ring.get().msg(Uring.IORING_OP_RECVMSG, fd, header.msghdr(), MSG_DONTWAIT);
+        long r;
+        if (pieces == 1) {
+            int i = v.start();
+            r = ring.get().plain(Uring.IORING_OP_RECV, fd, v.segment(i).address() + v.offset(i), v.length(i),
+                    MSG_DONTWAIT);
+        } else {
+            header.fill(v);
+            r = ring.get().msg(Uring.IORING_OP_RECVMSG, fd, header.msghdr(), MSG_DONTWAIT);
+        }
         if (r < 0) {
             if (r == -EAGAIN) {
                 return 0;
