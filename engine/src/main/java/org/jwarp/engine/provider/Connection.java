@@ -378,12 +378,12 @@ final class Connection {
      * connection before any socket read: a freshly posted request leaves without waiting behind
      * the read system calls of this or another connection.
      */
-    int transmitWork() {
+    int transmitWork(boolean woke) {
         if (phase != RUNNING) {
             return 0;
         }
         try {
-            return driver.transmit();
+            return driver.transmit(woke);
         } catch (IOException e) {
             failedIo();
             return 1;
@@ -436,7 +436,7 @@ final class Connection {
         }
         if (phase == RUNNING) {
             try {
-                driver.drainTx();
+                driver.flushTx();
             } catch (IOException e) {
                 // the connection is going away; the flush below reports every request
             }

@@ -122,10 +122,13 @@ final class EngineWorker implements Agent {
             work++;
         }
         long now = System.nanoTime();
+        long s = sleeper.sleeps();
+        boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
+        sleepsSeen = s;
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
             try {
-                int sent = c.transmitWork();                // sends first: none waits behind a read
+                int sent = c.transmitWork(woke);            // sends first: none waits behind a read
                 c.sending(sent);
                 if (sent > 0) {
                     c.traffic(now);
@@ -135,7 +138,7 @@ final class EngineWorker implements Agent {
                 c.failed(e);
             }
         }
-        askWhichAreReadable(now);
+        askWhichAreReadable(now, woke);
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
             try {
@@ -163,10 +166,10 @@ final class EngineWorker implements Agent {
      * and a read per readable one, not N reads. Below it every running connection is read each
      * cycle (one read costs what the epoll_wait would).
      */
-    private void askWhichAreReadable(long now) {
+    private void askWhichAreReadable(long now, boolean woke) {
         boolean selective = connections.size() >= readinessFrom;
         if (!selective) {
-            readBusyAndQuietsInTurn(now);
+            readBusyAndQuietsInTurn(now, woke);
             wasSelective = false;
             return;
         }
@@ -189,10 +192,8 @@ final class EngineWorker implements Agent {
      * {@link #QUIET_READ_EVERY}-th; and every one after a sleep (data may be what ended it). Such
      * a connection's first bytes wait at most that many cycles while the engine spins.
      */
-    private void readBusyAndQuietsInTurn(long now) {
-        long s = sleeper.sleeps();
-        boolean all = s != sleepsSeen || ++cycle % QUIET_READ_EVERY == 0;
-        sleepsSeen = s;
+    private void readBusyAndQuietsInTurn(long now, boolean woke) {
+        boolean all = woke | ++cycle % QUIET_READ_EVERY == 0;
         boolean lone = connections.size() == 1;
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);

@@ -76,7 +76,10 @@ final class StreamDriver {
      * socket read: a freshly posted request leaves without waiting behind the read system calls of
      * this or another connection.
      */
-    int transmit() throws IOException {
+    int transmit(boolean woke) throws IOException {
+        if (woke) {
+            fullSocketWait = 0;             // room in the socket may be what ended the sleep
+        }
         sink.pool(c.owner().staging());
         return c.qp().stream.transmit(sink) + drainTx();
     }
@@ -153,7 +156,7 @@ final class StreamDriver {
         RdmapStream stream = c.qp().stream;
         sink.pool(c.owner().staging());
         // The duty cycle ran transmitWork() before any read; what was framed since goes out now.
-        // Bytes a full socket left pending wait for the next cycle's transmitWork() (a second
+        // Bytes a full socket left pending wait for a later cycle's transmitWork() (a second
         // write into a full socket would find no room, and costs a system call).
         int work = stream.transmit(sink);
         if (work > 0) {
@@ -223,11 +226,36 @@ final class StreamDriver {
         }
     }
 
+    /**
+     * Calls of {@link #drainTx()} — about one per duty cycle — between two writes into a socket
+     * that was full. A full socket frees room only as the peer's ACKs come in, and a retry every
+     * cycle would mostly be an EAGAIN, a system call each.
+     */
+    static final int FULL_SOCKET_RETRY_EVERY = 8;
+
+    /** Calls of {@link #drainTx()} left before the next write into a socket that was full. */
+    private int fullSocketWait;
+
+    /** Writes what is framed, unless the socket was full at the last write and its wait is not over. */
     int drainTx() throws IOException {
         if (sink.pending() == 0) {
             return 0;
         }
+        if (fullSocketWait > 0) {
+            fullSocketWait--;
+            return 0;
+        }
+        return write();
+    }
+
+    /** Writes what is framed now, full socket or not (a local disconnect's last flush). */
+    int flushTx() throws IOException {
+        return sink.pending() == 0 ? 0 : write();
+    }
+
+    private int write() throws IOException {
         long written = sink.drain();
+        fullSocketWait = sink.pending() > 0 ? FULL_SOCKET_RETRY_EVERY - 1 : 0;
         counters.increment(cSocketWrites);
         if (written > 0) {
             c.qp().stream.released(sink.written());
