@@ -9,9 +9,9 @@ import java.util.function.Supplier;
 /**
  * {@link SocketIo} through io_uring: each call is one {@code sendmsg} or {@code recvmsg} entry on
  * the ring of the engine thread that runs the connection now ({@link Uring}), with the I/O vector
- * written straight from the pieces' addresses as {@link SyscallSocketIo} does; a call of one piece
- * is a {@code send} or {@code recv} entry, which the kernel takes without importing a msghdr. With an SQPOLL ring
- * the engine thread makes no system call for it at all.
+ * written straight from the pieces' addresses as {@link SyscallSocketIo} does; a call of one
+ * piece is a {@code send} or {@code recv} entry, which the kernel takes without importing a
+ * msghdr. With an SQPOLL ring the engine thread makes no system call for it at all.
  */
 public final class UringSocketIo implements SocketIo {
 
@@ -42,15 +42,7 @@ public final class UringSocketIo implements SocketIo {
         if (pieces == 0) {
             return 0;
         }
-        long w;
-        if (pieces == 1) {
-            int i = v.start();
-            w = ring.get().plain(Uring.IORING_OP_SEND, fd, v.segment(i).address() + v.offset(i), v.length(i),
-                    MSG_NOSIGNAL | MSG_DONTWAIT);
-        } else {
-            header.fill(v);
-            w = ring.get().msg(Uring.IORING_OP_SENDMSG, fd, header.msghdr(), MSG_NOSIGNAL | MSG_DONTWAIT);
-        }
+        long w = call(v, pieces, Uring.IORING_OP_SEND, Uring.IORING_OP_SENDMSG, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0) {
             if (w == -EAGAIN) {
                 return 0;
@@ -67,15 +59,7 @@ public final class UringSocketIo implements SocketIo {
         if (pieces == 0) {
             return 0;
         }
-        long r;
-        if (pieces == 1) {
-            int i = v.start();
-            r = ring.get().plain(Uring.IORING_OP_RECV, fd, v.segment(i).address() + v.offset(i), v.length(i),
-                    MSG_DONTWAIT);
-        } else {
-            header.fill(v);
-            r = ring.get().msg(Uring.IORING_OP_RECVMSG, fd, header.msghdr(), MSG_DONTWAIT);
-        }
+        long r = call(v, pieces, Uring.IORING_OP_RECV, Uring.IORING_OP_RECVMSG, MSG_DONTWAIT);
         if (r < 0) {
             if (r == -EAGAIN) {
                 return 0;
@@ -83,6 +67,16 @@ public final class UringSocketIo implements SocketIo {
             throw SyscallSocketIo.failure("recvmsg (io_uring)", (int) -r);
         }
         return r == 0 ? -1 : r;
+    }
+
+    /** One entry for {@code v}: {@code plainOp} on its one piece, else {@code msgOp} with its msghdr. */
+    private long call(IoVector v, int pieces, byte plainOp, byte msgOp, int flags) throws IOException {
+        if (pieces == 1) {
+            int i = v.start();
+            return ring.get().plain(plainOp, fd, v.segment(i).address() + v.offset(i), v.length(i), flags);
+        }
+        header.fill(v);
+        return ring.get().msg(msgOp, fd, header.msghdr(), flags);
     }
 
     @Override

@@ -163,8 +163,8 @@ final class EngineWorker implements Agent {
     /**
      * From {@link #readinessFrom} connections on, one {@code epoll_wait} (a selectNow) says which
      * sockets have bytes, and only those are read: N connections cost one system call per cycle
-     * and a read per readable one, not N reads. Below it every running connection is read each
-     * cycle (one read costs what the epoll_wait would).
+     * and a read per readable one, not N reads. Below it a read costs what the epoll_wait would,
+     * and {@link #readBusyAndQuietsInTurn} says which are read.
      */
     private void askWhichAreReadable(long now, boolean woke) {
         boolean selective = connections.size() >= readinessFrom;
