@@ -27,6 +27,26 @@ public interface SocketIo {
      */
     long read(IoVector v) throws IOException;
 
+    /**
+     * A layer that batches writes across connections queues this one to go out with the others of
+     * the engine thread's duty cycle in one system call, and returns true: the owner's flush then
+     * hands the call's result to {@code done}, and {@link #written} makes of it what {@link #write}
+     * returns. {@code v} must stay as it is until then. False (the default): call {@link #write}.
+     */
+    default boolean writeLater(IoVector v, Uring.Completion done) {
+        return false;
+    }
+
+    /**
+     * The outcome of a write {@link #writeLater} queued: {@code result} as the call returned it
+     * (bytes, or -errno); advances {@code v} as {@link #write} does and returns what it returns.
+     *
+     * @throws IOException the connection failed
+     */
+    default long written(IoVector v, long result) throws IOException {
+        throw new UnsupportedOperationException(layer() + " does not batch writes");
+    }
+
     /** Whether a piece of {@code segment} can go into a call of this layer (else the caller copies it). */
     boolean canAddress(MemorySegment segment);
 

@@ -27,6 +27,10 @@ import org.jwarp.sys.Errno;
  * the completion queue, entering the kernel only to wake that thread when it went to sleep, or to
  * wait when the completion takes longer than a short spin (the kernel thread may need this CPU).
  *
+ * <p>Writes can also be batched: {@link #queue} puts a {@code send} entry on the ring without
+ * entering the kernel, and {@link #flush} submits every queued entry and reaps their completions
+ * in one {@code io_uring_enter}: a duty cycle's writes on all its connections cost one system call.
+ *
  * <p>Results come back in the completion entry as -errno: no errno to capture on this path.
  * Linux x86-64 and aarch64 (the system call numbers are the same on both).
  */
@@ -122,6 +126,7 @@ public final class Uring implements AutoCloseable {
     private final int cqMask;
     private final long cqes;
     private int localSqTail;
+    private final int sqEntries;
     private boolean closed;
 
     /** Null if a ring (with SQPOLL if asked) can be made here, else why not (one line). */
@@ -157,6 +162,7 @@ public final class Uring implements AutoCloseable {
         }
         fd = (int) r;
         int sqEntries = p.get(JAVA_INT, P_SQ_ENTRIES);
+        this.sqEntries = sqEntries;
         int cqEntries = p.get(JAVA_INT, P_CQ_ENTRIES);
         singleMmap = (p.get(JAVA_INT, P_FEATURES) & IORING_FEAT_SINGLE_MMAP) != 0;
         long sqArrayOff = Integer.toUnsignedLong(p.get(JAVA_INT, P_SQ_OFF + 24));
@@ -210,8 +216,40 @@ public final class Uring implements AutoCloseable {
         return call(opcode, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags);
     }
 
+    /** The user data of a synchronous call's entry; a batched entry's is its place in the batch. */
+    private static final long SYNC = -1L;
+
     /** One entry: its address field {@code addr}, length field {@code len}; its result. */
     private long call(byte opcode, int socket, long addr, int len, int flags) throws IOException {
+        put(opcode, socket, addr, len, flags, SYNC);
+        if (sqpoll) {
+            wakeSqThread();
+            // a socket call completes within microseconds once the kernel thread has it: spin that
+            // long, then sleep in the kernel until it completes, so that a kernel thread on this CPU
+            // gets it (the wait below)
+            int head = (int) INT.getAcquire(cqRing, cqHead);
+            for (int spin = 0; spin < SQPOLL_SPINS && (int) INT.getAcquire(cqRing, cqTail) == head; spin++) {
+                Thread.onSpinWait();
+            }
+        } else {
+            // entries of a batch not yet submitted go with it (an error path may call between the
+            // batch's queueing and its flush)
+            enter(unsubmitted(), 1, IORING_ENTER_GETEVENTS);
+        }
+        while (true) {
+            if ((int) INT.getAcquire(cqRing, cqTail) == (int) INT.getAcquire(cqRing, cqHead)) {
+                // submitted, not yet complete (EINTR cut the wait short): wait without submitting
+                enter(0, 1, IORING_ENTER_GETEVENTS);
+                continue;
+            }
+            if (reapOne()) {
+                return syncResult;
+            }
+        }
+    }
+
+    /** Writes one submission entry and publishes it with the tail. */
+    private void put(byte opcode, int socket, long addr, int len, int flags, long userData) {
         int tail = localSqTail;
         int index = tail & sqMask;
         long sqe = index * SQE;
@@ -223,42 +261,122 @@ public final class Uring implements AutoCloseable {
         sqes.set(JAVA_LONG, sqe + 16, addr);
         sqes.set(JAVA_INT, sqe + 24, len);
         sqes.set(JAVA_INT, sqe + 28, flags);
-        sqes.set(JAVA_LONG, sqe + 32, tail);
+        sqes.set(JAVA_LONG, sqe + 32, userData);
         sqRing.set(JAVA_INT, sqArray + 4L * index, index);
         localSqTail = tail + 1;
         INT.setRelease(sqRing, sqTail, tail + 1);      // the kernel sees the entry with the tail
-        if (sqpoll) {
-            VarHandle.fullFence();                      // the tail store before the flags load
-            if (((int) INT.getAcquire(sqRing, sqFlags) & IORING_SQ_NEED_WAKEUP) != 0) {
-                enter(0, 0, IORING_ENTER_SQ_WAKEUP);
-            }
-            // a socket call completes within microseconds once the kernel thread has it: spin that
-            // long, then sleep in the kernel until it completes, so that a kernel thread on this CPU
-            // gets it (reap() waits)
-            int head = (int) INT.getAcquire(cqRing, cqHead);
-            for (int spin = 0; spin < SQPOLL_SPINS && (int) INT.getAcquire(cqRing, cqTail) == head; spin++) {
-                Thread.onSpinWait();
-            }
-        } else {
-            enter(1, 1, IORING_ENTER_GETEVENTS);
-        }
-        return reap();
     }
 
-    /** The one completion the call waits for; its result. */
-    private long reap() throws IOException {
-        int head = (int) INT.getAcquire(cqRing, cqHead);
-        while ((int) INT.getAcquire(cqRing, cqTail) == head) {
-            // submitted, not yet complete (EINTR cut the wait short): wait for it without submitting
-            enter(0, 1, IORING_ENTER_GETEVENTS);
+    /** Entries written that the kernel has not taken yet (without SQPOLL: to submit with the next enter). */
+    private int unsubmitted() {
+        return localSqTail - (int) INT.getAcquire(sqRing, sqHead);
+    }
+
+    private void wakeSqThread() throws IOException {
+        VarHandle.fullFence();                          // the tail store before the flags load
+        if (((int) INT.getAcquire(sqRing, sqFlags) & IORING_SQ_NEED_WAKEUP) != 0) {
+            enter(0, 0, IORING_ENTER_SQ_WAKEUP);
         }
+    }
+
+    /**
+     * Reaps the completion at the head: a batched entry's result is kept for {@link #flush}; true
+     * if it is the call's (its result in {@link #syncResult}).
+     */
+    private boolean reapOne() {
+        int head = (int) INT.getAcquire(cqRing, cqHead);
         long cqe = cqes + (head & cqMask) * CQE;
+        long userData = cqRing.get(JAVA_LONG, cqe);
         int res = cqRing.get(JAVA_INT, cqe + 8);
         INT.setRelease(cqRing, cqHead, head + 1);
-        return res;
+        if (userData == SYNC) {
+            syncResult = res;
+            return true;
+        }
+        batchResults[(int) userData] = res;
+        outstanding--;
+        return false;
+    }
+
+    private long syncResult;
+
+    /** Where a batched entry's result goes once {@link #flush} has it. */
+    @FunctionalInterface
+    public interface Completion {
+        /** {@code result}: the call's return, bytes or -errno. */
+        void completed(long result);
+    }
+
+    private Completion[] batch = new Completion[0];
+    private long[] batchResults = new long[0];
+    private int batched;
+    private int outstanding;
+
+    /**
+     * Queues one {@code send} (one piece: {@code msghdr} null, {@code address}/{@code length}) or
+     * {@code sendmsg} entry to be submitted with the others of this batch by {@link #flush}, which
+     * hands its result to {@code done}. False if the batch is full (the caller makes the call now).
+     */
+    boolean queue(byte opcode, int socket, long address, long length, int flags, Completion done) {
+        if (batched == sqEntries) {
+            return false;
+        }
+        if (batch.length == 0) {
+            batch = new Completion[sqEntries];
+            batchResults = new long[sqEntries];
+        }
+        put(opcode, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags, batched);
+        batch[batched++] = done;
+        outstanding++;
+        return true;
+    }
+
+    /**
+     * Submits what {@link #queue} queued in one {@code io_uring_enter} (with SQPOLL: wakes the
+     * kernel thread if it sleeps), waits for every entry's completion, then hands each result to
+     * its {@link Completion}, in the order queued.
+     */
+    public void flush() throws IOException {
+        if (batched == 0) {
+            return;
+        }
+        if (sqpoll) {
+            wakeSqThread();
+            for (int spin = 0; spin < SQPOLL_SPINS && outstanding > 0; spin++) {
+                if ((int) INT.getAcquire(cqRing, cqTail) != (int) INT.getAcquire(cqRing, cqHead)) {
+                    reapOne();
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        } else {
+            enter(unsubmitted(), outstanding, IORING_ENTER_GETEVENTS);
+        }
+        while (outstanding > 0) {
+            if ((int) INT.getAcquire(cqRing, cqTail) == (int) INT.getAcquire(cqRing, cqHead)) {
+                enter(0, outstanding, IORING_ENTER_GETEVENTS);
+            } else {
+                reapOne();
+            }
+        }
+        int n = batched;
+        batched = 0;                                   // a completion may make a call of its own
+        for (int i = 0; i < n; i++) {
+            Completion done = batch[i];
+            batch[i] = null;
+            done.completed(batchResults[i]);
+        }
+    }
+
+    /** io_uring_enter calls made so far (tests count them). */
+    private long enters;
+
+    long enters() {
+        return enters;
     }
 
     private void enter(int toSubmit, int minComplete, int flags) throws IOException {
+        enters++;
         long r;
         try {
             r = (long) ENTER_QUICK.invokeExact(SYS_IO_URING_ENTER, fd, toSubmit, minComplete, flags,

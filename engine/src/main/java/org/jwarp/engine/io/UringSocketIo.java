@@ -42,7 +42,29 @@ public final class UringSocketIo implements SocketIo {
         if (pieces == 0) {
             return 0;
         }
-        long w = call(v, pieces, Uring.IORING_OP_SEND, Uring.IORING_OP_SENDMSG, MSG_NOSIGNAL | MSG_DONTWAIT);
+        return written(v, call(v, pieces, Uring.IORING_OP_SEND, Uring.IORING_OP_SENDMSG,
+                MSG_NOSIGNAL | MSG_DONTWAIT));
+    }
+
+    /** Queued on the ring of the thread that runs the connection now, until its {@link Uring#flush}. */
+    @Override
+    public boolean writeLater(IoVector v, Uring.Completion done) {
+        int pieces = v.pieces();
+        if (pieces == 0) {
+            return false;
+        }
+        int flags = MSG_NOSIGNAL | MSG_DONTWAIT;
+        Uring r = ring.get();
+        if (pieces == 1) {
+            int i = v.start();
+            return r.queue(Uring.IORING_OP_SEND, fd, v.segment(i).address() + v.offset(i), v.length(i), flags, done);
+        }
+        header.fill(v);
+        return r.queue(Uring.IORING_OP_SENDMSG, fd, header.msghdr().address(), 1, flags, done);
+    }
+
+    @Override
+    public long written(IoVector v, long w) throws IOException {
         if (w < 0) {
             if (w == -EAGAIN) {
                 return 0;

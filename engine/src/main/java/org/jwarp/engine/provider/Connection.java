@@ -294,7 +294,7 @@ final class Connection {
      * read what is left, so that the end names the peer's reason (RFC 5040 §6.2) rather than a
      * lost connection. Error path only.
      */
-    private void failedIo() {
+    void failedIo() {
         if (phase == RUNNING && qp != null && qp.stream.state() == RdmapStream.State.RTS) {
             try {
                 driver.readRemaining();

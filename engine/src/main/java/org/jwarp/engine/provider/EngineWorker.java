@@ -138,6 +138,7 @@ final class EngineWorker implements Agent {
                 c.failed(e);
             }
         }
+        flushWrites();
         askWhichAreReadable(now, woke);
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
@@ -158,6 +159,18 @@ final class EngineWorker implements Agent {
             work += tenants.get(i).doWork(now);
         }
         return work;
+    }
+
+    /** The writes the transmit half queued on this thread's io_uring go out, in one system call. */
+    private void flushWrites() {
+        if (uring == null) {
+            return;
+        }
+        try {
+            uring.flush();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("the engine's io_uring failed", e);
+        }
     }
 
     /**

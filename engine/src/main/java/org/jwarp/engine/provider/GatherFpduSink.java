@@ -127,9 +127,7 @@ final class GatherFpduSink implements FpduSink {
         if (iov.isEmpty()) {
             return 0;
         }
-        if (anyFreed()) {
-            throw freed(null);
-        }
+        checkNoneFreed();
         long n;
         try {
             n = io.write(iov);
@@ -139,11 +137,40 @@ final class GatherFpduSink implements FpduSink {
             }
             throw e;
         }
+        return taken(n);
+    }
+
+    /** The socket took {@code n} more bytes; the staging buffer goes back once it took everything. */
+    private long taken(long n) {
         written += n;
         if (iov.isEmpty()) {
             reset();
         }
         return n;
+    }
+
+    /**
+     * As {@link #drain}, queued with the engine thread's other writes where the layer batches them
+     * ({@link SocketIo#writeLater}): true if queued, and then {@code done} gets the call's result,
+     * to hand to {@link #drained}; false if nothing is pending or the layer writes at once.
+     */
+    boolean drainLater(org.jwarp.engine.io.Uring.Completion done) throws IOException {
+        if (iov.isEmpty()) {
+            return false;
+        }
+        checkNoneFreed();
+        return io.writeLater(iov, done);
+    }
+
+    /** The result of a write {@link #drainLater} queued: returns the bytes the socket took, as {@link #drain}. */
+    long drained(long result) throws IOException {
+        return taken(io.written(iov, result));
+    }
+
+    private void checkNoneFreed() throws IOException {
+        if (anyFreed()) {
+            throw freed(null);
+        }
     }
 
     /** Whether a payload piece (outside staging) had its memory freed since it was framed. */

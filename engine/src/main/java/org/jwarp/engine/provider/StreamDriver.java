@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.nio.channels.SelectionKey;
 import org.jwarp.engine.io.SocketIo;
+import org.jwarp.engine.io.Uring;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.StreamParameters;
@@ -81,7 +82,32 @@ final class StreamDriver {
             fullSocketWait = 0;             // room in the socket may be what ended the sleep
         }
         sink.pool(c.owner().staging());
-        return c.qp().stream.transmit(sink) + drainTx();
+        return c.qp().stream.transmit(sink) + drainTxBatched();
+    }
+
+    /**
+     * As {@link #drainTx}, where the layer batches writes queued to go out with the other
+     * connections' of this duty cycle in one system call: the engine thread's flush, right after
+     * the transmit half of every connection, calls {@link #writeDone} with the outcome.
+     */
+    private int drainTxBatched() throws IOException {
+        if (sink.pending() == 0 || fullSocketWait > 0) {
+            return drainTx();
+        }
+        return sink.drainLater(writeDone) ? 1 : write();
+    }
+
+    private final Uring.Completion writeDone = this::writeDone;
+
+    /** The outcome of a write {@link #drainTxBatched} queued. */
+    private void writeDone(long result) {
+        try {
+            wrote(sink.drained(result));
+        } catch (IOException e) {
+            c.failedIo();
+        } catch (RuntimeException e) {
+            c.failed(e);
+        }
     }
 
     /** Bytes framed and not yet taken by the socket. */
@@ -254,7 +280,11 @@ final class StreamDriver {
     }
 
     private int write() throws IOException {
-        long written = sink.drain();
+        return wrote(sink.drain());
+    }
+
+    /** After a write that took {@code written} bytes: completions, the full-socket wait, the wake-up interest. */
+    private int wrote(long written) {
         fullSocketWait = sink.pending() > 0 ? FULL_SOCKET_RETRY_EVERY - 1 : 0;
         counters.increment(cSocketWrites);
         if (written > 0) {
