@@ -18,10 +18,18 @@ public final class StagingPool {
 
     /** Bytes per staging buffer: more than one 64 KiB FPDU with its framing, a few small ones per call. */
     public static final int SIZE = 256 * 1024;
-    /** Spare transmit buffers kept; past that a returned one is left to the garbage collector. */
+    /**
+     * Spare transmit buffers kept at least; past that a returned one is left to the garbage
+     * collector, unless more were lent at once before (see {@link #give}).
+     */
     static final int MAX_SPARE = 4;
+    /** The most spares kept: the writes one io_uring flush carries at most. */
+    static final int MAX_KEPT = 64;
 
     private final ArrayDeque<Staging> spare = new ArrayDeque<>(MAX_SPARE);
+    /** Transmit buffers lent and not given back, and the most lent at once. */
+    private int lent;
+    private int peakLent;
     private int node = -1;
     private Staging rx;
     private long made;
@@ -41,13 +49,20 @@ public final class StagingPool {
 
     /** A transmit buffer, spare or new. */
     public Staging borrow() {
+        lent++;
+        peakLent = Math.max(peakLent, lent);
         Staging s = spare.pollFirst();
         return s != null ? s : make();
     }
 
-    /** Gives back a transmit buffer whose bytes were all written. */
+    /**
+     * Gives back a transmit buffer whose bytes were all written. As many spares are kept as were
+     * once lent at the same time (up to {@link #MAX_KEPT}): a duty cycle whose writes wait for one
+     * batched flush holds a buffer per connection with data, every cycle, and must not make new ones.
+     */
     public void give(Staging s) {
-        if (spare.size() < MAX_SPARE) {
+        lent = Math.max(0, lent - 1);       // a connection that moved here gives back what another pool lent
+        if (spare.size() < Math.max(MAX_SPARE, Math.min(peakLent, MAX_KEPT))) {
             spare.addFirst(s);
         }
     }
