@@ -27,9 +27,10 @@ import org.jwarp.sys.Errno;
  * the completion queue, entering the kernel only to wake that thread when it went to sleep, or to
  * wait when the completion takes longer than a short spin (the kernel thread may need this CPU).
  *
- * <p>Writes can also be batched: {@link #queue} puts a {@code send} entry on the ring without
- * entering the kernel, and {@link #flush} submits every queued entry and reaps their completions
- * in one {@code io_uring_enter}: a duty cycle's writes on all its connections cost one system call.
+ * <p>Calls can also be batched: {@link #queue} puts an entry on the ring without entering the
+ * kernel, and {@link #flush} submits every queued entry and reaps their completions in one
+ * {@code io_uring_enter}: a duty cycle's writes on all its connections cost one system call, and
+ * its reads another.
  *
  * <p>Results come back in the completion entry as -errno: no errno to capture on this path.
  * Linux x86-64 and aarch64 (the system call numbers are the same on both).
@@ -313,9 +314,10 @@ public final class Uring implements AutoCloseable {
     private int outstanding;
 
     /**
-     * Queues one {@code send} (one piece: {@code msghdr} null, {@code address}/{@code length}) or
-     * {@code sendmsg} entry to be submitted with the others of this batch by {@link #flush}, which
-     * hands its result to {@code done}. False if the batch is full (the caller makes the call now).
+     * Queues one entry — {@code send}/{@code recv} of {@code length} bytes at {@code address}, or
+     * {@code sendmsg}/{@code recvmsg} with the msghdr at {@code address} — to be submitted with the
+     * others of this batch by {@link #flush}, which hands its result to {@code done}. False if the
+     * batch is full (the caller makes the call now).
      */
     boolean queue(byte opcode, int socket, long address, long length, int flags, Completion done) {
         if (batched == sqEntries) {

@@ -49,18 +49,25 @@ public final class UringSocketIo implements SocketIo {
     /** Queued on the ring of the thread that runs the connection now, until its {@link Uring#flush}. */
     @Override
     public boolean writeLater(IoVector v, Uring.Completion done) {
+        return later(v, Uring.IORING_OP_SEND, Uring.IORING_OP_SENDMSG, MSG_NOSIGNAL | MSG_DONTWAIT, done);
+    }
+
+    /**
+     * Queues one entry for {@code v} as {@link #call} would make it. The msghdr is the one reads
+     * and writes share: the owner queues at most one call per connection before a flush.
+     */
+    private boolean later(IoVector v, byte plainOp, byte msgOp, int flags, Uring.Completion done) {
         int pieces = v.pieces();
         if (pieces == 0) {
             return false;
         }
-        int flags = MSG_NOSIGNAL | MSG_DONTWAIT;
         Uring r = ring.get();
         if (pieces == 1) {
             int i = v.start();
-            return r.queue(Uring.IORING_OP_SEND, fd, v.segment(i).address() + v.offset(i), v.length(i), flags, done);
+            return r.queue(plainOp, fd, v.segment(i).address() + v.offset(i), v.length(i), flags, done);
         }
         header.fill(v);
-        return r.queue(Uring.IORING_OP_SENDMSG, fd, header.msghdr().address(), 1, flags, done);
+        return r.queue(msgOp, fd, header.msghdr().address(), 1, flags, done);
     }
 
     @Override
@@ -81,14 +88,23 @@ public final class UringSocketIo implements SocketIo {
         if (pieces == 0) {
             return 0;
         }
-        long r = call(v, pieces, Uring.IORING_OP_RECV, Uring.IORING_OP_RECVMSG, MSG_DONTWAIT);
+        return readResult(call(v, pieces, Uring.IORING_OP_RECV, Uring.IORING_OP_RECVMSG, MSG_DONTWAIT));
+    }
+
+    @Override
+    public boolean readLater(IoVector v, Uring.Completion done) {
+        return later(v, Uring.IORING_OP_RECV, Uring.IORING_OP_RECVMSG, MSG_DONTWAIT, done);
+    }
+
+    @Override
+    public long readResult(long r) throws IOException {
         if (r < 0) {
             if (r == -EAGAIN) {
                 return 0;
             }
             throw SyscallSocketIo.failure("recvmsg (io_uring)", (int) -r);
         }
-        return r == 0 ? -1 : r;
+        return r == 0 ? -1 : r;     // 0 with room to read is the peer's FIN
     }
 
     /** One entry for {@code v}: {@code plainOp} on its one piece, else {@code msgOp} with its msghdr. */

@@ -138,8 +138,19 @@ final class EngineWorker implements Agent {
                 c.failed(e);
             }
         }
-        flushWrites();
+        flushIo();
         askWhichAreReadable(now, woke);
+        if (uring != null) {
+            for (int i = 0; i < connections.size(); i++) {
+                Connection c = connections.get(i);
+                try {
+                    c.queueRead();
+                } catch (RuntimeException | OutOfMemoryError e) {
+                    c.failed(e);
+                }
+            }
+            flushIo();                                      // every readable connection's read, in one system call
+        }
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
             try {
@@ -161,8 +172,8 @@ final class EngineWorker implements Agent {
         return work;
     }
 
-    /** The writes the transmit half queued on this thread's io_uring go out, in one system call. */
-    private void flushWrites() {
+    /** The calls queued on this thread's io_uring (the transmit half's writes, or the reads) go out in one system call. */
+    private void flushIo() {
         if (uring == null) {
             return;
         }

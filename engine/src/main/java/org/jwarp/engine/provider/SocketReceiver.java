@@ -6,6 +6,7 @@ import org.jwarp.engine.io.IoVector;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.Staging;
 import org.jwarp.engine.io.StagingPool;
+import org.jwarp.engine.io.Uring;
 import org.jwarp.stack.DirectPlacement;
 import org.jwarp.stack.RdmapStream;
 
@@ -89,44 +90,98 @@ final class SocketReceiver {
      * returns); what arrives is handed to the stream. Returns the bytes read, or -1 at end of stream.
      */
     long read(RdmapStream stream, Staging staging) throws IOException {
-        MemorySegment stagingSegment = staging.segment();
+        DirectPlacement p = aim(stream, staging);
+        long n;
+        try {
+            n = io.read(iov);
+        } catch (IllegalStateException e) {
+            // NIO's buffer views refuse memory whose arena was closed since the stream offered it,
+            // before reading anything: read nothing now; the next read goes through staging (the
+            // stream offers no freed memory), and the stream finds the target gone and answers
+            // with a Terminate
+            if (p == null || !anyFreed(p)) {
+                throw e;
+            }
+            return 0;
+        }
+        return take(stream, staging, p, n);
+    }
+
+    /**
+     * Fills the vector for the next read: the current segment's target and then {@code staging} up
+     * to the next FPDU's headers (returns the placement), or {@code staging} alone (returns null).
+     */
+    private DirectPlacement aim(RdmapStream stream, Staging staging) {
         iov.clear();
         if (directFrom != Long.MAX_VALUE) {
             DirectPlacement p = stream.directPlacement();
             if (p.length() > 0 && p.segmentPayload() >= directFrom && p.pieces() < iov.capacity() && prepare(p)) {
                 iov.add(staging, 0, Math.min(STAGING, (long) p.trailer() + LOOKAHEAD));
-                long n;
-                try {
-                    n = io.read(iov);
-                } catch (IllegalStateException e) {
-                    // NIO's buffer views refuse memory whose arena was closed since the stream
-                    // offered it, before reading anything: read nothing now; the next read goes
-                    // through staging (the stream offers no freed memory), and the stream finds the
-                    // target gone and answers with a Terminate
-                    if (!anyFreed(p)) {
-                        throw e;
-                    }
-                    return 0;
-                }
-                if (n > 0) {
-                    long placed = Math.min(n, p.length());
-                    stream.placedDirectly(placed);
-                    if (n > placed) {
-                        stream.receive(stagingSegment, 0, n - placed);
-                    }
-                }
-                return n;
+                return p;
             }
             iov.clear();
         }
         // between the segments of large messages: take the next header, not the next payload
         boolean headerOnly = stream.recentSegmentPayload() >= directFrom && !stream.insidePayload();
         iov.add(staging, 0, headerOnly ? LOOKAHEAD : STAGING);
-        long n = io.read(iov);
-        if (n > 0) {
-            stream.receive(stagingSegment, 0, n);
+        return null;
+    }
+
+    /** Hands the {@code n} bytes a read aimed by {@link #aim} brought to the stream; returns {@code n}. */
+    private static long take(RdmapStream stream, Staging staging, DirectPlacement p, long n) {
+        if (n <= 0) {
+            return n;
+        }
+        long placed = p == null ? 0 : Math.min(n, p.length());
+        if (placed > 0) {
+            stream.placedDirectly(placed);
+        }
+        if (n > placed) {
+            stream.receive(staging.segment(), 0, n - placed);
         }
         return n;
+    }
+
+    /** A batching layer's read, queued and not yet handed to the stream: the staging buffer it ends in. */
+    private Staging queued;
+    private DirectPlacement queuedPlacement;
+    private StagingPool queuedPool;
+    private long queuedResult;
+    private final Uring.Completion readDone = result -> queuedResult = result;
+
+    /**
+     * As {@link #read}, queued where the layer batches reads ({@link SocketIo#readLater}) to go with
+     * the other connections' of the duty cycle in one system call. Such reads are all in flight at
+     * once, so this one ends in a staging buffer of its own, borrowed from {@code pool} until
+     * {@link #queuedRead} hands its bytes to the stream. False if the layer reads at once.
+     */
+    boolean readLater(RdmapStream stream, StagingPool pool) {
+        Staging s = pool.borrow();
+        DirectPlacement p = aim(stream, s);
+        if (!io.readLater(iov, readDone)) {
+            pool.give(s);
+            return false;
+        }
+        queued = s;
+        queuedPlacement = p;
+        queuedPool = pool;
+        return true;
+    }
+
+    /** Whether a read {@link #readLater} queued waits for {@link #queuedRead}. */
+    boolean hasQueuedRead() {
+        return queued != null;
+    }
+
+    /** The read {@link #readLater} queued, flushed since: its bytes go to the stream; as {@link #read}. */
+    long queuedRead(RdmapStream stream) throws IOException {
+        Staging s = queued;
+        queued = null;
+        try {
+            return take(stream, s, queuedPlacement, io.readResult(queuedResult));
+        } finally {
+            queuedPool.give(s);
+        }
     }
 
     private static boolean anyFreed(DirectPlacement p) {
