@@ -378,12 +378,12 @@ final class Connection {
      * connection before any socket read: a freshly posted request leaves without waiting behind
      * the read system calls of this or another connection.
      */
-    int transmitWork(boolean woke) {
+    int transmitWork(boolean woke, boolean batch) {
         if (phase != RUNNING) {
             return 0;
         }
         try {
-            return driver.transmit(woke);
+            return driver.transmit(woke, batch);
         } catch (IOException e) {
             failedIo();
             return 1;

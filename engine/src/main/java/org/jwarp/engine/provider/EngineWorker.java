@@ -125,10 +125,13 @@ final class EngineWorker implements Agent {
         long s = sleeper.sleeps();
         boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
         sleepsSeen = s;
+        // a layer that batches calls puts those of every connection in one system call; a lone
+        // connection has nothing to batch with, and calls at once
+        boolean batch = uring != null && connections.size() > 1;
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
             try {
-                int sent = c.transmitWork(woke);            // sends first: none waits behind a read
+                int sent = c.transmitWork(woke, batch);     // sends first: none waits behind a read
                 c.sending(sent);
                 if (sent > 0) {
                     c.traffic(now);
@@ -140,7 +143,7 @@ final class EngineWorker implements Agent {
         }
         flushIo();
         askWhichAreReadable(now, woke);
-        if (uring != null) {
+        if (batch) {
             for (int i = 0; i < connections.size(); i++) {
                 Connection c = connections.get(i);
                 try {

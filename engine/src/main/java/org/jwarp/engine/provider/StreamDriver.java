@@ -75,14 +75,15 @@ final class StreamDriver {
     /**
      * The transmit half of the work, which the duty cycle runs for every connection before any
      * socket read: a freshly posted request leaves without waiting behind the read system calls of
-     * this or another connection.
+     * this or another connection. {@code batch}: the write may be queued for the engine thread's
+     * flush, with the other connections' ({@link #drainTxBatched}).
      */
-    int transmit(boolean woke) throws IOException {
+    int transmit(boolean woke, boolean batch) throws IOException {
         if (woke) {
             fullSocketWait = 0;             // room in the socket may be what ended the sleep
         }
         sink.pool(c.owner().staging());
-        return c.qp().stream.transmit(sink) + drainTxBatched();
+        return c.qp().stream.transmit(sink) + (batch ? drainTxBatched() : drainTx());
     }
 
     /**
