@@ -83,7 +83,8 @@ class SocketIoTest {
         return arena.allocate(n).copyFrom(MemorySegment.ofArray(b));
     }
 
-    private byte[] readFully(SocketChannel ch, int n) throws IOException {
+    /** Reads exactly {@code n} bytes from a blocking channel. */
+    static byte[] readFully(SocketChannel ch, int n) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(n);
         while (b.hasRemaining()) {
             if (ch.read(b) < 0) {

@@ -81,16 +81,6 @@ class UringBatchTest {
         return b;
     }
 
-    private static byte[] readFully(SocketChannel ch, int n) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(n);
-        while (b.hasRemaining()) {
-            if (ch.read(b) < 0) {
-                throw new IOException("end of stream after " + b.position() + " of " + n + " bytes");
-            }
-        }
-        return b.array();
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"uring", "uring-sqpoll"})
     void writesOfSeveralConnectionsGoOutInOneEnterEachToItsPeer(String layer) throws IOException {
@@ -123,12 +113,12 @@ class UringBatchTest {
         assertTrue(va.isEmpty());
         assertEquals(1003, ioB.written(vb, 1003));
         assertTrue(vb.isEmpty());
-        assertArrayEquals(bytes(m, 7, 1000), readFully(a[1], 1000));
+        assertArrayEquals(bytes(m, 7, 1000), SocketIoTest.readFully(a[1], 1000));
         byte[] want = new byte[1003];
         System.arraycopy(bytes(m, 2000, 100), 0, want, 0, 100);
         System.arraycopy(bytes(m, 10, 3), 0, want, 100, 3);
         System.arraycopy(bytes(m, 4000, 900), 0, want, 103, 900);
-        assertArrayEquals(want, readFully(b[1], 1003));
+        assertArrayEquals(want, SocketIoTest.readFully(b[1], 1003));
     }
 
     @ParameterizedTest
@@ -211,7 +201,7 @@ class UringBatchTest {
         assertArrayEquals(sent, bytes(in, 0, 5));
         ring.flush();
         assertEquals(600, result[0], "the queued write's result is kept for the flush");
-        assertArrayEquals(bytes(m, 0, 600), readFully(a[1], 600));
+        assertArrayEquals(bytes(m, 0, 600), SocketIoTest.readFully(a[1], 600));
     }
 
     @ParameterizedTest
@@ -232,7 +222,7 @@ class UringBatchTest {
         assertFalse(io.writeLater(vs[8], r -> done[0] += 100), "a ring of 8 entries batches 8");
         ring.flush();
         assertEquals(8, done[0], "each of the 8 wrote its byte");
-        assertArrayEquals(bytes(m, 0, 8), readFully(a[1], 8), "in the order queued");
+        assertArrayEquals(bytes(m, 0, 8), SocketIoTest.readFully(a[1], 8), "in the order queued");
     }
 
     @ParameterizedTest
