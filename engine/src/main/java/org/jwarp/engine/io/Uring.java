@@ -222,6 +222,7 @@ public final class Uring implements AutoCloseable {
 
     /** One entry: its address field {@code addr}, length field {@code len}; its result. */
     private long call(byte opcode, int socket, long addr, int len, int flags) throws IOException {
+        awaitSqRoom();
         put(opcode, socket, addr, len, flags, SYNC);
         if (sqpoll) {
             wakeSqThread();
@@ -266,6 +267,21 @@ public final class Uring implements AutoCloseable {
         sqRing.set(JAVA_INT, sqArray + 4L * index, index);
         localSqTail = tail + 1;
         INT.setRelease(sqRing, sqTail, tail + 1);      // the kernel sees the entry with the tail
+    }
+
+    /**
+     * A call made while a whole batch waits unsubmitted in the ring: the batch goes to the kernel
+     * first (it keeps its place before the call), so that the call's entry overwrites none of it.
+     */
+    private void awaitSqRoom() throws IOException {
+        while (unsubmitted() == sqEntries) {
+            if (sqpoll) {
+                wakeSqThread();
+                Thread.onSpinWait();
+            } else {
+                enter(sqEntries, 0, 0);
+            }
+        }
     }
 
     /** Entries written that the kernel has not taken yet (without SQPOLL: to submit with the next enter). */
@@ -320,7 +336,7 @@ public final class Uring implements AutoCloseable {
      * batch is full (the caller makes the call now).
      */
     boolean queue(byte opcode, int socket, long address, long length, int flags, Completion done) {
-        if (batched == sqEntries) {
+        if (batched == sqEntries || unsubmitted() == sqEntries) {
             return false;
         }
         if (batch.length == 0) {
