@@ -33,7 +33,7 @@ public interface SocketIo {
      * hands the call's result to {@code done}, and {@link #written} makes of it what {@link #write}
      * returns. {@code v} must stay as it is until then. False (the default): call {@link #write}.
      */
-    default boolean writeLater(IoVector v, Uring.Completion done) {
+    default boolean writeLater(IoVector v, IoCompletion done) {
         return false;
     }
 
@@ -51,7 +51,7 @@ public interface SocketIo {
      * As {@link #writeLater}, for a read into the pieces of {@code v}: the owner's flush hands its
      * result to {@code done}, and {@link #readResult} makes of it what {@link #read} returns.
      */
-    default boolean readLater(IoVector v, Uring.Completion done) {
+    default boolean readLater(IoVector v, IoCompletion done) {
         return false;
     }
 

@@ -317,14 +317,7 @@ public final class Uring implements AutoCloseable {
 
     private long syncResult;
 
-    /** Where a batched entry's result goes once {@link #flush} has it. */
-    @FunctionalInterface
-    public interface Completion {
-        /** {@code result}: the call's return, bytes or -errno. */
-        void completed(long result);
-    }
-
-    private Completion[] batch = new Completion[0];
+    private IoCompletion[] batch = new IoCompletion[0];
     private long[] batchResults = new long[0];
     private int batched;
     private int outstanding;
@@ -335,12 +328,12 @@ public final class Uring implements AutoCloseable {
      * others of this batch by {@link #flush}, which hands its result to {@code done}. False if the
      * batch is full (the caller makes the call now).
      */
-    boolean queue(byte opcode, int socket, long address, long length, int flags, Completion done) {
+    boolean queue(byte opcode, int socket, long address, long length, int flags, IoCompletion done) {
         if (batched == sqEntries || unsubmitted() == sqEntries) {
             return false;
         }
         if (batch.length == 0) {
-            batch = new Completion[sqEntries];
+            batch = new IoCompletion[sqEntries];
             batchResults = new long[sqEntries];
         }
         put(opcode, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags, batched);
@@ -352,7 +345,7 @@ public final class Uring implements AutoCloseable {
     /**
      * Submits what {@link #queue} queued in one {@code io_uring_enter} (with SQPOLL: wakes the
      * kernel thread if it sleeps), waits for every entry's completion, then hands each result to
-     * its {@link Completion}, in the order queued.
+     * its {@link IoCompletion}, in the order queued.
      */
     public void flush() throws IOException {
         if (batched == 0) {
@@ -380,7 +373,7 @@ public final class Uring implements AutoCloseable {
         int n = batched;
         batched = 0;                                   // a completion may make a call of its own
         for (int i = 0; i < n; i++) {
-            Completion done = batch[i];
+            IoCompletion done = batch[i];
             batch[i] = null;
             done.completed(batchResults[i]);
         }

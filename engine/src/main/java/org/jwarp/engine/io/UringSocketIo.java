@@ -48,7 +48,7 @@ public final class UringSocketIo implements SocketIo {
 
     /** Queued on the ring of the thread that runs the connection now, until its {@link Uring#flush}. */
     @Override
-    public boolean writeLater(IoVector v, Uring.Completion done) {
+    public boolean writeLater(IoVector v, IoCompletion done) {
         return later(v, Uring.IORING_OP_SEND, Uring.IORING_OP_SENDMSG, MSG_NOSIGNAL | MSG_DONTWAIT, done);
     }
 
@@ -56,7 +56,7 @@ public final class UringSocketIo implements SocketIo {
      * Queues one entry for {@code v} as {@link #call} would make it. The msghdr is the one reads
      * and writes share: the owner queues at most one call per connection before a flush.
      */
-    private boolean later(IoVector v, byte plainOp, byte msgOp, int flags, Uring.Completion done) {
+    private boolean later(IoVector v, byte plainOp, byte msgOp, int flags, IoCompletion done) {
         int pieces = v.pieces();
         if (pieces == 0) {
             return false;
@@ -92,7 +92,7 @@ public final class UringSocketIo implements SocketIo {
     }
 
     @Override
-    public boolean readLater(IoVector v, Uring.Completion done) {
+    public boolean readLater(IoVector v, IoCompletion done) {
         return later(v, Uring.IORING_OP_RECV, Uring.IORING_OP_RECVMSG, MSG_DONTWAIT, done);
     }
 

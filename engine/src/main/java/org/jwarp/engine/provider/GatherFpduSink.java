@@ -2,6 +2,7 @@ package org.jwarp.engine.provider;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import org.jwarp.engine.io.IoCompletion;
 import org.jwarp.engine.io.IoVector;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.Staging;
@@ -154,7 +155,7 @@ final class GatherFpduSink implements FpduSink {
      * ({@link SocketIo#writeLater}): true if queued, and then {@code done} gets the call's result,
      * to hand to {@link #drained}; false if nothing is pending or the layer writes at once.
      */
-    boolean drainLater(org.jwarp.engine.io.Uring.Completion done) throws IOException {
+    boolean drainLater(IoCompletion done) throws IOException {
         if (iov.isEmpty()) {
             return false;
         }

@@ -2,11 +2,11 @@ package org.jwarp.engine.provider;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import org.jwarp.engine.io.IoCompletion;
 import org.jwarp.engine.io.IoVector;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.Staging;
 import org.jwarp.engine.io.StagingPool;
-import org.jwarp.engine.io.Uring;
 import org.jwarp.stack.DirectPlacement;
 import org.jwarp.stack.RdmapStream;
 
@@ -147,7 +147,7 @@ final class SocketReceiver {
     private DirectPlacement queuedPlacement;
     private StagingPool queuedPool;
     private long queuedResult;
-    private final Uring.Completion readDone = result -> queuedResult = result;
+    private final IoCompletion readDone = result -> queuedResult = result;
 
     /**
      * As {@link #read}, queued where the layer batches reads ({@link SocketIo#readLater}) to go with

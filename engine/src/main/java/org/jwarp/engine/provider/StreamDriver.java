@@ -6,8 +6,8 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.nio.channels.SelectionKey;
+import org.jwarp.engine.io.IoCompletion;
 import org.jwarp.engine.io.SocketIo;
-import org.jwarp.engine.io.Uring;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.StreamParameters;
@@ -98,7 +98,7 @@ final class StreamDriver {
         return sink.drainLater(writeDone) ? 1 : write();
     }
 
-    private final Uring.Completion writeDone = this::writeDone;
+    private final IoCompletion writeDone = this::writeDone;
 
     /** The outcome of a write {@link #drainTxBatched} queued. */
     private void writeDone(long result) {
