@@ -1,8 +1,8 @@
 package org.jwarp.engine.io;
 
 /**
- * Where the result of a socket call queued for a batch ({@link SocketIo#writeLater},
- * {@link SocketIo#readLater}) goes once the engine thread's flush has it.
+ * Where the result of a socket call queued for a batch ({@link SocketIo#writeLater}) goes once the
+ * engine thread's flush has it.
  */
 @FunctionalInterface
 public interface IoCompletion {

@@ -47,24 +47,6 @@ public interface SocketIo {
         throw new UnsupportedOperationException(layer() + " does not batch writes");
     }
 
-    /**
-     * As {@link #writeLater}, for a read into the pieces of {@code v}: the owner's flush hands its
-     * result to {@code done}, and {@link #readResult} makes of it what {@link #read} returns.
-     */
-    default boolean readLater(IoVector v, IoCompletion done) {
-        return false;
-    }
-
-    /**
-     * The outcome of a read {@link #readLater} queued: {@code result} as the call returned it;
-     * returns what {@link #read} returns.
-     *
-     * @throws IOException the connection failed
-     */
-    default long readResult(long result) throws IOException {
-        throw new UnsupportedOperationException(layer() + " does not batch reads");
-    }
-
     /** Whether a piece of {@code segment} can go into a call of this layer (else the caller copies it). */
     boolean canAddress(MemorySegment segment);
 

@@ -67,6 +67,17 @@ public final class StagingPool {
         }
     }
 
+    /**
+     * The thread slept: spares kept past {@link #MAX_SPARE} for a burst of batched calls go back to
+     * the garbage collector, and the count of buffers lent at once starts again from those lent now.
+     */
+    public void trim() {
+        while (spare.size() > MAX_SPARE) {
+            spare.pollLast();
+        }
+        peakLent = lent;
+    }
+
     /** Buffers this pool has made (for tests and counters). */
     public long made() {
         return made;

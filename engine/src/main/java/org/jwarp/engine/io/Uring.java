@@ -29,8 +29,7 @@ import org.jwarp.sys.Errno;
  *
  * <p>Calls can also be batched: {@link #queue} puts an entry on the ring without entering the
  * kernel, and {@link #flush} submits every queued entry and reaps their completions in one
- * {@code io_uring_enter}: a duty cycle's writes on all its connections cost one system call, and
- * its reads another.
+ * {@code io_uring_enter}: a duty cycle's writes on all its connections cost one system call.
  *
  * <p>Results come back in the completion entry as -errno: no errno to capture on this path.
  * Linux x86-64 and aarch64 (the system call numbers are the same on both).

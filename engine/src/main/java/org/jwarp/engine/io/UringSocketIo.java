@@ -54,7 +54,7 @@ public final class UringSocketIo implements SocketIo {
 
     /**
      * Queues one entry for {@code v} as {@link #call} would make it. The msghdr is the one reads
-     * and writes share: the owner queues at most one call per connection before a flush.
+     * share: the owner queues at most one write per connection, and reads none, before a flush.
      */
     private boolean later(IoVector v, byte plainOp, byte msgOp, int flags, IoCompletion done) {
         int pieces = v.pieces();
@@ -91,13 +91,8 @@ public final class UringSocketIo implements SocketIo {
         return readResult(call(v, pieces, Uring.IORING_OP_RECV, Uring.IORING_OP_RECVMSG, MSG_DONTWAIT));
     }
 
-    @Override
-    public boolean readLater(IoVector v, IoCompletion done) {
-        return later(v, Uring.IORING_OP_RECV, Uring.IORING_OP_RECVMSG, MSG_DONTWAIT, done);
-    }
-
-    @Override
-    public long readResult(long r) throws IOException {
+    /** What a {@code recv} or {@code recvmsg} that returned {@code r} means: {@link #read}'s return. */
+    private static long readResult(long r) throws IOException {
         if (r < 0) {
             if (r == -EAGAIN) {
                 return 0;

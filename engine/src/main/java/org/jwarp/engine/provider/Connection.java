@@ -390,13 +390,6 @@ final class Connection {
         }
     }
 
-    /** Engine thread: a running connection queues its read where the layer batches them ({@link StreamDriver#queueRead}). */
-    void queueRead() {
-        if (phase == RUNNING) {
-            driver.queueRead();
-        }
-    }
-
     /** Engine thread, passive side: the application accepted with {@code acceptor}; see {@link ResponderSetup#accept}. */
     boolean accept(JwarpQp acceptor, byte[] privateData, int ord, int ird, CompletableFuture<Void> sent) {
         return responder().accept(acceptor, privateData, ord, ird, sent, phase == CLOSED);

@@ -125,8 +125,11 @@ final class EngineWorker implements Agent {
         long s = sleeper.sleeps();
         boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
         sleepsSeen = s;
-        // a layer that batches calls puts those of every connection in one system call; a lone
-        // connection has nothing to batch with, and calls at once
+        if (woke) {
+            staging.trim();                                 // an idle thread keeps no buffers for bursts
+        }
+        // a layer that batches writes puts those of every connection in one system call; a lone
+        // connection has nothing to batch with, and writes at once
         boolean batch = uring != null && connections.size() > 1;
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
@@ -143,17 +146,6 @@ final class EngineWorker implements Agent {
         }
         flushIo();
         askWhichAreReadable(now, woke);
-        if (batch) {
-            for (int i = 0; i < connections.size(); i++) {
-                Connection c = connections.get(i);
-                try {
-                    c.queueRead();
-                } catch (RuntimeException | OutOfMemoryError e) {
-                    c.failed(e);
-                }
-            }
-            flushIo();                                      // every readable connection's read, in one system call
-        }
         for (int i = 0; i < connections.size(); i++) {
             Connection c = connections.get(i);
             try {
@@ -172,10 +164,23 @@ final class EngineWorker implements Agent {
         for (int i = 0; i < tenants.size(); i++) {
             work += tenants.get(i).doWork(now);
         }
+        idleCycles = work == 0 ? idleCycles + 1 : 0;
+        if (idleCycles == TRIM_AFTER_IDLE_CYCLES) {
+            staging.trim();                                 // going idle: keep no buffers for bursts
+        }
         return work;
     }
 
-    /** The calls queued on this thread's io_uring (the transmit half's writes, or the reads) go out in one system call. */
+    /**
+     * Duty cycles without work after which the staging pool lets go of the spares it kept for
+     * bursts of batched calls (the adaptive idle strategy spins longer than that before it sleeps;
+     * a busy thread has work in nearly every cycle).
+     */
+    static final int TRIM_AFTER_IDLE_CYCLES = 16;
+
+    private int idleCycles;
+
+    /** The writes the transmit half queued on this thread's io_uring go out, in one system call. */
     private void flushIo() {
         if (uring == null) {
             return;

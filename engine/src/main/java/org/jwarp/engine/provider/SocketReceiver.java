@@ -2,7 +2,6 @@ package org.jwarp.engine.provider;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import org.jwarp.engine.io.IoCompletion;
 import org.jwarp.engine.io.IoVector;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.Staging;
@@ -140,48 +139,6 @@ final class SocketReceiver {
             stream.receive(staging.segment(), 0, n - placed);
         }
         return n;
-    }
-
-    /** A batching layer's read, queued and not yet handed to the stream: the staging buffer it ends in. */
-    private Staging queued;
-    private DirectPlacement queuedPlacement;
-    private StagingPool queuedPool;
-    private long queuedResult;
-    private final IoCompletion readDone = result -> queuedResult = result;
-
-    /**
-     * As {@link #read}, queued where the layer batches reads ({@link SocketIo#readLater}) to go with
-     * the other connections' of the duty cycle in one system call. Such reads are all in flight at
-     * once, so this one ends in a staging buffer of its own, borrowed from {@code pool} until
-     * {@link #queuedRead} hands its bytes to the stream. False if the layer reads at once.
-     */
-    boolean readLater(RdmapStream stream, StagingPool pool) {
-        Staging s = pool.borrow();
-        DirectPlacement p = aim(stream, s);
-        if (!io.readLater(iov, readDone)) {
-            pool.give(s);
-            return false;
-        }
-        queued = s;
-        queuedPlacement = p;
-        queuedPool = pool;
-        return true;
-    }
-
-    /** Whether a read {@link #readLater} queued waits for {@link #queuedRead}. */
-    boolean hasQueuedRead() {
-        return queued != null;
-    }
-
-    /** The read {@link #readLater} queued, flushed since: its bytes go to the stream; as {@link #read}. */
-    long queuedRead(RdmapStream stream) throws IOException {
-        Staging s = queued;
-        queued = null;
-        try {
-            return take(stream, s, queuedPlacement, io.readResult(queuedResult));
-        } finally {
-            queuedPool.give(s);
-        }
     }
 
     private static boolean anyFreed(DirectPlacement p) {

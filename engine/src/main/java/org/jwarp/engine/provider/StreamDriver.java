@@ -190,10 +190,7 @@ final class StreamDriver {
             work += drainTx();
         }
         long n = 0;
-        if (receiver.hasQueuedRead()) {
-            n = receiver.queuedRead(stream);
-            counters.increment(cSocketReads);
-        } else if (c.readable()) {
+        if (c.readable()) {
             n = receiver.read(stream, c.owner().staging().rx());
             counters.increment(cSocketReads);
         }
@@ -241,16 +238,6 @@ final class StreamDriver {
             }
         }
         return work;
-    }
-
-    /**
-     * Where the layer batches reads: queues this cycle's read, to go with the other connections'
-     * in one system call (the engine thread's flush), and {@link #work} takes its bytes.
-     */
-    void queueRead() {
-        if (c.readable()) {
-            receiver.readLater(c.qp().stream, c.owner().staging());
-        }
     }
 
     /**

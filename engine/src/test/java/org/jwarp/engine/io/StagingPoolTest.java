@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The engine thread's staging buffers: a buffer given back is lent again; as many spares are kept
  * as were lent at once (a cycle whose writes wait for one batched flush holds one per connection),
- * so that cycle after cycle makes no new buffer; a pool that never lent more than a few keeps a few.
+ * so that cycle after cycle makes no new buffer; a pool that never lent more than a few keeps a few,
+ * and one trimmed after its thread slept keeps a few again.
  */
 class StagingPoolTest {
 
@@ -35,6 +36,32 @@ class StagingPoolTest {
             }
         }
         assertEquals(connections, pool.made(), "every cycle after the first reuses the spares");
+    }
+
+    @Test
+    void aTrimAfterASleepKeepsOnlyTheFewAgain() {
+        StagingPool pool = new StagingPool();
+        int connections = 3 * StagingPool.MAX_SPARE;
+        Staging[] held = new Staging[connections];
+        for (int i = 0; i < connections; i++) {
+            held[i] = pool.borrow();
+        }
+        for (int i = 0; i < connections; i++) {
+            pool.give(held[i]);
+        }
+        pool.trim();
+        for (int i = 0; i < connections; i++) {
+            held[i] = pool.borrow();
+        }
+        assertEquals(2 * connections - StagingPool.MAX_SPARE, pool.made(),
+                "after the trim only " + StagingPool.MAX_SPARE + " spares were left to lend");
+        for (int i = 0; i < connections; i++) {
+            pool.give(held[i]);
+        }
+        for (int i = 0; i < connections; i++) {
+            held[i] = pool.borrow();
+        }
+        assertEquals(2 * connections - StagingPool.MAX_SPARE, pool.made(), "a new burst is kept again");
     }
 
     @Test

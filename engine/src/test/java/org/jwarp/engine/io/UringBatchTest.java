@@ -24,13 +24,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Calls batched on one io_uring across connections ({@link SocketIo#writeLater},
- * {@link SocketIo#readLater}, {@link Uring#flush}), over real loopback TCP connections: nothing
- * leaves before the flush (without SQPOLL), one {@code io_uring_enter} submits and reaps them all,
- * each result reaches its connection in the order queued and the bytes arrive exactly; reads of
- * several connections fill each its own pieces, and tell no data, data and end of stream apart; a
- * call made between queueing and flushing loses no result; a full batch says so; a failed write
- * reports its error.
+ * Writes batched on one io_uring across connections ({@link SocketIo#writeLater},
+ * {@link Uring#flush}), over real loopback TCP connections: nothing leaves before the flush
+ * (without SQPOLL), one {@code io_uring_enter} submits and reaps them all, each result reaches its
+ * connection in the order queued and the bytes arrive exactly; a call made between queueing and
+ * flushing loses no result; a full batch says so, and a call made then goes after it; a failed
+ * write reports its error.
  */
 class UringBatchTest {
 
@@ -119,61 +118,6 @@ class UringBatchTest {
         System.arraycopy(bytes(m, 10, 3), 0, want, 100, 3);
         System.arraycopy(bytes(m, 4000, 900), 0, want, 103, 900);
         assertArrayEquals(want, SocketIoTest.readFully(b[1], 1003));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"uring", "uring-sqpoll"})
-    void readsOfSeveralConnectionsInOneEnterEachIntoItsPieces(String layer) throws IOException {
-        SocketChannel[] a = pair();
-        SocketChannel[] b = pair();
-        SocketChannel[] c = pair();
-        UringSocketIo ioA = io(a[0], layer);
-        UringSocketIo ioB = io(b[0], layer);
-        UringSocketIo ioC = io(c[0], layer);
-        MemorySegment sentA = random(700, 5);
-        MemorySegment sentB = random(300, 6);
-        a[1].write(sentA.asByteBuffer());
-        b[1].write(sentB.asByteBuffer());
-        c[1].shutdownOutput();
-        awaitReadable(a[0]);
-        awaitReadable(b[0]);
-        awaitReadable(c[0]);
-        MemorySegment in = arena.allocate(4096);
-        IoVector va = new IoVector(1);
-        va.add(in, 0, 1024);                            // one piece: a recv entry
-        IoVector vb = new IoVector(2);
-        vb.add(in, 2000, 100);                          // two pieces: a recvmsg entry
-        vb.add(in, 3000, 1000);
-        IoVector vc = new IoVector(1);
-        vc.add(in, 1024, 64);
-        long[] results = new long[3];
-        assertTrue(ioA.readLater(va, r -> results[0] = r));
-        assertTrue(ioB.readLater(vb, r -> results[1] = r));
-        assertTrue(ioC.readLater(vc, r -> results[2] = r));
-        long entersBefore = ring.enters();
-        ring.flush();
-        if (layer.equals("uring")) {
-            assertEquals(entersBefore + 1, ring.enters(), "one io_uring_enter for the three reads");
-        }
-        assertEquals(700, ioA.readResult(results[0]));
-        assertEquals(300, ioB.readResult(results[1]));
-        assertEquals(-1, ioC.readResult(results[2]), "the peer's FIN is the end of stream");
-        assertArrayEquals(bytes(sentA, 0, 700), bytes(in, 0, 700));
-        byte[] gotB = new byte[300];
-        System.arraycopy(bytes(in, 2000, 100), 0, gotB, 0, 100);
-        System.arraycopy(bytes(in, 3000, 200), 0, gotB, 100, 200);
-        assertArrayEquals(bytes(sentB, 0, 300), gotB);
-        assertTrue(ioA.readLater(va, r -> results[0] = r));
-        ring.flush();
-        assertEquals(0, ioA.readResult(results[0]), "nothing waiting: 0, not an error");
-    }
-
-    /** Waits until the peer's bytes (or FIN) are readable on {@code c}, without consuming them. */
-    private static void awaitReadable(SocketChannel c) throws IOException {
-        try (java.nio.channels.Selector s = java.nio.channels.Selector.open()) {
-            c.register(s, java.nio.channels.SelectionKey.OP_READ);
-            assertEquals(1, s.select(10_000), "the peer's bytes arrive");
-        }
     }
 
     @ParameterizedTest

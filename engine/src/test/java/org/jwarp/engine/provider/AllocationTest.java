@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
@@ -31,6 +35,8 @@ class AllocationTest {
 
     @Test
     void steadyWritesAndReadsAllocateNothing() throws Exception {
+        // engine threads of devices earlier tests in this JVM left running are not this device's
+        Set<Long> earlier = new HashSet<>(engineAllocations().keySet());
         try (LoopbackPair p = new LoopbackPair(LoopbackPair.dedicated(), LoopbackPair.dedicated(), new byte[0],
                 new byte[0])) {
             MemoryRegion local = p.client.register(65536, Access.LOCAL_WRITE);
@@ -68,20 +74,17 @@ class AllocationTest {
                 List<String> windows = new ArrayList<>();
                 boolean clean = false;
                 for (int w = 0; w < 3 && !clean; w++) {
-                    long[] engineBefore = engineAllocations();
+                    Map<Long, Long> engineBefore = engineAllocations();
                     long appBefore = THREADS.getCurrentThreadAllocatedBytes();
                     run(p, wrs, ops);
                     long app = THREADS.getCurrentThreadAllocatedBytes() - appBefore;
-                    long[] engineAfter = engineAllocations();
-                    long engine = 0;
-                    for (int i = 0; i < engineAfter.length; i++) {
-                        engine += engineAfter[i] - engineBefore[i];
-                    }
+                    long engine = allocatedSince(engineBefore, earlier);
                     windows.add("application " + app + " B, engine threads " + engine + " B");
                     clean = app < Math.max(ops / 100, 1024) && engine < bound;
                 }
                 String report = op + " " + size + " B over " + ops + " ops (" + p.client.device.socketIoLayer()
-                        + "), engine bound " + bound + " B: " + windows;
+                        + "), engine bound " + bound + " B: " + windows + "; engine threads of earlier devices still"
+                        + " alive, not counted: " + earlier.size();
                 System.out.println(report);
                 assertTrue(clean, report);
             }
@@ -116,18 +119,29 @@ class AllocationTest {
         }
     }
 
-    static long[] engineAllocations() {
-        List<Long> out = new ArrayList<>();
+    /** Bytes each live engine thread has allocated so far, by thread id. */
+    static Map<Long, Long> engineAllocations() {
+        Map<Long, Long> out = new HashMap<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             if (t.getName().startsWith("jwarp-engine") && t.isAlive()) {
-                out.add(THREADS.getThreadAllocatedBytes(t.threadId()));
+                out.put(t.threadId(), THREADS.getThreadAllocatedBytes(t.threadId()));
             }
         }
-        out.sort(null);
-        long[] a = new long[out.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = out.get(i);
+        return out;
+    }
+
+    /**
+     * What this device's engine threads (alive in both snapshots, not in {@code earlier})
+     * allocated between {@code before} and now, each against its own count.
+     */
+    static long allocatedSince(Map<Long, Long> before, Set<Long> earlier) {
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : engineAllocations().entrySet()) {
+            Long was = before.get(e.getKey());
+            if (was != null && e.getValue() >= 0 && !earlier.contains(e.getKey())) {
+                sum += e.getValue() - was;
+            }
         }
-        return a;
+        return sum;
     }
 }
