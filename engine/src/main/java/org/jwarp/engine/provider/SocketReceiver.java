@@ -89,54 +89,42 @@ final class SocketReceiver {
      * returns); what arrives is handed to the stream. Returns the bytes read, or -1 at end of stream.
      */
     long read(RdmapStream stream, Staging staging) throws IOException {
-        DirectPlacement p = aim(stream, staging);
-        long n;
-        try {
-            n = io.read(iov);
-        } catch (IllegalStateException e) {
-            // NIO's buffer views refuse memory whose arena was closed since the stream offered it,
-            // before reading anything: read nothing now; the next read goes through staging (the
-            // stream offers no freed memory), and the stream finds the target gone and answers
-            // with a Terminate
-            if (p == null || !anyFreed(p)) {
-                throw e;
-            }
-            return 0;
-        }
-        return take(stream, staging, p, n);
-    }
-
-    /**
-     * Fills the vector for the next read: the current segment's target and then {@code staging} up
-     * to the next FPDU's headers (returns the placement), or {@code staging} alone (returns null).
-     */
-    private DirectPlacement aim(RdmapStream stream, Staging staging) {
+        MemorySegment stagingSegment = staging.segment();
         iov.clear();
         if (directFrom != Long.MAX_VALUE) {
             DirectPlacement p = stream.directPlacement();
             if (p.length() > 0 && p.segmentPayload() >= directFrom && p.pieces() < iov.capacity() && prepare(p)) {
                 iov.add(staging, 0, Math.min(STAGING, (long) p.trailer() + LOOKAHEAD));
-                return p;
+                long n;
+                try {
+                    n = io.read(iov);
+                } catch (IllegalStateException e) {
+                    // NIO's buffer views refuse memory whose arena was closed since the stream
+                    // offered it, before reading anything: read nothing now; the next read goes
+                    // through staging (the stream offers no freed memory), and the stream finds the
+                    // target gone and answers with a Terminate
+                    if (!anyFreed(p)) {
+                        throw e;
+                    }
+                    return 0;
+                }
+                if (n > 0) {
+                    long placed = Math.min(n, p.length());
+                    stream.placedDirectly(placed);
+                    if (n > placed) {
+                        stream.receive(stagingSegment, 0, n - placed);
+                    }
+                }
+                return n;
             }
             iov.clear();
         }
         // between the segments of large messages: take the next header, not the next payload
         boolean headerOnly = stream.recentSegmentPayload() >= directFrom && !stream.insidePayload();
         iov.add(staging, 0, headerOnly ? LOOKAHEAD : STAGING);
-        return null;
-    }
-
-    /** Hands the {@code n} bytes a read aimed by {@link #aim} brought to the stream; returns {@code n}. */
-    private static long take(RdmapStream stream, Staging staging, DirectPlacement p, long n) {
-        if (n <= 0) {
-            return n;
-        }
-        long placed = p == null ? 0 : Math.min(n, p.length());
-        if (placed > 0) {
-            stream.placedDirectly(placed);
-        }
-        if (n > placed) {
-            stream.receive(staging.segment(), 0, n - placed);
+        long n = io.read(iov);
+        if (n > 0) {
+            stream.receive(stagingSegment, 0, n);
         }
         return n;
     }
