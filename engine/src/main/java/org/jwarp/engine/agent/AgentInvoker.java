@@ -1,5 +1,6 @@
 package org.jwarp.engine.agent;
 
+import java.util.function.IntSupplier;
 import org.jwarp.engine.counters.EngineCounters;
 
 /**
@@ -68,14 +69,8 @@ public final class AgentInvoker implements AutoCloseable {
      * @throws IllegalStateException if not started, or if the agent failed earlier
      */
     public int invoke() {
-        if (closed) {
-            if (failure != null) {
-                throw new IllegalStateException("agent '" + agent.roleName() + "' failed earlier", failure);
-            }
+        if (!ready()) {
             return 0;
-        }
-        if (!started) {
-            throw new IllegalStateException("agent invoker '" + agent.roleName() + "' is not started");
         }
         int work;
         try {
@@ -88,6 +83,39 @@ public final class AgentInvoker implements AutoCloseable {
             counters.onDutyCycle();
         }
         return work;
+    }
+
+    /**
+     * One part of a duty cycle on the calling thread — work the agent can do alone, such as sending
+     * what was just posted — with a whole cycle's failure handling. Not counted as a cycle.
+     *
+     * @return what {@code part} returned; 0 once closed
+     * @throws AgentFailedException  if {@code part} threw (the agent is then closed)
+     * @throws IllegalStateException if not started, or if the agent failed earlier
+     */
+    public int invoke(IntSupplier part) {
+        if (!ready()) {
+            return 0;
+        }
+        try {
+            return part.getAsInt();
+        } catch (Throwable t) {
+            throw fail("in part of duty cycle " + (cycles + 1), t);
+        }
+    }
+
+    /** False once closed (without a failure); throws if not started or failed. */
+    private boolean ready() {
+        if (closed) {
+            if (failure != null) {
+                throw new IllegalStateException("agent '" + agent.roleName() + "' failed earlier", failure);
+            }
+            return false;
+        }
+        if (!started) {
+            throw new IllegalStateException("agent invoker '" + agent.roleName() + "' is not started");
+        }
+        return true;
     }
 
     private AgentFailedException fail(String where, Throwable cause) {

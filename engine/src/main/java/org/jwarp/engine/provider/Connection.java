@@ -171,7 +171,16 @@ final class Connection {
 
     /** Engine thread: what this cycle's transmit did ({@code sent}: FPDUs framed or written). */
     void sending(int sent) {
-        sending = sent > 0 || phase == RUNNING && driver.pending() > 0;
+        sending = sent > 0 || sentAhead || phase == RUNNING && driver.pending() > 0;
+        sentAhead = false;
+    }
+
+    /** Whether the poster's transmit sent since the last cycle's ({@link EngineWorker#transmitNow}). */
+    private boolean sentAhead;
+
+    /** Engine thread: the poster's transmit, just before a duty cycle, sent (that cycle counts it as its own). */
+    void sentAhead() {
+        sentAhead = true;
     }
 
     /**
@@ -371,6 +380,11 @@ final class Connection {
 
     boolean closed() {
         return phase == CLOSED;
+    }
+
+    /** The MPA exchange is done and the stream runs (not yet closed). */
+    boolean isRunning() {
+        return phase == RUNNING;
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.NumaPlacement;
 import org.jwarp.engine.affinity.NumaTopology;
@@ -155,9 +156,18 @@ final class EngineThreads {
 
     /** One invoked duty cycle by the thread that took {@link #invoking}, which it gives back. */
     private int cycleHoldingTheFlag() {
+        return holdingTheFlag(null);
+    }
+
+    /**
+     * By the thread that took {@link #invoking}, which it gives back: {@code part} of a duty cycle
+     * first, if not null, then a whole one.
+     */
+    private int holdingTheFlag(IntSupplier part) {
         invokingThread = Thread.currentThread();
         try {
-            return invoker.invoke();
+            int work = part == null ? 0 : invoker.invoke(part);
+            return work + invoker.invoke();
         } finally {
             invokingThread = null;
             // a lock's release: what the cycle wrote is visible before the flag reads free
@@ -272,14 +282,15 @@ final class EngineThreads {
     }
 
     /**
-     * INVOKER and HYBRID modes: one duty cycle on the calling thread; false if none ran (another
-     * thread is in one, or the device has no invoked engine).
+     * INVOKER and HYBRID modes: {@code part} of the duty cycle (see {@link EngineWorker#transmitNow}),
+     * then the whole one, on the calling thread; false if none ran (another thread is in one, or
+     * the device has no invoked engine).
      */
-    boolean tryInvoke() {
+    boolean tryInvoke(IntSupplier part) {
         if (!takeTheFlag()) {
             return false;
         }
-        cycleHoldingTheFlag();
+        holdingTheFlag(part);
         return true;
     }
 

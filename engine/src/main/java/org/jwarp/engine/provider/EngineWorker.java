@@ -172,6 +172,31 @@ final class EngineWorker implements Agent {
     }
 
     /**
+     * Invoker and hybrid modes, on the thread that just posted to {@code qp}, before the duty cycle
+     * it runs: the transmit half of the QP's running connection, so that the request leaves before
+     * the rest of the cycle (the commands, the other connections' transmits, the selector), which
+     * then finds it sent. Returns the work done (0 without a running connection here: the cycle
+     * serves it, in setup or in ERROR).
+     */
+    int transmitNow(JwarpQp qp) {
+        Connection c = qp.connection;
+        if (c == null || c.owner() != this || !c.isRunning()) {
+            return 0;
+        }
+        try {
+            int sent = c.transmitWork(false, false);
+            if (sent > 0) {
+                c.sentAhead();
+                c.traffic(System.nanoTime());
+            }
+            return sent;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            c.failed(e);                                    // as in a whole cycle: that connection only
+            return 1;
+        }
+    }
+
+    /**
      * Duty cycles without work after which the staging pool lets go of the spares it kept for
      * bursts of batched calls (the adaptive idle strategy spins longer than that before it sleeps;
      * a busy thread has work in nearly every cycle).

@@ -495,9 +495,12 @@ final class JwarpDevice implements RdmaDevice {
         return engines.invoke();
     }
 
-    /** INVOKER and HYBRID modes: one duty cycle here; false if none ran (another thread is in one). */
-    boolean tryInvoke() {
-        return engines.tryInvoke();
+    /**
+     * INVOKER and HYBRID modes: {@code part} of the duty cycle, then the whole one, here; false if
+     * none ran (another thread is in one).
+     */
+    boolean tryInvoke(java.util.function.IntSupplier part) {
+        return engines.tryInvoke(part);
     }
 
     /** True once an engine thread died ({@link #failure()}); a volatile read, for error paths. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
 import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.ring.SpscSlotRing;
 import org.jwarp.stack.RdmapStream;
@@ -405,16 +406,21 @@ final class JwarpQp implements QueuePair {
 
     /**
      * New work for the engine. In invoker and hybrid modes the poster runs the duty cycle that
-     * sends it, which scans the send queue after the post: no doorbell is needed unless another
-     * thread is in a cycle, which may have scanned it already and must look again. Otherwise the
-     * doorbell (a volatile write; an unpark only if the engine thread sleeps).
+     * sends it, which scans the send queue after the post — this QP's transmit first
+     * ({@link EngineWorker#transmitNow}), so that the request leaves before the rest of the cycle:
+     * no doorbell is needed unless another thread is in a cycle, which may have scanned it already
+     * and must look again. Otherwise the doorbell (a volatile write; an unpark only if the engine
+     * thread sleeps).
      */
     private void kick() {
-        if (device.invokerMode() && device.tryInvoke()) {
+        if (device.invokerMode() && device.tryInvoke(transmitHere)) {
             return;
         }
         worker.doorbell().ring();
     }
+
+    /** The poster's transmit in invoker and hybrid modes (made once: a post allocates nothing). */
+    private final IntSupplier transmitHere = () -> worker.transmitNow(this);
 
     /** The counters, for the owner thread to update. */
     CounterSet counterSet() {

@@ -86,6 +86,33 @@ class AgentInvokerTest {
     }
 
     @Test
+    void aPartOfACycleRunsOnTheCallersThreadUncountedAndFailsAsACycleWould() {
+        ScriptedAgent agent = new ScriptedAgent();
+        EngineCounters counters = new EngineCounters("engine-0", new Doorbell());
+        List<AgentFailedException> reported = new ArrayList<>();
+        AgentInvoker invoker = new AgentInvoker(agent, reported::add, counters);
+        assertThrows(IllegalStateException.class, () -> invoker.invoke(() -> 1), "not started");
+        invoker.start();
+        Thread[] ranOn = new Thread[1];
+        assertEquals(7, invoker.invoke(() -> {
+            ranOn[0] = Thread.currentThread();
+            return 7;
+        }));
+        assertSame(Thread.currentThread(), ranOn[0]);
+        assertEquals(0, invoker.dutyCycles(), "a part is not a duty cycle");
+        assertEquals(0, counters.view().get(EngineCounters.DUTY_CYCLES));
+        invoker.invoke();
+        AgentFailedException f = assertThrows(AgentFailedException.class, () -> invoker.invoke(() -> {
+            throw new IllegalStateException("bad frame state");
+        }));
+        assertTrue(f.getMessage().contains("'invoked' failed in part of duty cycle 2"), f.getMessage());
+        assertEquals(List.of(f), reported);
+        assertEquals(List.of("start", "close"), agent.events, "the failure closed the agent");
+        IllegalStateException later = assertThrows(IllegalStateException.class, () -> invoker.invoke(() -> 1));
+        assertSame(f, later.getCause());
+    }
+
+    @Test
     void onStartFailureClosesTheAgent() {
         Agent agent = new Agent() {
             boolean closed;
