@@ -104,6 +104,9 @@ final class Connection {
     private void phase(int next) {
         boolean wasInSetup = inSetup();
         phase = next;
+        if (parked) {
+            owner.unpark(this);              // an end (a command, an event handler) is carried out in the duty cycle
+        }
         if (wasInSetup && !inSetup() && setup instanceof ResponderSetup r) {
             r.listener().setupEnded();
         }
@@ -181,6 +184,30 @@ final class Connection {
     /** Engine thread: the poster's transmit, just before a duty cycle, sent (that cycle counts it as its own). */
     void sentAhead() {
         sentAhead = true;
+    }
+
+    /** Whether the engine thread parked this connection ({@link EngineWorker#park}; engine thread). */
+    private boolean parked;
+
+    boolean parked() {
+        return parked;
+    }
+
+    /** Engine thread: parked, or visited again; the QP's posts look at the same. */
+    void parked(boolean p) {
+        parked = p;
+        if (qp != null) {
+            qp.parked(p);
+        }
+    }
+
+    /**
+     * Engine thread, after this cycle's work: nothing for the duty cycle to do here until the
+     * application posts, the peer sends or the connection ends — established and running, this
+     * cycle sent nothing and nothing waits for room in the socket, no setup timer runs.
+     */
+    boolean quiet() {
+        return phase == RUNNING && !sending && driver.quiet();
     }
 
     /**

@@ -3,6 +3,8 @@ package org.jwarp.engine.provider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
+import java.lang.invoke.VarHandle;
 import org.jwarp.engine.agent.Agent;
 import org.jwarp.engine.agent.EngineTenant;
 import org.jwarp.engine.io.StagingPool;
@@ -31,10 +33,16 @@ final class EngineWorker implements Agent {
     private final java.util.function.Consumer<java.nio.channels.SelectionKey> markReadable = key -> {
         if (key.attachment() instanceof Connection c && key.isValid() && key.isReadable()) {
             c.readable(true);
+            unpark(c);
         }
     };
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    /** Every connection this thread owns. */
     private final List<Connection> connections = new ArrayList<>();
+    /** The connections each duty cycle visits: all but the parked ones ({@link #park}). */
+    private final List<Connection> active = new ArrayList<>();
+    /** QPs posted to while their connection was parked (a stack the posters push onto, taken whole). */
+    private final AtomicReference<JwarpQp> listed = new AtomicReference<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
     private final List<JwarpChannel> channels = new ArrayList<>();
     /** Other personalities run in this duty cycle (the offloaded sockets). */
@@ -131,8 +139,9 @@ final class EngineWorker implements Agent {
         // a layer that batches writes puts those of every connection in one system call; a lone
         // connection has nothing to batch with, and writes at once
         boolean batch = uring != null && connections.size() > 1;
-        for (int i = 0; i < connections.size(); i++) {
-            Connection c = connections.get(i);
+        takeListed();
+        for (int i = 0; i < active.size(); i++) {
+            Connection c = active.get(i);
             try {
                 int sent = c.transmitWork(woke, batch);     // sends first: none waits behind a read
                 c.sending(sent);
@@ -145,19 +154,26 @@ final class EngineWorker implements Agent {
             }
         }
         flushIo();
-        askWhichAreReadable(now, woke);
-        for (int i = 0; i < connections.size(); i++) {
-            Connection c = connections.get(i);
+        boolean selective = askWhichAreReadable(now, woke);
+        int kept = 0;
+        for (int i = 0; i < active.size(); i++) {          // by index: an end in an event handler may unpark one
+            Connection c = active.get(i);
+            int done;
             try {
-                work += c.doWork(now);
+                done = c.doWork(now);
             } catch (RuntimeException | OutOfMemoryError e) {
                 c.failed(e);                                // one connection's failure ends that connection only
+                done = 1;
             }
+            work += done;
             if (c.finished()) {
-                connections.remove(i--);                    // a failed setup releases its socket and buffers
+                connections.remove(c);                      // a failed setup releases its socket and buffers
                 work++;
+            } else if (!(selective && done == 0 && c.quiet() && park(c))) {
+                active.set(kept++, c);
             }
         }
+        truncate(active, kept);
         for (int i = 0; i < channels.size(); i++) {
             work += channels.get(i).pollTimers();
         }
@@ -221,26 +237,107 @@ final class EngineWorker implements Agent {
      * From {@link #readinessFrom} connections on, one {@code epoll_wait} (a selectNow) says which
      * sockets have bytes, and only those are read: N connections cost one system call per cycle
      * and a read per readable one, not N reads. Below it a read costs what the epoll_wait would,
-     * and {@link #readBusyAndQuietsInTurn} says which are read.
+     * and {@link #readBusyAndQuietsInTurn} says which are read. Returns whether reads follow
+     * readiness this cycle (and quiet connections may be parked).
      */
-    private void askWhichAreReadable(long now, boolean woke) {
+    private boolean askWhichAreReadable(long now, boolean woke) {
         boolean selective = connections.size() >= readinessFrom;
         if (!selective) {
+            if (wasSelective) {
+                unparkAll();                                // below the threshold every connection is visited
+            }
             readBusyAndQuietsInTurn(now, woke);
             wasSelective = false;
+            return false;
+        }
+        for (int i = 0; i < active.size(); i++) {
+            active.get(i).readable(false);
+        }
+        wasSelective = true;
+        try {
+            sleeper.selector().selectNow(markReadable);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("engine selector failed", e);
+        }
+        return true;
+    }
+
+    /**
+     * Parks a quiet connection ({@link Connection#quiet}), so that the duty cycles of a thread
+     * carrying many connections cost what its busy ones need, not a visit to each idle one. A
+     * parked connection is visited again when the selector finds it readable, when its QP is
+     * posted to ({@link #postedWhileParked}), when it ends, or when reads stop following
+     * readiness. False if a post arrived meanwhile (it stays active).
+     */
+    private boolean park(Connection c) {
+        c.parked(true);
+        // parked is written before the send queue is read, as a post publishes before it reads
+        // parked (JwarpQp#kick): one of the two sees the other's write, and no post is missed
+        VarHandle.fullFence();
+        if (c.qp().hasPosted()) {
+            c.parked(false);
+            return false;
+        }
+        c.readable(false);
+        return true;
+    }
+
+    /** A parked connection is visited again, from this duty cycle on (engine thread). */
+    void unpark(Connection c) {
+        if (c.parked()) {
+            c.parked(false);
+            active.add(c);
+        }
+    }
+
+    private void unparkAll() {
+        for (int i = 0; i < connections.size(); i++) {
+            unpark(connections.get(i));
+        }
+    }
+
+    /**
+     * A poster (any thread) found {@code qp}'s connection parked: the QP goes on this thread's
+     * list, which the next duty cycle takes before its transmits (the poster rings the doorbell
+     * after). Lock-free; no allocation.
+     */
+    void postedWhileParked(JwarpQp qp) {
+        if (!qp.list()) {
+            return;                                         // on the list already
+        }
+        JwarpQp head;
+        do {
+            head = listed.get();
+            qp.nextListed = head;
+        } while (!listed.compareAndSet(head, qp));
+    }
+
+    /** The QPs posted to while parked: their connections are visited again. */
+    private void takeListed() {
+        if (listed.get() == null) {
             return;
         }
-        for (int i = 0; i < connections.size(); i++) {
-            connections.get(i).readable(!selective);
-        }
-        wasSelective = selective;
-        if (selective) {
-            try {
-                sleeper.selector().selectNow(markReadable);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("engine selector failed", e);
+        for (JwarpQp qp = listed.getAndSet(null); qp != null; ) {
+            JwarpQp next = qp.nextListed;
+            qp.nextListed = null;
+            qp.unlist();
+            Connection c = qp.connection;
+            if (c != null && c.owner() == this) {
+                unpark(c);                                  // one that moved away is active on its new thread
             }
+            qp = next;
         }
+    }
+
+    private static void truncate(List<Connection> list, int size) {
+        for (int i = list.size() - 1; i >= size; i--) {
+            list.remove(i);
+        }
+    }
+
+    /** Connections the duty cycle visits (engine thread; tests). */
+    int activeCount() {
+        return active.size();
     }
 
     /**
@@ -252,8 +349,8 @@ final class EngineWorker implements Agent {
     private void readBusyAndQuietsInTurn(long now, boolean woke) {
         boolean all = woke | ++cycle % QUIET_READ_EVERY == 0;
         boolean lone = connections.size() == 1;
-        for (int i = 0; i < connections.size(); i++) {
-            Connection c = connections.get(i);
+        for (int i = 0; i < active.size(); i++) {
+            Connection c = active.get(i);
             c.readable(all || c.readEveryCycle(now, lone));
         }
     }
@@ -309,6 +406,7 @@ final class EngineWorker implements Agent {
 
     void addConnection(Connection c) {
         connections.add(c);
+        active.add(c);
         c.register(sleeper.selector());
     }
 
@@ -327,6 +425,11 @@ final class EngineWorker implements Agent {
     /** The connection moves to another engine thread: it leaves this one's duty cycle and selector. */
     void detach(Connection c) {
         connections.remove(c);
+        if (c.parked()) {
+            c.parked(false);
+        } else {
+            active.remove(c);
+        }
         c.unregister();
     }
 
@@ -368,6 +471,7 @@ final class EngineWorker implements Agent {
     /** The QP is gone: drop its connection from the duty cycle. */
     void forget(JwarpQp qp) {
         connections.removeIf(c -> c.qp() == qp);
+        active.removeIf(c -> c.qp() == qp);
     }
 
     /**
@@ -384,6 +488,7 @@ final class EngineWorker implements Agent {
             c.shutdown();
         }
         connections.clear();
+        active.clear();
         for (JwarpListener l : listeners) {
             l.close();
         }

@@ -1,5 +1,7 @@
 package org.jwarp.engine.provider;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -413,6 +415,12 @@ final class JwarpQp implements QueuePair {
      * thread sleeps).
      */
     private void kick() {
+        // the post is published before parked is read, as EngineWorker#park writes parked before
+        // it reads the send queue: one of the two sees the other's write
+        VarHandle.fullFence();
+        if (parked) {
+            worker.postedWhileParked(this);
+        }
         if (device.invokerMode() && device.tryInvoke(transmitHere)) {
             return;
         }
@@ -421,6 +429,47 @@ final class JwarpQp implements QueuePair {
 
     /** The poster's transmit in invoker and hybrid modes (made once: a post allocates nothing). */
     private final IntSupplier transmitHere = () -> worker.transmitNow(this);
+
+    /**
+     * Whether the engine thread parked this QP's connection ({@link EngineWorker#park}): it is
+     * not visited until something calls for it, and a post must tell the engine. Written by the
+     * engine thread.
+     */
+    private volatile boolean parked;
+    /** 1 while this QP is on its engine thread's list of posts to parked connections. */
+    private volatile int listed;
+    private static final VarHandle LISTED;
+
+    static {
+        try {
+            LISTED = MethodHandles.lookup().findVarHandle(JwarpQp.class, "listed", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The next QP on the engine thread's list of posts to parked connections (written before the push). */
+    JwarpQp nextListed;
+
+    /** Engine thread: the connection is parked, or visited again. */
+    void parked(boolean p) {
+        parked = p;
+    }
+
+    /** A poster: takes this QP onto the list; false if it is on it already. */
+    boolean list() {
+        return listed == 0 && LISTED.compareAndSet(this, 0, 1);
+    }
+
+    /** Engine thread: the QP left the list (a later post may put it on again). */
+    void unlist() {
+        listed = 0;
+    }
+
+    /** Engine thread: whether the send queue holds a request not yet taken. */
+    boolean hasPosted() {
+        return sq.peek() != null;
+    }
 
     /** The counters, for the owner thread to update. */
     CounterSet counterSet() {

@@ -111,6 +111,18 @@ final class StreamDriver {
         }
     }
 
+    /**
+     * Nothing to send and no timer to watch: established, in full operation, nothing framed and
+     * unwritten, no hold for the initiator's first FPDU, and no nudge due (one that has sent but
+     * never heard keeps watching for a silent peer, {@link #SILENT_PEER_NUDGE_NANOS}).
+     */
+    boolean quiet() {
+        RdmapStream stream = c.qp().stream;
+        return established && responderSpeaksAt == 0 && sink.pending() == 0
+                && stream.state() == RdmapStream.State.RTS
+                && (nudged || stream.fpdusReceived() > 0 || stream.fpdusSent() == 0);
+    }
+
     /** Bytes framed and not yet taken by the socket. */
     long pending() {
         return sink.pending();
