@@ -104,13 +104,77 @@ class ParkingTest {
         }
     }
 
-    /** Connections the device's (one) engine thread visits, asked on that thread. */
+    /**
+     * Rebalancing moves parked connections to the other engine thread: each one serves its next
+     * post there, and its peer's bytes, and parks again on its new thread.
+     */
+    @Test
+    void aParkedConnectionMovedToAnotherEngineThreadServesItsNextPostThere() throws Exception {
+        System.setProperty(EngineWorker.READINESS_FROM_PROPERTY, "1");   // every thread parks from its first connection
+        LoopbackPair.End client;
+        LoopbackPair.End server;
+        try {
+            client = new LoopbackPair.End(RssRebalanceTest.TWO_ENGINES);
+            server = new LoopbackPair.End(RssRebalanceTest.TWO_ENGINES);
+        } finally {
+            System.clearProperty(EngineWorker.READINESS_FROM_PROPERTY);
+        }
+        try (client; server) {
+            var listener = RssRebalanceTest.listen(server);
+            int pairs = 4;
+            JwarpQp[][] qps = new JwarpQp[pairs][];
+            for (int i = 0; i < pairs; i++) {
+                qps[i] = RssRebalanceTest.connect(client, server, listener);
+            }
+            int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE;
+            MemoryRegion clientMr = client.register(pairs, access);
+            MemoryRegion serverMr = server.register(pairs, access);
+            awaitTrue(() -> visited(client.device) == 0 && visited(server.device) == 0, "every quiet connection parked");
+            int[] target = new int[pairs];
+            for (int i = 0; i < pairs; i++) {
+                target[i] = 1 - qps[i][0].worker().index();
+            }
+            for (int i = 0; i < pairs; i++) {
+                // two QPs of one RSS entry move together: the second one's move finds it there
+                ((JwarpDevice) client.device).moveEntry(qps[i][0].rssEntry(), target[i]);
+            }
+            for (int i = 0; i < pairs; i++) {
+                JwarpQp c = qps[i][0];
+                int to = target[i];
+                awaitTrue(() -> c.worker().index() == to, "QP " + i + " moved to the other thread");
+            }
+            for (int i = 0; i < pairs; i++) {
+                byte b = (byte) (0x10 + i);
+                clientMr.segment().set(ValueLayout.JAVA_BYTE, i, b);
+                assertEquals(PostStatus.OK, qps[i][0].postSend(new SendWr().opcode(WrOpcode.RDMA_WRITE).signaled(true)
+                        .wrId(i).addSge(clientMr, i, 1).remote(serverMr.iova() + i, serverMr.rkey())));
+                WorkCompletion wc = client.next();
+                assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+                assertEquals(i, wc.wrId());
+                awaitByte(serverMr, i, b);
+                byte back = (byte) (0x20 + i);
+                serverMr.segment().set(ValueLayout.JAVA_BYTE, i, back);
+                // the server's WRITE lands in the client's region: read on the connection's new thread
+                assertEquals(PostStatus.OK, qps[i][1].postSend(new SendWr().opcode(WrOpcode.RDMA_WRITE).signaled(true)
+                        .wrId(i).addSge(serverMr, i, 1).remote(clientMr.iova() + i, clientMr.rkey())));
+                assertEquals(WcStatus.SUCCESS, server.next().status());
+                awaitByte(clientMr, i, back);
+            }
+            awaitTrue(() -> visited(client.device) == 0, "parked again on their new threads");
+            listener.close();
+        }
+    }
+
+    /** Connections the device's engine threads visit, each asked on its own thread. */
     private static int visited(RdmaDevice device) {
         JwarpDevice d = (JwarpDevice) device;
-        EngineWorker w = d.engines().workers()[0];
-        int[] n = {-1};
-        d.runOnEngine(w, () -> n[0] = w.activeCount());
-        return n[0];
+        int sum = 0;
+        for (EngineWorker w : d.engines().workers()) {
+            int[] n = {-1};
+            d.runOnEngine(w, () -> n[0] = w.activeCount());
+            sum += n[0];
+        }
+        return sum;
     }
 
     private static int count(RdmaDevice device) {
