@@ -55,6 +55,12 @@ public final class CounterNames {
     /** Engine thread: the queue pairs it owns now. Not standard: engine-thread groups hold it. */
     public static final String QPS = "qps";
 
+    /**
+     * Engine thread: the queue pairs among {@link #QPS} whose connections it parked now — quiet,
+     * not visited by its duty cycle until a post, bytes from the peer or an end.
+     */
+    public static final String QPS_PARKED = "qps.parked";
+
     /** Engine thread: the RSS indirection-table entries that name it now. */
     public static final String RSS_ENTRIES = "rss.entries";
 

@@ -3,6 +3,7 @@ package org.jwarp.engine.provider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.lang.invoke.VarHandle;
 import org.jwarp.engine.agent.Agent;
@@ -279,6 +280,7 @@ final class EngineWorker implements Agent {
             return false;
         }
         c.readable(false);
+        parkedCount.lazySet(parkedCount.get() + 1);
         return true;
     }
 
@@ -286,8 +288,16 @@ final class EngineWorker implements Agent {
     void unpark(Connection c) {
         if (c.parked()) {
             c.parked(false);
+            parkedCount.lazySet(parkedCount.get() - 1);
             active.add(c);
         }
+    }
+
+    /** Connections parked now: written by this thread only, read by counter readers. */
+    private final AtomicInteger parkedCount = new AtomicInteger();
+
+    int parkedCount() {
+        return parkedCount.get();
     }
 
     private void unparkAll() {
@@ -427,6 +437,7 @@ final class EngineWorker implements Agent {
         connections.remove(c);
         if (c.parked()) {
             c.parked(false);
+            parkedCount.lazySet(parkedCount.get() - 1);
         } else {
             active.remove(c);
         }
@@ -470,7 +481,16 @@ final class EngineWorker implements Agent {
 
     /** The QP is gone: drop its connection from the duty cycle. */
     void forget(JwarpQp qp) {
-        connections.removeIf(c -> c.qp() == qp);
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            Connection c = connections.get(i);
+            if (c.qp() == qp) {
+                if (c.parked()) {
+                    c.parked(false);
+                    parkedCount.lazySet(parkedCount.get() - 1);
+                }
+                connections.remove(i);
+            }
+        }
         active.removeIf(c -> c.qp() == qp);
     }
 

@@ -53,9 +53,9 @@ import org.jwarp.verbs.RssConfig;
  */
 final class JwarpDevice implements RdmaDevice {
 
-    /** What only an engine thread's group counts: the QPs it owns, its RSS entries, the moves to it. */
+    /** What only an engine thread's group counts: the QPs it owns, its RSS entries, the moves to it, its CPU time, the QPs it parked. */
     static final List<String> ENGINE_ONLY_NAMES = List.of(CounterNames.QPS, CounterNames.RSS_ENTRIES,
-            CounterNames.RSS_MOVES_IN, CounterNames.CPU_NS);
+            CounterNames.RSS_MOVES_IN, CounterNames.CPU_NS, CounterNames.QPS_PARKED);
     /** An engine thread's group: its QPs' counters summed, then {@link #ENGINE_ONLY_NAMES}. */
     static final List<String> ENGINE_COUNTER_NAMES = engineCounterNames();
 
@@ -414,6 +414,7 @@ final class JwarpDevice implements RdmaDevice {
                 case 1 -> engines.steering().entriesOf(engine);
                 case 2 -> w.movesIn();
                 case 3 -> engines.cpuNanos(engine);
+                case 4 -> w.parkedCount();
                 default -> throw new IndexOutOfBoundsException("engine counter index " + index);
             }));
             out.add(Counters.sum(scope, parts));

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.QpState;
@@ -35,6 +36,7 @@ class ParkingTest {
             m.connect(PAIRS);
             Regions r = new Regions(m);
             awaitTrue(() -> visited(m.client) == 0 && visited(m.server) == 0, "every quiet connection parked");
+            assertEquals(PAIRS, parkedNow(m.client), "jwarp stat's qps.parked");
             for (int i = 0; i < PAIRS; i += 5) {
                 // a post on a parked connection leaves, and completes
                 byte b = (byte) (0x40 + i);
@@ -101,6 +103,7 @@ class ParkingTest {
             }
             // below the threshold every connection is visited again, each cycle
             awaitTrue(() -> visited(m.client) == left, "all " + left + " connections visited below the threshold");
+            assertEquals(0, parkedNow(m.client), "none parked below the threshold");
         }
     }
 
@@ -175,6 +178,11 @@ class ParkingTest {
             sum += n[0];
         }
         return sum;
+    }
+
+    /** The engine threads' {@code qps.parked}, as {@code jwarp stat} shows it. */
+    private static long parkedNow(RdmaDevice device) {
+        return device.engineCounters().stream().mapToLong(c -> c.get(CounterNames.QPS_PARKED)).sum();
     }
 
     private static int count(RdmaDevice device) {
