@@ -41,7 +41,7 @@ class StatCommandTest {
             QueuePair qp = dev.createQp(dev.allocPd(), QpInitAttr.builder(cq, cq).build());
             String qpScope = "qp-" + qp.qpNum();
             String deviceRow = "  device\\s+0\\s+0\\s+0\\s+0\\s+\\d+\\s+\\d+\\s+0\\s+0\\s+0\\s+0\\s+0\\s+0"
-                    + "\\s+\\d+\\s+1\\s+128\\s+0\\s+-1\\s+-";
+                    + "\\s+\\d+\\s+1\\s+128\\s+0\\s+-1\\s+0\\s+-";
             // the QP's row and the device's count of it are published by different threads: wait for both
             JwarpCommandTest.Run r = awaitOutput(out -> out.contains(qpScope)
                     && out.lines().anyMatch(l -> l.matches(deviceRow)), "stat", "--dir", dir.toString());
@@ -51,12 +51,12 @@ class StatCommandTest {
                     lines.getFirst());
             assertTrue(lines.get(1).matches("  scope\\s+fpdus\\.tx\\s+bytes\\.tx\\s+fpdus\\.rx\\s+bytes\\.rx\\s+doorbells"
                     + "\\s+wakeups\\s+terminates\\.tx\\s+terminates\\.rx\\s+crc\\.errors\\s+rx\\.direct\\.bytes"
-                    + "\\s+socket\\.writes\\s+socket\\.reads\\s+idle\\.parks\\s+qps\\s+rss\\.entries\\s+rss\\.moves\\.in\\s+cpu\\.ns\\s+setups\\.refused"), lines.get(1));
-            // one QP, the whole indirection table (128 entries) on the one engine, no moves
+                    + "\\s+socket\\.writes\\s+socket\\.reads\\s+idle\\.parks\\s+qps\\s+rss\\.entries\\s+rss\\.moves\\.in\\s+cpu\\.ns\\s+qps\\.parked\\s+setups\\.refused"), lines.get(1));
+            // one QP (not connected: none parked), the whole indirection table (128 entries) on the one engine, no moves
             assertTrue(lines.get(2).matches(deviceRow), lines.get(2));
             assertTrue(lines.get(3).startsWith("  engine-0 "), lines.get(3));
-            assertTrue(lines.get(4).matches("  cm(\\s+-){17}\\s+0"), lines.get(4));
-            assertTrue(lines.get(5).matches("  " + qpScope + "(\\s+0){12}(\\s+-){6}"), lines.get(5));
+            assertTrue(lines.get(4).matches("  cm(\\s+-){18}\\s+0"), lines.get(4));
+            assertTrue(lines.get(5).matches("  " + qpScope + "(\\s+0){12}(\\s+-){7}"), lines.get(5));
             qp.close();
         }
         JwarpCommandTest.Run gone = JwarpCommandTest.run("stat", "--dir", dir.toString());
