@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "toe", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Seed 001's Tables I and II: a one-way stream, the host passing data in 8 KiB and 128 KiB chunks, "
                 + "through jwarp's offloaded sockets (each side's host on one CPU, its engine thread on the other) "
-                + "and through Java sockets (each side on one CPU); throughput and host CPU as % of one CPU per Gb/s, sending and receiving, beside the paper's.",
+                + "and through Java sockets (each side on one CPU); throughput and host CPU as %% of one CPU per Gb/s, sending and receiving, beside the paper's.",
                 "Places: loopback (two processes), and the testbed (hosts A and B in network namespaces joined by a "
                         + "veth pair, no added delay, MTU 1500), which needs root.",
                 "Quick: one 1.5 s run per point."})

@@ -34,6 +34,38 @@ class JwarpCommandTest {
         assertFalse(r.out().contains("FAIL"));
     }
 
+    /**
+     * picocli formats help texts with {@code String.format}: a bare '%' in one makes it print a
+     * warning beside the help and show the text unformatted.
+     */
+    @Test
+    void everyHelpTextOfEveryCommandFormats() {
+        int[] texts = {0};
+        checkHelpTexts(JwarpCommand.newCommandLine(), texts);
+        assertTrue(texts[0] > 40, "help texts checked: " + texts[0]);
+    }
+
+    private static void checkHelpTexts(CommandLine cl, int[] texts) {
+        CommandLine.Model.CommandSpec spec = cl.getCommandSpec();
+        // the command's own texts: picocli hands an option's description back formatted already
+        CommandLine.Model.UsageMessageSpec usage = spec.usageMessage();
+        java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(usage.description()));
+        all.addAll(java.util.List.of(usage.header()));
+        all.addAll(java.util.List.of(usage.footer()));
+        for (String text : all) {
+            try {
+                String.format(text);
+            } catch (java.util.IllegalFormatException e) {
+                throw new AssertionError("'" + spec.qualifiedName() + "': a help text does not format (escape '%' as"
+                        + " '%%'): " + e + ": " + text);
+            }
+            texts[0]++;
+        }
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            checkHelpTexts(sub, texts);
+        }
+    }
+
     @Test
     void selfcheckSubcommand() {
         Run r = run("selfcheck");
