@@ -151,19 +151,14 @@ final class EngineThreads {
      * counted in {@link #invocations()}.
      */
     int standbyCycle() {
-        return invoking.compareAndSet(false, true) ? cycleHoldingTheFlag() : -1;
-    }
-
-    /** One invoked duty cycle by the thread that took {@link #invoking}, which it gives back. */
-    private int cycleHoldingTheFlag() {
-        return holdingTheFlag(null);
+        return invoking.compareAndSet(false, true) ? cycleHoldingTheFlag(null) : -1;
     }
 
     /**
-     * By the thread that took {@link #invoking}, which it gives back: {@code part} of a duty cycle
-     * first, if not null, then a whole one.
+     * One invoked duty cycle by the thread that took {@link #invoking}, which it gives back;
+     * {@code part} of a cycle before it, if not null.
      */
-    private int holdingTheFlag(IntSupplier part) {
+    private int cycleHoldingTheFlag(IntSupplier part) {
         invokingThread = Thread.currentThread();
         try {
             int work = part == null ? 0 : invoker.invoke(part);
@@ -278,7 +273,7 @@ final class EngineThreads {
      * in one).
      */
     int invoke() {
-        return takeTheFlag() ? cycleHoldingTheFlag() : 0;
+        return takeTheFlag() ? cycleHoldingTheFlag(null) : 0;
     }
 
     /**
@@ -290,7 +285,7 @@ final class EngineThreads {
         if (!takeTheFlag()) {
             return false;
         }
-        holdingTheFlag(part);
+        cycleHoldingTheFlag(part);
         return true;
     }
 

@@ -1,11 +1,11 @@
 package org.jwarp.engine.provider;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.lang.invoke.VarHandle;
 import org.jwarp.engine.agent.Agent;
 import org.jwarp.engine.agent.EngineTenant;
 import org.jwarp.engine.io.StagingPool;
@@ -286,11 +286,19 @@ final class EngineWorker implements Agent {
 
     /** A parked connection is visited again, from this duty cycle on (engine thread). */
     void unpark(Connection c) {
-        if (c.parked()) {
-            c.parked(false);
-            parkedCount.lazySet(parkedCount.get() - 1);
+        if (leavesParking(c)) {
             active.add(c);
         }
+    }
+
+    /** Whether {@code c} was parked; if so it is not any more (not yet back in {@link #active}). */
+    private boolean leavesParking(Connection c) {
+        if (!c.parked()) {
+            return false;
+        }
+        c.parked(false);
+        parkedCount.lazySet(parkedCount.get() - 1);
+        return true;
     }
 
     /** Connections parked now: written by this thread only, read by counter readers. */
@@ -435,10 +443,7 @@ final class EngineWorker implements Agent {
     /** The connection moves to another engine thread: it leaves this one's duty cycle and selector. */
     void detach(Connection c) {
         connections.remove(c);
-        if (c.parked()) {
-            c.parked(false);
-            parkedCount.lazySet(parkedCount.get() - 1);
-        } else {
+        if (!leavesParking(c)) {
             active.remove(c);
         }
         c.unregister();
@@ -484,10 +489,7 @@ final class EngineWorker implements Agent {
         for (int i = connections.size() - 1; i >= 0; i--) {
             Connection c = connections.get(i);
             if (c.qp() == qp) {
-                if (c.parked()) {
-                    c.parked(false);
-                    parkedCount.lazySet(parkedCount.get() - 1);
-                }
+                leavesParking(c);
                 connections.remove(i);
             }
         }

@@ -53,7 +53,10 @@ import org.jwarp.verbs.RssConfig;
  */
 final class JwarpDevice implements RdmaDevice {
 
-    /** What only an engine thread's group counts: the QPs it owns, its RSS entries, the moves to it, its CPU time, the QPs it parked. */
+    /**
+     * What only an engine thread's group counts: the QPs it owns, its RSS entries, the moves to it,
+     * its CPU time, the QPs it parked.
+     */
     static final List<String> ENGINE_ONLY_NAMES = List.of(CounterNames.QPS, CounterNames.RSS_ENTRIES,
             CounterNames.RSS_MOVES_IN, CounterNames.CPU_NS, CounterNames.QPS_PARKED);
     /** An engine thread's group: its QPs' counters summed, then {@link #ENGINE_ONLY_NAMES}. */
