@@ -39,13 +39,19 @@ public final class Downcalls {
 
     /**
      * The libc function {@code name} without errno capture: for a hot call whose failure is then
-     * repeated through a capturing handle. A capturing call costs a per-call object wherever the
-     * JIT does not remove it; this one has none to remove.
+     * read as a hint ({@link ErrnoHint}) or repeated through a capturing handle. A capturing call
+     * costs a per-call object wherever the JIT does not remove it; this one has none to remove.
      */
-    @SuppressWarnings("restricted")
     public static MethodHandle requireWithoutErrno(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
-        return LINKER.defaultLookup().find(name).map(symbol -> LINKER.downcallHandle(symbol, descriptor, extra))
+        return findWithoutErrno(name, descriptor, extra)
                 .orElseThrow(() -> new UnsupportedOperationException("libc has no " + name + "()"));
+    }
+
+    /** As {@link #requireWithoutErrno}, or empty if the C library has no {@code name}. */
+    @SuppressWarnings("restricted")
+    public static Optional<MethodHandle> findWithoutErrno(String name, FunctionDescriptor descriptor,
+            Linker.Option... extra) {
+        return LINKER.defaultLookup().find(name).map(symbol -> LINKER.downcallHandle(symbol, descriptor, extra));
     }
 
     /** As {@link #find}, for a function every supported libc has. */

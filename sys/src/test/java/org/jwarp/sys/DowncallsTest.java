@@ -32,6 +32,25 @@ class DowncallsTest {
     }
 
     @Test
+    void aCallWithoutCaptureLeavesItsErrnoForTheHint() throws Throwable {
+        MethodHandle write = Downcalls.requireWithoutErrno("write",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(8);
+            // loading ErrnoHint runs the JVM's own code, which may set errno: the reason it is a hint
+            ErrnoHint.read();
+            assertEquals(-1, (long) write.invokeExact(-1, buf, 8L));
+            assertEquals(Errno.EBADF, ErrnoHint.read());
+            // another call's failure replaces it: kill(no such process, 0) is ESRCH
+            MethodHandle kill = Downcalls.requireWithoutErrno("kill", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+            assertEquals(-1, (int) kill.invokeExact(Integer.MAX_VALUE, 0));
+            assertEquals(Errno.ESRCH, ErrnoHint.read());
+            assertEquals(-1, (long) write.invokeExact(-1, buf, 8L));
+            assertEquals(Errno.EBADF, ErrnoHint.read());
+        }
+    }
+
+    @Test
     void aFunctionLibcLacksIsNamed() {
         assertTrue(Downcalls.find("no_such_function_in_libc", FunctionDescriptor.ofVoid()).isEmpty());
         UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,

@@ -205,6 +205,30 @@ class SocketIoTest {
         assertTrue(e.getMessage() != null && !e.getMessage().isBlank(), "the failure says what happened");
     }
 
+    /**
+     * The system-call layer reads a failed call's errno as a hint and repeats anything but EAGAIN
+     * with errno captured: a reset still reads as a reset, and a send after it as one of the two
+     * errors the kernel gives for a dead connection, by name.
+     */
+    @org.junit.jupiter.api.Test
+    void aResetIsNamedByTheSystemCallLayerOnBothDirections() throws IOException {
+        SocketIo io = io("syscalls");
+        assertEquals(0, io.read(scratch()), "nothing to read yet: EAGAIN is a read of nothing");
+        peer.setOption(StandardSocketOptions.SO_LINGER, 0);
+        peer.close();   // RST
+        IOException read = assertThrows(IOException.class, () -> {
+            while (io.read(scratch()) == 0) {
+                Thread.onSpinWait();
+            }
+        });
+        assertEquals("readv: Connection reset by peer (errno 104)", read.getMessage());
+        IoVector v = new IoVector(1);
+        v.add(random(4096, 6), 0, 4096);
+        IOException write = assertThrows(IOException.class, () -> io.write(v));
+        assertTrue(write.getMessage().matches("sendmsg: (Broken pipe \\(errno 32\\)|Connection reset by peer \\(errno 104\\))"),
+                write.getMessage());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"nio", "syscalls", "uring", "uring-sqpoll"})
     void heapMemoryIsCopiedNeverAddressed(String layer) {

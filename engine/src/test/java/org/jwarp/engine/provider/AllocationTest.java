@@ -69,8 +69,7 @@ class AllocationTest {
                 }
                 run(p, wrs, ops); // warm-up: JIT compiles the data path
                 // A per-operation allocation shows in every window; the JIT's, while it still compiles
-                // the FFM downcalls (their capture-state slice is scalar-replaced once compiled), in the
-                // first ones only. Up to three windows; one within the bound passes.
+                // the data path, in the first ones only. Up to three windows; one within the bound passes.
                 List<String> windows = new ArrayList<>();
                 boolean clean = false;
                 for (int w = 0; w < 3 && !clean; w++) {
