@@ -213,19 +213,20 @@ final class Connection {
     /**
      * Engine thread: whether the stream is worth a read every duty cycle while the engine spins.
      * Yes while the peer is talking (bytes in the last {@link #QUIET_AFTER_NANOS}). A connection
-     * that only sends — one side of a stream of Writes — is not: its reads would come back empty,
-     * a system call each, beside every write. One silent both ways is not either when neighbours
+     * that only sends — one side of a stream of Writes — is not, in the cycles that send and in
+     * those between: its reads would come back empty, a system call each, and a cycle without one
+     * is short, so the in-turn read soon comes. One silent both ways is not either when neighbours
      * share the cycle, so that a busy connection's poll is not slowed by a read of each idle one;
-     * a lone one that is not sending is, since nothing else needs the cycle.
+     * a lone one is, since nothing else needs the cycle.
      */
     boolean readEveryCycle(long now, boolean lone) {
         if (now - lastHeard < QUIET_AFTER_NANOS) {
             return true;
         }
-        if (sending) {
+        if (sending || now - lastTraffic < QUIET_AFTER_NANOS) {
             return false;
         }
-        return lone || now - lastTraffic < QUIET_AFTER_NANOS;
+        return lone;
     }
 
     /** Engine thread: joins the engine's selector, so readiness wakes an idle engine. */

@@ -139,7 +139,36 @@ class ReadinessTest {
     }
 
     /**
-     * Two connected pairs and their regions, each client connection having heard from its peer
+     * A lone connection that only sends is read in turn in the duty cycles between its posts as
+     * well (an application polling for completions runs them), not only in those that send; bytes
+     * its peer then sends are still taken within {@link EngineWorker#QUIET_READ_EVERY} cycles.
+     */
+    @Test
+    void aLoneSenderIsReadInTurnInTheCyclesBetweenItsPostsToo() throws Exception {
+        try (ManyConnections m = new ManyConnections(HybridModeTest.hybrid())) {
+            Regions r = new Regions(m, 1);
+            QueuePair sender = m.clientQps.get(0);
+            int posts = 400;
+            int idleCycles = 3;
+            long before = sender.counters().get(CounterNames.SOCKET_READS);
+            for (int i = 0; i < posts; i++) {
+                assertEquals(PostStatus.OK, sender.postSend(r.write()));     // one duty cycle that sends
+                for (int k = 0; k < idleCycles; k++) {
+                    m.client.invoke();                                      // and some with nothing to send
+                }
+            }
+            long reads = sender.counters().get(CounterNames.SOCKET_READS) - before;
+            long turns = posts * (1 + idleCycles) / EngineWorker.QUIET_READ_EVERY;
+            assertTrue(reads >= turns - 2 && reads <= turns + 2, "the sending connection was read " + reads
+                    + " times in " + posts * (1 + idleCycles) + " cycles, expected about " + turns);
+            r.sendNote(0, (byte) 42);
+            int cycles = awaitByte(m, r.inbox, 0, (byte) 42);
+            assertTrue(cycles <= EngineWorker.QUIET_READ_EVERY + 1, "placed after " + cycles + " cycles");
+        }
+    }
+
+    /**
+     * Connected pairs (two unless said) and their regions, each client connection having heard from its peer
      * once (so that no silent-peer nudge, {@link StreamDriver#SILENT_PEER_NUDGE_NANOS}, makes it
      * talk in the measured window), then more than {@link Connection#QUIET_AFTER_NANOS} of
      * silence both ways.
@@ -152,15 +181,19 @@ class ReadinessTest {
         final MemoryRegion note;
 
         Regions(ManyConnections m) throws InterruptedException {
+            this(m, 2);
+        }
+
+        Regions(ManyConnections m, int pairs) throws InterruptedException {
             this.m = m;
-            m.connect(2);
+            m.connect(pairs);
             src = m.clientPd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64), Access.LOCAL_WRITE);
             dst = m.serverPd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64),
                     Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             inbox = m.clientPd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64),
                     Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             note = m.serverPd.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(64), Access.LOCAL_WRITE);
-            for (int i = 0; i < 2; i++) {
+            for (int i = 0; i < pairs; i++) {
                 assertEquals(PostStatus.OK, m.serverQps.get(i).postSend(noteTo(i, (byte) (i + 1))));
                 awaitByte(m, inbox, i, (byte) (i + 1));
             }
