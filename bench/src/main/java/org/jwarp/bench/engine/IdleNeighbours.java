@@ -5,6 +5,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,7 +38,10 @@ import org.jwarp.verbs.WrOpcode;
  * in invoker mode on the calling thread, which posts, then runs the receiving device's duty
  * cycles until the byte is placed, and back: a round is four duty cycles' work at least, and
  * every idle connection a cycle visits shows in it. Reports the median and p99 of half a round
- * trip for each N, and each median's ratio to the first N's, measured in the same run.
+ * trip for each N, and each median's ratio to the first N's, measured in the same run. A first
+ * line gives the same exchange over two plain sockets on the same thread (Java NIO, non-blocking:
+ * a write and the reads that take it, each way): what the engine adds per message is the
+ * difference.
  *
  * <p>Run: {@code java --enable-native-access=ALL-UNNAMED
  * --add-opens java.base/sun.nio.ch=ALL-UNNAMED -cp bench/target/jwarp-jmh.jar
@@ -54,6 +61,10 @@ public final class IdleNeighbours {
                 : new int[] {0, 10, 100, 1000};
         System.out.printf(Locale.ROOT, "8 B WRITE ping-pong beside N idle connections, one thread, invoker mode,"
                 + " %d rounds each (RTT/2)%n", rounds);
+        long[] sockets = nioHalfRoundTrips(rounds);
+        Arrays.sort(sockets);
+        System.out.printf(Locale.ROOT, "NIO sockets, the same thread  p50 %9.2f us  p99 %9.2f us%n",
+                sockets[sockets.length / 2] / 1e3, sockets[(int) (sockets.length * 0.99)] / 1e3);
         double first = 0;
         for (int n : idle) {
             long[] half = run(n, rounds);
@@ -122,6 +133,57 @@ public final class IdleNeighbours {
             }
             listener.close();
             return half;
+        }
+    }
+
+    /**
+     * The baseline: 8 bytes over a loopback TCP connection and 8 back, both ends non-blocking on
+     * this thread, as many rounds after a warm-up; half of each round trip.
+     */
+    private static long[] nioHalfRoundTrips(int rounds) {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (SocketChannel a = SocketChannel.open(server.getLocalAddress()); SocketChannel b = server.accept()) {
+                for (SocketChannel ch : new SocketChannel[] {a, b}) {
+                    ch.configureBlocking(false);
+                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                }
+                ByteBuffer out = ByteBuffer.allocateDirect(8);
+                ByteBuffer in = ByteBuffer.allocateDirect(8);
+                int warmUp = Math.max(1000, rounds / 5);
+                long[] half = new long[rounds];
+                for (int r = 0; r < warmUp + rounds; r++) {
+                    long t0 = System.nanoTime();
+                    out.clear().putLong(0, r);
+                    exchange(a, b, out, in, r);
+                    out.clear();
+                    exchange(b, a, out, in, r);
+                    if (r >= warmUp) {
+                        half[r - warmUp] = (System.nanoTime() - t0) / 2;
+                    }
+                }
+                return half;
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("the sockets baseline failed", e);
+        }
+    }
+
+    /** Writes {@code out} on {@code from} and reads it whole on {@code to}, checking its round. */
+    private static void exchange(SocketChannel from, SocketChannel to, ByteBuffer out, ByteBuffer in, long round)
+            throws java.io.IOException {
+        while (out.hasRemaining()) {
+            from.write(out);
+        }
+        in.clear();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (in.hasRemaining()) {
+            if (to.read(in) < 0 || System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the sockets baseline lost its peer or stalled");
+            }
+        }
+        if (in.getLong(0) != round) {
+            throw new IllegalStateException("the sockets baseline received round " + in.getLong(0) + ", not " + round);
         }
     }
 
