@@ -175,11 +175,14 @@ final class Connection {
     /** Engine thread: what this cycle's transmit did ({@code sent}: FPDUs framed or written). */
     void sending(int sent) {
         sending = sent > 0 || sentAhead || phase == RUNNING && driver.pending() > 0;
+        posterSent = sentAhead;
         sentAhead = false;
     }
 
     /** Whether the poster's transmit sent since the last cycle's ({@link EngineWorker#transmitNow}). */
     private boolean sentAhead;
+    /** Whether this duty cycle is the one its poster runs after sending (engine thread). */
+    private boolean posterSent;
 
     /** Engine thread: the poster's transmit, just before a duty cycle, sent (that cycle counts it as its own). */
     void sentAhead() {
@@ -217,9 +220,15 @@ final class Connection {
      * those between: its reads would come back empty, a system call each, and a cycle without one
      * is short, so the in-turn read soon comes. One silent both ways is not either when neighbours
      * share the cycle, so that a busy connection's poll is not slowed by a read of each idle one;
-     * a lone one is, since nothing else needs the cycle.
+     * a lone one is, since nothing else needs the cycle. The cycle a poster runs right after its
+     * request left ({@link #sentAhead}) reads it only in turn.
      */
     boolean readEveryCycle(long now, boolean lone) {
+        if (posterSent) {
+            // the cycle a poster runs after its request left: the answer cannot be here yet, and
+            // the thread that posted polls again (its polls run the cycles that read)
+            return false;
+        }
         if (now - lastHeard < QUIET_AFTER_NANOS) {
             return true;
         }

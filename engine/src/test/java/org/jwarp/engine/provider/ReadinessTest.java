@@ -73,8 +73,8 @@ class ReadinessTest {
     }
 
     /**
-     * Below the readiness threshold, while the application's posts keep the engine cycling for a
-     * busy connection whose peer talks back, that one is read every cycle and a quiet neighbour
+     * Below the readiness threshold, while the application's polls keep the engine cycling for a
+     * busy connection whose peer talks, that one is read every cycle and a quiet neighbour
      * only every {@link EngineWorker#QUIET_READ_EVERY}-th; bytes that then arrive on the quiet one
      * are still taken within that many cycles.
      */
@@ -88,10 +88,10 @@ class ReadinessTest {
             long busyBefore = busy.counters().get(CounterNames.SOCKET_READS);
             long quietBefore = quiet.counters().get(CounterNames.SOCKET_READS);
             for (int i = 0; i < posts; i++) {
-                // the peer talks on the busy connection; each client post runs one duty cycle on
-                // this thread (hybrid mode), which sends it and reads what the peer sent
+                // the peer talks on the busy connection; each client poll runs one duty cycle on
+                // this thread (hybrid mode), which reads what the peer sent
                 assertEquals(PostStatus.OK, m.serverQps.get(0).postSend(r.noteTo(0, (byte) i)));
-                assertEquals(PostStatus.OK, busy.postSend(r.write()));
+                m.client.invoke();
             }
             long busyReads = busy.counters().get(CounterNames.SOCKET_READS) - busyBefore;
             long quietReads = quiet.counters().get(CounterNames.SOCKET_READS) - quietBefore;
@@ -135,6 +135,33 @@ class ReadinessTest {
                 cycles++;
             }
             assertTrue(cycles <= EngineWorker.QUIET_READ_EVERY + 1, "placed after " + cycles + " sending cycles");
+        }
+    }
+
+    /**
+     * The duty cycle a poster runs right after its request left reads that connection only in
+     * turn, even while the peer talks (its answer cannot be there yet); the polls between the
+     * posts read it every cycle, and every byte the peer sent lands.
+     */
+    @Test
+    void thePostersOwnCycleDoesNotReadItsConnectionThePollsDo() throws Exception {
+        try (ManyConnections m = new ManyConnections(HybridModeTest.hybrid())) {
+            Regions r = new Regions(m, 1);
+            QueuePair qp = m.clientQps.get(0);
+            int rounds = 400;
+            long before = qp.counters().get(CounterNames.SOCKET_READS);
+            for (int i = 0; i < rounds; i++) {
+                byte value = (byte) (i % 100 + 1);
+                r.sendNote(0, value);                                   // the peer talks: its WRITE has left
+                awaitByte(m, r.inbox, 0, value);                        // polls until it is placed
+                assertEquals(PostStatus.OK, qp.postSend(r.write()));    // the poster's cycle: nothing to read
+            }
+            long reads = qp.counters().get(CounterNames.SOCKET_READS) - before;
+            // a read in each poster's cycle too would make 2 a round; in turn it is 1 and an eighth,
+            // with room for polls that came before the kernel had delivered the peer's bytes
+            long most = rounds + rounds / EngineWorker.QUIET_READ_EVERY + rounds / 4;
+            assertTrue(reads >= rounds - 2 && reads <= most, "the connection was read " + reads + " times in " + rounds
+                    + " rounds of the polls that took the peer's byte and a post; expected " + (rounds - 2) + " to " + most);
         }
     }
 
