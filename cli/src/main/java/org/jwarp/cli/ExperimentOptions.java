@@ -27,14 +27,26 @@ final class ExperimentOptions {
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default results/NAME-TIMESTAMP).")
     Path out;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
     /** {@code quick} or {@code full}, as results.json names the mode. */
     String mode() {
         return quick ? "quick" : "full";
     }
 
-    /** {@code --out}, or {@code results/NAME-TIMESTAMP}. */
+    /**
+     * {@code --out}, or {@code results/NAME-TIMESTAMP}; a directory that cannot be made is refused
+     * here, before the experiment runs.
+     */
     Path dir(String name) {
-        return out != null ? out : ExperimentProcesses.defaultDir(name);
+        Path dir = out != null ? out : ExperimentProcesses.defaultDir(name);
+        String problem = OutputPath.whyNotDirectory(dir);
+        if (problem != null) {
+            throw new ParameterException(spec.commandLine(), (out != null ? "--out " : "the output directory ") + dir
+                    + ": " + problem);
+        }
+        return dir;
     }
 
     /** {@code --where}: whether an experiment's delay sweep between degen's testbed hosts runs. */

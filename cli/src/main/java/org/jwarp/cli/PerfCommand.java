@@ -169,6 +169,10 @@ abstract class PerfCommand implements Callable<Integer> {
         TestKind t = test();
         TransportKind tr = transport();
         Settings s = settings(t, tr);
+        String csvProblem = csv == null ? null : OutputPath.whyNotFile(csv);
+        if (csvProblem != null) {
+            throw bad("--csv " + csv + ": " + csvProblem);
+        }
         int cores = Runtime.getRuntime().availableProcessors();
         List<Integer> cpus = pinList();
         DeviceConfig.ThreadingMode mode = device.threadingMode(spec);
@@ -309,7 +313,7 @@ abstract class PerfCommand implements Callable<Integer> {
         try {
             Files.write(csv, lines);
         } catch (IOException e) {
-            throw new PerfException("cannot write " + csv + ": " + e.getMessage());
+            throw new PerfException("cannot write " + csv + ": " + OutputPath.reason(e));
         }
     }
 

@@ -17,6 +17,18 @@ import org.junit.jupiter.api.io.TempDir;
 class LatencyExperimentCommandTest {
 
     @Test
+    void anOutputDirectoryThatCannotBeMadeIsRefusedBeforeTheRun(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        Path out = file.resolve("results");
+        JwarpCommandTest.Run r = JwarpCommandTest.run("experiment", "latency", "--quick", "--where", "loopback",
+                "--out", out.toString());
+        assertEquals(2, r.exit(), r.err() + r.out());
+        assertEquals("jwarp: --out " + out + ": " + file + " is a file, not a directory"
+                + " (see 'jwarp experiment latency --help')", r.err().strip());
+        assertEquals("", r.out(), "nothing ran");
+    }
+
+    @Test
     void aTinyRunWritesSaneDataAndAPlot(@TempDir Path dir) throws Exception {
         JwarpCommandTest.Run r = JwarpCommandTest.run("experiment", "latency", "--quick", "--where", "loopback",
                 "--sizes", "64,1024", "--out", dir.toString());

@@ -11,7 +11,10 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every error of the benchmark subcommands is one line starting with "jwarp: ", with a non-zero
@@ -50,6 +53,22 @@ class PerfErrorsTest {
                 + " on another): leave out --pin, or use --threading dedicated with --pin" + help("write-lat"));
         assertLine(PerfRun.of("write-bw", "--numa", "--threading", "invoker"), 2,
                 "jwarp: --numa pins engine threads of their own: it needs --threading dedicated" + help("write-bw"));
+    }
+
+    @Test
+    void anOutputFileThatCannotBeWrittenIsRefusedBeforeTheRun(@TempDir Path dir) throws IOException {
+        Path missing = dir.resolve("no-such-dir").resolve("x.csv");
+        PerfRun r = PerfRun.of("write-bw", "--loopback", "-n", "10", "--csv", missing.toString());
+        assertLine(r, 2, "jwarp: --csv " + missing + ": no such directory " + missing.getParent()
+                + "; create it first or give another path" + help("write-bw"));
+        assertEquals("", r.out(), "nothing ran");
+        assertLine(PerfRun.of("write-bw", "--loopback", "-n", "10", "--csv", dir.toString()), 2,
+                "jwarp: --csv " + dir + ": it is a directory; give a file name" + help("write-bw"));
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        Path under = file.resolve("x.csv");
+        assertLine(PerfRun.of("write-bw", "--loopback", "-n", "10", "--csv", under.toString()), 2,
+                "jwarp: --csv " + under + ": no such directory " + file + "; create it first or give another path"
+                + help("write-bw"));
     }
 
     @Test
