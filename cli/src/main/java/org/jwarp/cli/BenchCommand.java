@@ -81,7 +81,8 @@ final class BenchCommand implements Callable<Integer> {
             + " --quick: 5000).")
     Integer roundsOption;
 
-    @Option(names = "--quick", description = "Fewer and shorter runs (about 90 s here): a look, not a measurement.")
+    @Option(names = "--quick", description = "Fewer and shorter runs (3 pairs of 1 s; with every layer about 6 min"
+            + " here, less with --io): a look, not a measurement.")
     boolean quick;
 
     private int pairs;
