@@ -189,6 +189,9 @@ final class DeviceOptions {
                 throw bad(spec, "--rtr takes write, read or send, not '" + k + "'");
             }
         }
+        if (Boolean.TRUE.equals(peerToPeer) && rev == 1) {
+            throw bad(spec, "--p2p needs --mpa-rev 2: peer-to-peer mode is RFC 6581's, MPA revision 1 has none");
+        }
         boolean p2p = (peerToPeer == null || peerToPeer) && rev == 2;
         if (p2p && kinds.isEmpty()) {
             throw bad(spec, "--p2p needs at least one --rtr kind");

@@ -36,12 +36,12 @@ final class ExperimentOptions {
     }
 
     /**
-     * {@code --out}, or {@code results/NAME-TIMESTAMP}; a directory that cannot be made is refused
-     * here, before the experiment runs.
+     * {@code --out}, or {@code results/NAME-TIMESTAMP}, made here: a directory that cannot be made
+     * is refused before the experiment runs.
      */
     Path dir(String name) {
         Path dir = out != null ? out : ExperimentProcesses.defaultDir(name);
-        String problem = OutputPath.whyNotDirectory(dir);
+        String problem = OutputPath.makeDirectory(dir);
         if (problem != null) {
             throw new ParameterException(spec.commandLine(), (out != null ? "--out " : "the output directory ") + dir
                     + ": " + problem);

@@ -17,7 +17,11 @@ final class OutputPath {
     private OutputPath() {
     }
 
-    /** Null if {@code file} can be written, else why not. */
+    /**
+     * Null if {@code file} can be written, else why not. A file that does not exist yet is
+     * created and removed again: permissions alone do not tell (root may write anywhere by them,
+     * and still not create a file in {@code /proc}).
+     */
     static String whyNotFile(Path file) {
         Path abs = file.toAbsolutePath();
         if (Files.isDirectory(abs)) {
@@ -30,23 +34,33 @@ final class OutputPath {
         if (parent == null || !Files.isDirectory(parent)) {
             return "no such directory " + parent + "; create it first or give another path";
         }
-        return Files.isWritable(parent) ? null : "the directory " + parent + " is not writable";
+        try {
+            Files.delete(Files.createFile(abs));
+            return null;
+        } catch (IOException e) {
+            return "cannot create it (" + reason(e) + ")";
+        }
     }
 
-    /** Null if {@code dir} is a writable directory or can be created, else why not. */
-    static String whyNotDirectory(Path dir) {
+    /**
+     * Makes {@code dir} (and its parents) now, before a run that writes into it at the end;
+     * returns null, or why it cannot be made.
+     */
+    static String makeDirectory(Path dir) {
         Path abs = dir.toAbsolutePath();
         Path existing = abs;
         while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent();
         }
-        if (existing == null) {
-            return "no part of the path exists";
-        }
-        if (!Files.isDirectory(existing)) {
+        if (existing != null && !Files.isDirectory(existing)) {
             return existing + " is a file, not a directory";
         }
-        return Files.isWritable(existing) ? null : "the directory " + existing + " is not writable";
+        try {
+            Files.createDirectories(abs);
+            return null;
+        } catch (IOException e) {
+            return "cannot create it (" + reason(e) + ")";
+        }
     }
 
     /** Why {@code e} failed, in words. */

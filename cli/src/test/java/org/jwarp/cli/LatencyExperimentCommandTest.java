@@ -26,6 +26,11 @@ class LatencyExperimentCommandTest {
         assertEquals("jwarp: --out " + out + ": " + file + " is a file, not a directory"
                 + " (see 'jwarp experiment latency --help')", r.err().strip());
         assertEquals("", r.out(), "nothing ran");
+        r = JwarpCommandTest.run("experiment", "latency", "--quick", "--where", "loopback", "--out", "/proc/jwarp-test");
+        assertEquals(2, r.exit(), r.err() + r.out());
+        assertEquals("jwarp: --out /proc/jwarp-test: cannot create it (no such file or directory)"
+                + " (see 'jwarp experiment latency --help')", r.err().strip());
+        assertEquals("", r.out(), "nothing ran");
     }
 
     @Test

@@ -75,6 +75,17 @@ class LibrdmacmExamplesTest {
         assertEquals("jwarp: Missing required option: '-s=SERVER' (see 'jwarp rdma-client --help')", r.err().strip());
     }
 
+    @Test
+    void aRefusedConnectionIsNamedInWords() {
+        // port 1: nothing listens there (the perf and rping tests rely on it too)
+        PerfRun r = PerfRun.of("cmatose", "-s", "127.0.0.1", "-p", "1", "--timeout", "5");
+        assertEquals(1, r.exit(), r.err());
+        assertEquals("jwarp cmatose: cannot reach /127.0.0.1:1: Connection refused", r.err().strip());
+        r = PerfRun.of("rdma-client", "-s", "127.0.0.1", "-p", "1", "--timeout", "5");
+        assertEquals(1, r.exit(), r.err());
+        assertEquals("jwarp rdma-client: cannot reach /127.0.0.1:1: Connection refused", r.err().strip());
+    }
+
     /** A server on a thread of its own and a client here, each with what it printed. */
     private record Pair(PerfRun server, PerfRun client) {
 

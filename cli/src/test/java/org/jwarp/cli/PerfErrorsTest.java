@@ -69,6 +69,9 @@ class PerfErrorsTest {
         assertLine(PerfRun.of("write-bw", "--loopback", "-n", "10", "--csv", under.toString()), 2,
                 "jwarp: --csv " + under + ": no such directory " + file + "; create it first or give another path"
                 + help("write-bw"));
+        // permissions let root write anywhere; the file system still refuses a new file here
+        assertLine(PerfRun.of("write-bw", "--loopback", "-n", "10", "--csv", "/proc/jwarp-test.csv"), 2,
+                "jwarp: --csv /proc/jwarp-test.csv: cannot create it (no such file or directory)" + help("write-bw"));
     }
 
     @Test

@@ -19,6 +19,8 @@ class RpingCommandTest {
             "rping -c -a 127.0.0.1 -C -1|jwarp: Invalid count -1 (-C must be >= 0) (see 'jwarp rping --help')",
             "rping -s --crc maybe|jwarp: --crc must be preferred, required or off, not 'maybe' (see 'jwarp rping --help')",
             "rping -s --mpa-rev 3|jwarp: --mpa-rev must be 1 or 2, not 3 (see 'jwarp rping --help')",
+            "rping -c -a 127.0.0.1 --mpa-rev 1 --p2p|jwarp: --p2p needs --mpa-rev 2: peer-to-peer mode is RFC 6581's,"
+                    + " MPA revision 1 has none (see 'jwarp rping --help')",
             "rping -s --rtr write,fax|jwarp: --rtr takes write, read or send, not 'fax' (see 'jwarp rping --help')",
             "rping -c -a 127.0.0.1 -P|jwarp: -P is for the server (-s) (see 'jwarp rping --help')"})
     void badInputIsOneLine(String args, String expected) {

@@ -1,6 +1,7 @@
 package org.jwarp.cli.librdmacm;
 
 import java.time.Duration;
+import org.jwarp.cli.CmEventText;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.RdmaDevice;
@@ -42,8 +43,8 @@ final class CmEvents {
         return System.nanoTime() + timeout.toNanos();
     }
 
-    /** A failure event, named as librdmacm's examples print it. */
-    static LibrdmacmException failed(String who, CmEvent e) {
-        return new LibrdmacmException(who + ": event: " + e);
+    /** A failure event, in words (the command's name prefixes the line). */
+    static LibrdmacmException failed(CmEvent e) {
+        return new LibrdmacmException(CmEventText.describe(e, null));
     }
 }

@@ -86,7 +86,7 @@ public final class Cmatose {
                     n.id.accept(new AcceptParams(new byte[0], 1, 1));
                 }
                 case CmEvent.Established est -> established++;
-                default -> throw CmEvents.failed("cmatose", e);
+                default -> throw CmEvents.failed(e);
             }
         }
         transfer(true);
@@ -136,7 +136,7 @@ public final class Cmatose {
                     n.id.connect(new ConnectParams(new byte[0], o.timeout(), 1, 1));
                 }
                 case CmEvent.Established est -> established++;
-                default -> throw CmEvents.failed("cmatose", e);
+                default -> throw CmEvents.failed(e);
             }
         }
         nodes.addAll(List.of(byIndex));

@@ -35,7 +35,7 @@ public final class RdmaExample {
             say(out, "rdma_server: listening on port " + listen.localAddress().getPort());
             CmEvent e = events.next("a client", Duration.ofDays(1));
             if (!(e instanceof CmEvent.ConnectRequest r)) {
-                throw CmEvents.failed("rdma_server", e);
+                throw CmEvents.failed(e);
             }
             node = new CmNode(CmId.forRequest(device, r.request(), events.queue), device.allocPd(), arena, 1, MESSAGE, true);
             node.postRecvs(1);
@@ -83,7 +83,7 @@ public final class RdmaExample {
     private static void expect(CmEvents events, Class<? extends CmEvent> type, String who) {
         CmEvent e = events.next(type.getSimpleName());
         if (!type.isInstance(e)) {
-            throw CmEvents.failed(who, e);
+            throw CmEvents.failed(e);
         }
     }
 

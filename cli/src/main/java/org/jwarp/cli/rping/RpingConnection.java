@@ -5,6 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.jwarp.cli.CmEventText;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
@@ -232,7 +233,7 @@ final class RpingConnection implements AutoCloseable {
         if (type.isInstance(e)) {
             return type.cast(e);
         }
-        throw new RpingException(RpingEvents.describe(e, peer));
+        throw new RpingException(CmEventText.describe(e, peer));
     }
 
     @Override

@@ -1,15 +1,16 @@
-package org.jwarp.cli.rping;
+package org.jwarp.cli;
 
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.wire.rdmap.TerminateError;
 
-/** One-line descriptions of connection-manager events that end an rping run. */
-final class RpingEvents {
+/** One-line descriptions of the connection-manager events that end a command's connection. */
+public final class CmEventText {
 
-    private RpingEvents() {
+    private CmEventText() {
     }
 
-    static String describe(CmEvent e, java.net.InetSocketAddress peer) {
+    /** {@code e} in words; {@code peer} names the peer where the event does not (may be null). */
+    public static String describe(CmEvent e, java.net.InetSocketAddress peer) {
         return switch (e) {
             case CmEvent.Rejected r -> r.reason() + (r.peerPrivateData().length > 0
                     ? " (" + r.peerPrivateData().length + " bytes of private data)" : "");
