@@ -45,7 +45,7 @@ final class CmatoseCommand implements Callable<Integer> {
     int size;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", description = "Longest wait for any one step "
-            + "(default: ${DEFAULT-VALUE}).")
+            + "(the MPA Reply at most 10 s; default: ${DEFAULT-VALUE}). A server waits for its clients without limit.")
     int timeoutSeconds;
 
     @Mixin

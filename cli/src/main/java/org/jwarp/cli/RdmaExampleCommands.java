@@ -26,7 +26,8 @@ final class RdmaExampleCommands {
         int port;
 
         @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", description = "Longest wait for any one "
-                + "step (default: ${DEFAULT-VALUE}).")
+                + "step (the MPA Reply at most 10 s; default: ${DEFAULT-VALUE}). A server waits for its client without"
+                + " limit.")
         int timeoutSeconds;
 
         @Mixin

@@ -64,7 +64,8 @@ final class RpingCommand implements Callable<Integer> {
     boolean debug;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "Longest wait for any one step: connecting, a completion (default: ${DEFAULT-VALUE}).")
+            description = "Longest wait for any one step: connecting (the MPA Reply at most 10 s, as siw),"
+                    + " a completion (default: ${DEFAULT-VALUE}). A server waits for its client without limit.")
     int timeoutSeconds;
 
     @Mixin

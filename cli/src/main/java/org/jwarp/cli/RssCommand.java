@@ -111,7 +111,8 @@ final class RssCommand extends GroupCommand {
             if (port < 0 || port > 65535) {
                 throw new ParameterException(spec.commandLine(), which + "_PORT must be 0 to 65535, not " + port);
             }
-            if (!ip.matches("[0-9.]+|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*")) {
+            // IPv4 in four parts: the resolver would take "1.2.3" as 1.2.0.3 (inet_aton's shorthand)
+            if (!ip.matches("(\\d{1,3}\\.){3}\\d{1,3}|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*")) {
                 throw new ParameterException(spec.commandLine(), which + "_IP must be an IPv4 or IPv6 address, not " + ip);
             }
             try {

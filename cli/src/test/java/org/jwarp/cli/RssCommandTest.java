@@ -38,6 +38,8 @@ class RssCommandTest {
     void badInputIsOneLine() {
         assertOneLine(JwarpCommandTest.run("rss", "hash", "10.0.0.1", "70000", "10.0.0.2", "2"), "SRC_PORT must be 0 to 65535");
         assertOneLine(JwarpCommandTest.run("rss", "hash", "host.example", "1", "10.0.0.2", "2"), "SRC_IP must be an IPv4 or IPv6");
+        assertOneLine(JwarpCommandTest.run("rss", "hash", "1.2.3", "1", "10.0.0.2", "2"), "SRC_IP must be an IPv4 or IPv6");
+        assertOneLine(JwarpCommandTest.run("rss", "hash", "10.0.0.1", "1", "10.0.0.256", "2"), "DST_IP must be an IPv4 or IPv6");
         assertOneLine(JwarpCommandTest.run("rss", "hash", "10.0.0.1", "1", "::1", "2"), "must both be IPv4 or both IPv6");
         assertOneLine(JwarpCommandTest.run("rss", "hash", "--key", "abc", "10.0.0.1", "1", "10.0.0.2", "2"), "--key takes hex");
         assertOneLine(JwarpCommandTest.run("rss", "hash", "--key", "00", "10.0.0.1", "1", "10.0.0.2", "2"),
