@@ -39,6 +39,7 @@ public final class AgentRunner implements AutoCloseable {
 
     private final long closeTimeoutNanos;
     private final boolean daemon;
+    private final Runnable waker;
 
     private volatile boolean running;
     private volatile AgentFailedException failure;
@@ -56,6 +57,7 @@ public final class AgentRunner implements AutoCloseable {
         this.counters = b.counters;
         this.closeTimeoutNanos = b.closeTimeout.toNanos();
         this.daemon = b.daemon;
+        this.waker = b.waker;
     }
 
     /** A builder for a runner of {@code agent}. */
@@ -173,6 +175,7 @@ public final class AgentRunner implements AutoCloseable {
         }
         running = false;
         LockSupport.unpark(t);
+        waker.run();
         try {
             if (!join(t)) {
                 t.interrupt();                                   // a blocking doWork: last resort
@@ -239,6 +242,7 @@ public final class AgentRunner implements AutoCloseable {
         private EngineCounters counters;
         private Duration closeTimeout = Duration.ofSeconds(5);
         private boolean daemon = true;
+        private Runnable waker = () -> { };
 
         private Builder(Agent agent) {
             if (agent == null) {
@@ -293,6 +297,18 @@ public final class AgentRunner implements AutoCloseable {
          */
         public Builder daemon(boolean daemon) {
             this.daemon = daemon;
+            return this;
+        }
+
+        /**
+         * How {@link AgentRunner#close()} ends an idle park that an unpark does not (one that
+         * sleeps in a selector): run after the loop was told to stop. Default: nothing.
+         */
+        public Builder waker(Runnable waker) {
+            if (waker == null) {
+                throw new IllegalArgumentException("waker must not be null");
+            }
+            this.waker = waker;
             return this;
         }
 

@@ -30,6 +30,26 @@ public final class IdleStrategies {
         };
     }
 
+    /**
+     * An engine thread's sleep when {@link IdleStrategyKind#ADAPTIVE} stops spinning: until a post,
+     * a socket or the next timer wakes it (the {@code parker} must bound the park by the engine's
+     * deadlines, {@link DeadlineParker}), and no longer than this, so that an idle engine does not
+     * wake every {@code maxParkNanos} for nothing.
+     */
+    public static final long ENGINE_SLEEP_NANOS = 1_000_000_000L;
+
+    /**
+     * As {@link #create(DeviceConfig, Parker)}, for a thread that runs the engine's duty cycles
+     * and sleeps in its selector: {@link IdleStrategyKind#ADAPTIVE} sleeps up to
+     * {@link #ENGINE_SLEEP_NANOS} at a time, {@code parker} cutting it short for a timer.
+     */
+    public static IdleStrategy forEngine(DeviceConfig config, DeadlineParker parker) {
+        if (config.idleStrategy() == IdleStrategyKind.ADAPTIVE) {
+            return new AdaptiveIdleStrategy(parker, DeviceConfig.ADAPTIVE_SPIN_NANOS, ENGINE_SLEEP_NANOS);
+        }
+        return create(config, parker);
+    }
+
     /** {@code create(config.idleStrategy(), config.backoff(), parker)}. */
     public static IdleStrategy create(DeviceConfig config, Parker parker) {
         return create(config.idleStrategy(), config.backoff(), parker);

@@ -58,7 +58,7 @@ final class EngineThreads {
             runners = new AgentRunner[0];
             invoker = new AgentInvoker(workers[0]).start();
             standby = config.threadingMode() == DeviceConfig.ThreadingMode.HYBRID
-                    ? new StandbyEngine(device, this, IdleStrategies.create(config, invokerParker()))
+                    ? new StandbyEngine(device, this, IdleStrategies.forEngine(config, invokerParker()))
                     : null;
         } else {
             invoker = null;
@@ -76,7 +76,8 @@ final class EngineThreads {
                 EngineWorker w = workers[i];
                 // the doorbell ends a park when work is posted; the deadline keeps moderation timers on time
                 AgentRunner.Builder b = AgentRunner.builder(w)
-                        .idleStrategy(IdleStrategies.create(config, new DeadlineParker(w.doorbell(), w::nanosToNextDeadline)))
+                        .idleStrategy(IdleStrategies.forEngine(config, new DeadlineParker(w.doorbell(), w::nanosToNextDeadline)))
+                        .waker(w.doorbell()::ring)              // close ends a sleep in the selector
                         // an engine thread that dies says so at once, with its cause, and ends its
                         // connections (the handler runs on that thread, the connections' owner)
                         .errorHandler(f -> device.engineDied(w, f))
@@ -184,7 +185,7 @@ final class EngineThreads {
      * engine thread would: on the engine's doorbell, which sleeps in the selector of the engine's
      * sockets (so arriving data and posts end the park), bounded by the moderation timers.
      */
-    Parker invokerParker() {
+    DeadlineParker invokerParker() {
         EngineWorker w = workers[0];
         return new DeadlineParker(w.doorbell(), w::nanosToNextDeadline);
     }

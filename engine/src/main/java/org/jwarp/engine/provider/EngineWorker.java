@@ -182,6 +182,9 @@ final class EngineWorker implements Agent {
             work += tenants.get(i).doWork(now);
         }
         idleCycles = work == 0 ? idleCycles + 1 : 0;
+        if (work == 0) {
+            noteTimers();                                   // the thread may sleep after this cycle
+        }
         if (idleCycles == TRIM_AFTER_IDLE_CYCLES) {
             staging.trim();                                 // going idle: keep no buffers for bursts
         }
@@ -379,9 +382,12 @@ final class EngineWorker implements Agent {
     private long cycle;
     private long sleepsSeen;
 
-    /** Nanoseconds until the earliest moderation timer of this thread's channels (for the idle strategy). */
+    /**
+     * Nanoseconds until the earliest timer of this thread (for the idle strategy): its channels'
+     * moderation, its tenants' deadlines, and {@code maxParkNanos} while a connection's timer runs.
+     */
     long nanosToNextDeadline() {
-        long min = Long.MAX_VALUE;
+        long min = timersRunning ? device.config().backoff().maxParkNanos() : Long.MAX_VALUE;
         for (int i = 0; i < channels.size(); i++) {
             min = Math.min(min, channels.get(i).nanosToNextDeadline());
         }
@@ -395,6 +401,25 @@ final class EngineWorker implements Agent {
             }
         }
         return min;
+    }
+
+    /**
+     * Whether a connection's timer runs (an MPA setup step, the wait for an RTR or for a silent
+     * peer): those are polled by the duty cycle, so a sleeping engine wakes every
+     * {@code maxParkNanos} to look at them; without one it sleeps until a post, a socket or a
+     * channel's or tenant's deadline wakes it. Written by whoever ran the last idle cycle, read by
+     * the thread about to sleep.
+     */
+    private volatile boolean timersRunning = true;
+
+    private void noteTimers() {
+        boolean timers = false;
+        for (int i = 0; i < active.size() && !timers; i++) {
+            timers = !active.get(i).quiet();
+        }
+        if (timers != timersRunning) {
+            timersRunning = timers;
+        }
     }
 
     /** A tenant joins this duty cycle (engine thread, through {@link #execute}). */
