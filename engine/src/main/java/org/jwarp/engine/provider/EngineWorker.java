@@ -11,6 +11,8 @@ import org.jwarp.engine.agent.EngineTenant;
 import org.jwarp.engine.io.StagingPool;
 import org.jwarp.engine.io.Uring;
 import org.jwarp.engine.notify.Doorbell;
+import org.jwarp.verbs.CounterSet;
+import org.jwarp.verbs.Counters;
 
 /**
  * One engine thread's duty cycle — the emulated offload engine of seed 001. It owns its
@@ -419,6 +421,23 @@ final class EngineWorker implements Agent {
         }
         if (timers != timersRunning) {
             timersRunning = timers;
+        }
+    }
+
+    /**
+     * The counters of the QPs this thread carried that have closed since: the engine's and the
+     * device's totals only grow, as a NIC's port counters do, while each QP's go with it.
+     */
+    private final CounterSet retired = new CounterSet("retired", JwarpQp.COUNTER_NAMES);
+
+    Counters retired() {
+        return retired;
+    }
+
+    /** A QP of this thread closed (any thread, under the device's QP list lock): its counts stay in the totals. */
+    void retire(Counters qp) {
+        for (int i = 0; i < JwarpQp.COUNTER_NAMES.size(); i++) {
+            retired.addAtomic(i, qp.get(i));
         }
     }
 

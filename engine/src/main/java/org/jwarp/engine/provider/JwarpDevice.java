@@ -321,7 +321,9 @@ final class JwarpDevice implements RdmaDevice {
 
     void qpClosed(JwarpQp qp) {
         synchronized (qps) {
-            qps.remove(qp);
+            if (qps.remove(qp)) {
+                qp.worker().retire(qp.counters());
+            }
         }
     }
 
@@ -381,7 +383,7 @@ final class JwarpDevice implements RdmaDevice {
         setupsRefused.incrementAndGet();
     }
 
-    /** The sum over {@link #engineCounters()}: the QPs open now and every doorbell. */
+    /** The sum over {@link #engineCounters()}: every QP's, open or closed since, and every doorbell. */
     @Override
     public Counters counters() {
         return Counters.sum(CounterScopes.DEVICE, engineCounters());
@@ -389,7 +391,8 @@ final class JwarpDevice implements RdmaDevice {
 
     /**
      * Per engine thread: its doorbell figures (doorbells, wake-ups, parks) and the sums of the
-     * standard counters of the QPs it carries (FPDUs and bytes in and out, Terminates, CRC errors).
+     * standard counters of the QPs it carries and of those it carried that closed (FPDUs and bytes
+     * in and out, Terminates, CRC errors).
      */
     @Override
     public List<Counters> engineCounters() {
@@ -401,6 +404,7 @@ final class JwarpDevice implements RdmaDevice {
             List<Counters> parts = new ArrayList<>();
             parts.add(new CounterSet(scope, ENGINE_COUNTER_NAMES)); // the names of the sum
             parts.add(w.doorbell().counters(scope));
+            parts.add(w.retired());
             int owned = 0;
             synchronized (qps) {
                 for (JwarpQp qp : qps) {

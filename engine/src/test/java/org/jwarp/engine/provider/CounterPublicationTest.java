@@ -92,6 +92,19 @@ class CounterPublicationTest {
             assertEquals(2, all.size());
             assertEquals(List.of(client.index(), server.index()).stream().sorted().toList(),
                     all.stream().map(CounterFileReader.Snapshot::device).toList());
+
+            // a closed QP's counts stay in the engine's and the device's totals, as a NIC's port counters
+            long deviceTx = client.counters().get(CounterNames.FPDUS_TX);
+            long engineRx = server.engineCounters().getFirst().get(CounterNames.BYTES_RX);
+            assertTrue(deviceTx >= 11 && engineRx >= 10 * 114 + 46, deviceTx + " FPDUs, " + engineRx + " bytes");
+            p.client.qp.close();
+            p.server.qp.close();
+            assertTrue(client.counters().get(CounterNames.FPDUS_TX) >= deviceTx, "the device's FPDUs sent went back");
+            assertTrue(server.engineCounters().getFirst().get(CounterNames.BYTES_RX) >= engineRx,
+                    "the engine's bytes received went back");
+            CounterFileReader.Snapshot c2 = published(client, clientFile);
+            assertTrue(c2.group(CounterScopes.DEVICE).orElseThrow().get(CounterNames.FPDUS_TX) >= deviceTx);
+            assertFalse(c2.group(clientQp).isPresent(), "the closed QP's own group is gone");
         }
         assertFalse(Files.exists(clientFile), "the file goes with the device");
         assertFalse(Files.exists(serverFile));
