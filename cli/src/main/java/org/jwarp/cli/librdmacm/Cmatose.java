@@ -2,6 +2,8 @@ package org.jwarp.cli.librdmacm;
 
 import java.io.PrintWriter;
 import java.lang.foreign.Arena;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +68,11 @@ public final class Cmatose {
     private void serve(CmId listen, Arena arena, InetSocketAddress bind) {
         ProtectionDomain pd = device.allocPd();
         listen.listen(bind, o.connections());
-        say("cmatose: listening on " + listen.localAddress().getHostString() + ":" + listen.localAddress().getPort());
+        InetAddress bound = listen.localAddress().getAddress();
+        // the wildcard as the option names it (Java binds it as IPv6's on a dual-stack host); IPv6 in brackets
+        String host = bound.isAnyLocalAddress() ? "0.0.0.0" : bound instanceof Inet6Address
+                ? "[" + bound.getHostAddress() + "]" : bound.getHostAddress();
+        say("cmatose: listening on " + host + ":" + listen.localAddress().getPort());
         int established = 0;
         while (established < o.connections()) {
             // the first client may take its time; later steps have the timeout
