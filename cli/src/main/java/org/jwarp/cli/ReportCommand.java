@@ -2,7 +2,9 @@ package org.jwarp.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jwarp.bench.report.HtmlReport;
 import picocli.CommandLine.Command;
@@ -31,6 +33,12 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        Set<Path> seen = new HashSet<>();
+        for (Path d : dirs) {
+            if (!seen.add(d.toAbsolutePath().normalize())) {
+                throw new ParameterException(spec.commandLine(), d + " is given twice: give each result directory once");
+            }
+        }
         Path written;
         try {
             written = HtmlReport.write(dirs, out);

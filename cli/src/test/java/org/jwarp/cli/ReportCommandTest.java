@@ -55,6 +55,10 @@ class ReportCommandTest {
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("has no results.json and results.csv"), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
+        r = JwarpCommandTest.run("report", dir.toString(), dir.resolve(".").toString());
+        assertEquals(2, r.exit());
+        assertEquals("jwarp: " + dir.resolve(".") + " is given twice: give each result directory once"
+                + " (see 'jwarp report --help')", r.err().strip());
     }
 
     /** The DOM after load and scripts, from headless Chromium (Debian's package; .ci/run installs it). */
