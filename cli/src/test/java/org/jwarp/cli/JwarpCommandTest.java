@@ -84,6 +84,17 @@ class JwarpCommandTest {
     }
 
     @Test
+    void aGroupWithoutItsSubcommandSaysSoAndFails() {
+        for (String group : new String[] {"experiment", "degen", "testbed", "rss"}) {
+            Run r = run(group);
+            assertEquals(2, r.exit(), group);
+            assertEquals("jwarp " + group + ": give a subcommand (listed below)", r.err().lines().findFirst().orElseThrow());
+            assertTrue(r.err().contains("Usage: jwarp " + group), r.err());
+            assertEquals("", r.out(), group);
+        }
+    }
+
+    @Test
     void anUnknownSubcommandIsOneLine() {
         Run r = run("selfcheck", "extra");
         assertEquals(2, r.exit());
