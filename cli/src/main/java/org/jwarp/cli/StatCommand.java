@@ -192,9 +192,10 @@ final class StatCommand implements Callable<Integer> {
         return a < 0 || b < 0 ? 0 : Math.max(0, a - b);
     }
 
+    /** A counter's value; "-" where the group has none, or where it is not known (-1: cpu.ns of an invoked engine). */
     private static String cell(Group g, String name) {
         int i = g.names().indexOf(name);
-        return i < 0 ? "-" : Long.toString(g.values()[i]);
+        return i < 0 || g.values()[i] < 0 ? "-" : Long.toString(g.values()[i]);
     }
 
     /** 3d04h, 2h05m, 4m07s, 12.3s, 0.2s. */

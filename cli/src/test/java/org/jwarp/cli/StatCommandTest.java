@@ -41,7 +41,7 @@ class StatCommandTest {
             QueuePair qp = dev.createQp(dev.allocPd(), QpInitAttr.builder(cq, cq).build());
             String qpScope = "qp-" + qp.qpNum();
             String deviceRow = "  device\\s+0\\s+0\\s+0\\s+0\\s+\\d+\\s+\\d+\\s+0\\s+0\\s+0\\s+0\\s+0\\s+0"
-                    + "\\s+\\d+\\s+1\\s+128\\s+0\\s+-1\\s+0\\s+-";
+                    + "\\s+\\d+\\s+1\\s+128\\s+0\\s+-\\s+0\\s+-";
             // the QP's row and the device's count of it are published by different threads: wait for both
             JwarpCommandTest.Run r = awaitOutput(out -> out.contains(qpScope)
                     && out.lines().anyMatch(l -> l.matches(deviceRow)), "stat", "--dir", dir.toString());
