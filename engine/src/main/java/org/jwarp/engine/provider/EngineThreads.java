@@ -223,8 +223,8 @@ final class EngineThreads {
      * that a post, a connection handed over by the acceptor or arriving data ends the park.
      */
     boolean invokeUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException {
-        if (standby != null) {
-            return awaitStandby(done, unit.toNanos(Math.max(0, timeout)));
+        if (invoker == null || standby != null) {
+            return awaitEngineThread(done, unit.toNanos(Math.max(0, timeout)));
         }
         IdleStrategy idle = IdleStrategies.create(device.config(), invokerParker());
         long deadline = System.nanoTime() + unit.toNanos(Math.max(0, timeout));
@@ -247,11 +247,15 @@ final class EngineThreads {
     }
 
     /**
-     * HYBRID mode: the waiting thread leaves the engine to the standby thread and checks
-     * {@code done} between short parks (a setup-path wait: CM events).
+     * DEDICATED and HYBRID modes: an engine thread runs the cycles (in HYBRID mode the waiting
+     * thread hands the engine to the standby thread), and the waiting thread checks {@code done}
+     * between short parks of its own (a setup-path wait: a command, CM events). It never sleeps in
+     * an engine thread's selector, whose lock that thread holds while it sleeps there.
      */
-    private boolean awaitStandby(BooleanSupplier done, long timeoutNanos) throws InterruptedException {
-        standby.handOver();
+    private boolean awaitEngineThread(BooleanSupplier done, long timeoutNanos) throws InterruptedException {
+        if (standby != null) {
+            standby.handOver();
+        }
         long deadline = System.nanoTime() + timeoutNanos;
         while (!done.getAsBoolean()) {
             long left = deadline - System.nanoTime();
@@ -266,7 +270,7 @@ final class EngineThreads {
         return true;
     }
 
-    /** HYBRID mode: how often a thread waiting in {@link #invokeUntil} checks its condition. */
+    /** DEDICATED and HYBRID modes: how often a thread waiting in {@link #invokeUntil} checks its condition. */
     private static final long HYBRID_WAIT_CHECK_NANOS = 50_000;
 
     /**
