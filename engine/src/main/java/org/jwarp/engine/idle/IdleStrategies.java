@@ -39,8 +39,8 @@ public final class IdleStrategies {
     public static final long ENGINE_SLEEP_NANOS = 1_000_000_000L;
 
     /**
-     * As {@link #create(DeviceConfig, Parker)}, for a thread that runs the engine's duty cycles
-     * and sleeps in its selector: {@link IdleStrategyKind#ADAPTIVE} sleeps up to
+     * As {@link #create(DeviceConfig, Parker)}, for a dedicated engine thread, the only thread
+     * that uses its selector: {@link IdleStrategyKind#ADAPTIVE} sleeps up to
      * {@link #ENGINE_SLEEP_NANOS} at a time, {@code parker} cutting it short for a timer.
      */
     public static IdleStrategy forEngine(DeviceConfig config, DeadlineParker parker) {

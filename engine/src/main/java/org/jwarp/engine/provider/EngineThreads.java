@@ -58,7 +58,9 @@ final class EngineThreads {
             runners = new AgentRunner[0];
             invoker = new AgentInvoker(workers[0]).start();
             standby = config.threadingMode() == DeviceConfig.ThreadingMode.HYBRID
-                    ? new StandbyEngine(device, this, IdleStrategies.forEngine(config, invokerParker()))
+                    // the standby shares its selector with the application's cycles (their readiness
+                    // checks take its lock), so it keeps the strategy's short parks
+                    ? new StandbyEngine(device, this, IdleStrategies.create(config, invokerParker()))
                     : null;
         } else {
             invoker = null;
