@@ -13,6 +13,7 @@ import org.jwarp.engine.io.Uring;
 import org.jwarp.engine.notify.Doorbell;
 import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.Counters;
+import org.jwarp.verbs.DeviceConfig;
 
 /**
  * One engine thread's duty cycle — the emulated offload engine of seed 001. It owns its
@@ -56,6 +57,8 @@ final class EngineWorker implements Agent {
     EngineWorker(JwarpDevice device, int index) {
         this.device = device;
         this.index = index;
+        this.sleepsLong = device.config().threadingMode() == DeviceConfig.ThreadingMode.DEDICATED
+                && device.config().idleStrategy() == DeviceConfig.IdleStrategyKind.ADAPTIVE;
     }
 
     Doorbell doorbell() {
@@ -184,7 +187,7 @@ final class EngineWorker implements Agent {
             work += tenants.get(i).doWork(now);
         }
         idleCycles = work == 0 ? idleCycles + 1 : 0;
-        if (work == 0) {
+        if (work == 0 && sleepsLong) {
             noteTimers();                                   // the thread may sleep after this cycle
         }
         if (idleCycles == TRIM_AFTER_IDLE_CYCLES) {
@@ -413,6 +416,14 @@ final class EngineWorker implements Agent {
      * the thread about to sleep.
      */
     private volatile boolean timersRunning = true;
+
+    /**
+     * Whether this thread's idle strategy sleeps past {@code maxParkNanos}
+     * ({@link org.jwarp.engine.idle.IdleStrategies#forEngine}: a dedicated engine thread, adaptive
+     * idle); only then do the idle cycles look for running timers. Other threads park for at most
+     * {@code maxParkNanos} anyway, and their idle cycles are a polling application's.
+     */
+    private final boolean sleepsLong;
 
     private void noteTimers() {
         boolean timers = false;
