@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code jwarp stat}: the counters of the jwarp devices of running processes, read from the
- * counters files they publish (DESIGN.md rule 9) — without touching the processes themselves.
+ * counters files they publish (docs/design.md rule 9) — without touching the processes themselves.
  */
 @Command(name = "stat", mixinStandardHelpOptions = true,
         description = {"Counters of the jwarp devices in running processes: per device, per engine thread and per "

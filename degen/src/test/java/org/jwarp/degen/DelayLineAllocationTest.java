@@ -6,7 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN.md rule 3: the forwarding path allocates nothing per packet. */
+/** docs/design.md rule 3: the forwarding path allocates nothing per packet. */
 class DelayLineAllocationTest {
 
     @Test

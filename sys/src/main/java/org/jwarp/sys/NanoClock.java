@@ -1,7 +1,7 @@
 package org.jwarp.sys;
 
 /**
- * A monotonic nanosecond clock, injected wherever something waits on time (DESIGN.md rule 7), so
+ * A monotonic nanosecond clock, injected wherever something waits on time (docs/design.md rule 7), so
  * that moderation periods and timeouts are unit-tested with a fake clock instead of sleeps.
  */
 @FunctionalInterface

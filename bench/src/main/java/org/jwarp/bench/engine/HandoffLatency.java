@@ -19,7 +19,7 @@ import org.jwarp.verbs.DeviceConfig.Backoff;
  * engine's rings and doorbells, under each idle strategy: a ping-pong over two
  * {@link SpscSlotRing}s, each post followed by a {@link Doorbell#ring()}, each side idling through
  * its own doorbell. Reports half the round trip (p50/p99/p99.9) and the ratio of each strategy's
- * median to busy-spinning's, measured in the same run (DESIGN.md rule 10).
+ * median to busy-spinning's, measured in the same run (docs/design.md rule 10).
  *
  * <p>Run: {@code java --enable-native-access=ALL-UNNAMED -cp bench/target/jwarp-jmh.jar
  * org.jwarp.bench.engine.HandoffLatency [rounds] [cpuA] [cpuB]} (defaults 100000, 0, 1). The two

@@ -2,7 +2,7 @@ package org.jwarp.engine.agent;
 
 /**
  * One unit of work run in a duty cycle: the engine worker's loop body. All methods are called on
- * the thread that runs the agent (its owner thread, DESIGN.md rule 1).
+ * the thread that runs the agent (its owner thread, docs/design.md rule 1).
  */
 public interface Agent {
 
@@ -11,7 +11,7 @@ public interface Agent {
     }
 
     /**
-     * One duty cycle. Never blocks (DESIGN.md rule 2): idling is the idle strategy's job.
+     * One duty cycle. Never blocks (docs/design.md rule 2): idling is the idle strategy's job.
      *
      * @return how much work was done (0 = none, so the runner may idle)
      * @throws Exception a bug or an unrecoverable setup failure; the runner records it, reports it

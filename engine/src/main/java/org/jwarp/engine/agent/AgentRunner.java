@@ -21,7 +21,7 @@ import org.jwarp.engine.idle.IdleStrategy;
  *
  * <p>{@link #close()} stops the loop, unparks the thread (an idle park ends at once) and joins it;
  * if the agent does not return within the close timeout (a {@code doWork} that blocks, against
- * DESIGN.md rule 2), it interrupts the thread, waits once more and then gives up with an
+ * docs/design.md rule 2), it interrupts the thread, waits once more and then gives up with an
  * {@link IllegalStateException} rather than hang.
  *
  * <p>The loop allocates nothing: one volatile read of the running flag, the agent's work, an

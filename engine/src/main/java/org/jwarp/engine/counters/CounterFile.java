@@ -5,7 +5,7 @@ import java.nio.file.Path;
 
 /**
  * The counters file through which a process publishes a device's counters to other processes
- * (DESIGN.md rule 9, {@code jwarp stat}), in the style of Aeron's CnC file: one memory-mapped file
+ * (docs/design.md rule 9, {@code jwarp stat}), in the style of Aeron's CnC file: one memory-mapped file
  * per device, fixed header, then the counter groups, values as aligned 64-bit words in the host's
  * byte order. The owner writes every value with release semantics and readers load them with
  * acquire semantics, so a reader sees each counter as published, never torn, without locks.

@@ -1,7 +1,7 @@
 package org.jwarp.engine.counters;
 
 /**
- * Stable scope names of counter groups (DESIGN.md rule 9): tools read them by name, so they are
+ * Stable scope names of counter groups (docs/design.md rule 9): tools read them by name, so they are
  * built here and nowhere else.
  */
 public final class CounterScopes {

@@ -1,5 +1,5 @@
 /**
  * Idle strategies: what an engine thread (or an invoker-mode waiter) does when a duty cycle found
- * no work. DESIGN.md rule 2: {@code doWork()} never blocks; idling is this package's job.
+ * no work. docs/design.md rule 2: {@code doWork()} never blocks; idling is this package's job.
  */
 package org.jwarp.engine.idle;

@@ -4,6 +4,6 @@
  * receive-queue slot ({@link org.jwarp.engine.ring.SpscSlotRing}); engine threads copy work
  * completions into completion-queue slots ({@link org.jwarp.engine.ring.MpscSlotRing}). Slots are
  * reused, so a steady stream of operations allocates nothing; ordering is VarHandle
- * acquire/release (DESIGN.md: no {@code sun.misc.Unsafe}).
+ * acquire/release (docs/design.md: no {@code sun.misc.Unsafe}).
  */
 package org.jwarp.engine.ring;

@@ -249,7 +249,7 @@ class CompletionNotifierTest {
         assertEquals("cq1", n.await(0, TimeUnit.MILLISECONDS));
     }
 
-    /** DESIGN.md rule 3: arming, counting, timers and taking events allocate nothing. */
+    /** docs/design.md rule 3: arming, counting, timers and taking events allocate nothing. */
     @Test
     void dataPathAllocatesNothing() {
         assertTrue(AllocationMeter.calibrate() >= 64);

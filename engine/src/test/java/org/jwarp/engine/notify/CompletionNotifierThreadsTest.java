@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The interrupt emulation with real threads: a waiter blocked in {@code await} is woken by an
  * engine thread's completion, and only by one that its arming asks for. Waits use deadlines, never
- * sleeps (DESIGN.md rule 7).
+ * sleeps (docs/design.md rule 7).
  */
 class CompletionNotifierThreadsTest {
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Connections opened, used (a WRITE and a READ of it, verified) and closed in a loop: the
  * device's connections, the process's file descriptors and threads, and the heap after a GC stay
- * flat. {@code -Djwarp.soak.connections=N} for a long run (README's reliability section).
+ * flat. {@code -Djwarp.soak.connections=N} for a long run (docs/reliability.md).
  */
 class SoakTest {
 

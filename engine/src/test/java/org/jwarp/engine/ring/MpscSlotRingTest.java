@@ -90,7 +90,7 @@ class MpscSlotRingTest {
     /**
      * Two producer threads pass 500,000 items each to one consumer: per producer, the consumer
      * sees 0, 1, 2, ... (order kept, nothing lost or duplicated), and after warm-up no thread
-     * allocates (DESIGN.md rule 3).
+     * allocates (docs/design.md rule 3).
      */
     @Test
     void twoProducersPassAMillionItemsInOrderWithoutAllocating() throws Throwable {

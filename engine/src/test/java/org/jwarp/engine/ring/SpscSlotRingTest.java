@@ -100,7 +100,7 @@ class SpscSlotRingTest {
 
     /**
      * Two threads pass 1,000,000 items: the consumer sees 0, 1, 2, ... with nothing lost or
-     * duplicated, and after warm-up neither thread allocates (DESIGN.md rule 3).
+     * duplicated, and after warm-up neither thread allocates (docs/design.md rule 3).
      */
     @Test
     void twoThreadsPassAMillionItemsInOrderWithoutAllocating() throws Throwable {

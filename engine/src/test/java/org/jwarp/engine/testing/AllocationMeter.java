@@ -4,7 +4,7 @@ import java.lang.management.ManagementFactory;
 
 /**
  * Allocated bytes of the calling thread ({@code com.sun.management.ThreadMXBean}), for the
- * DESIGN.md rule-3 tests: the data path allocates nothing after warm-up. {@link #calibrate()}
+ * docs/design.md rule-3 tests: the data path allocates nothing after warm-up. {@link #calibrate()}
  * first proves that the meter sees a small allocation, so a "0 bytes" result means something.
  */
 public final class AllocationMeter {

@@ -4,7 +4,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * Waits for a condition another thread makes true, with a deadline (DESIGN.md rule 7: no sleeping
+ * Waits for a condition another thread makes true, with a deadline (docs/design.md rule 7: no sleeping
  * and hoping): polls it every 10 µs, so that a waiting test thread does not starve the thread it
  * waits for on a 2-core machine.
  */

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.jwarp.sys.NanoClock;
 
-/** A {@link NanoClock} that moves only when a test says so (DESIGN.md rule 7). Thread-safe. */
+/** A {@link NanoClock} that moves only when a test says so (docs/design.md rule 7). Thread-safe. */
 public final class FakeNanoClock implements NanoClock {
 
     private final AtomicLong now;

@@ -273,7 +273,7 @@ class MpaFrameReaderTest {
         }
     }
 
-    /** DESIGN.md rule 3 in spirit: feeding allocates nothing once warm. */
+    /** docs/design.md rule 3 in spirit: feeding allocates nothing once warm. */
     @Test
     void feedingAllocatesNothing() {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
