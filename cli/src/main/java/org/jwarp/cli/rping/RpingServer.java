@@ -32,9 +32,17 @@ final class RpingServer {
 
     /** rping's {@code rdma_listen} backlog. */
     private static final int BACKLOG = 3;
-    /** A persistent server serves at most this many clients at once (a thread each); more are rejected. */
+    /**
+     * A persistent server serves at most this many clients at once (a thread each). When all are
+     * taken, the oldest client that has not sent its first ping gives way to the newcomer: a silent
+     * client costs its attacker nothing and must not lock the next one out. Only when every client
+     * is pinging is a newcomer rejected.
+     */
     static final int MAX_CLIENTS = 64;
     private final java.util.concurrent.Semaphore serving = new java.util.concurrent.Semaphore(MAX_CLIENTS);
+    /** Clients served that have not sent their first ping yet, oldest first. */
+    private final java.util.concurrent.ConcurrentLinkedDeque<QueuePair> beforeFirstPing =
+            new java.util.concurrent.ConcurrentLinkedDeque<>();
 
     private final RdmaDevice device;
     private final RpingOptions o;
@@ -92,7 +100,7 @@ final class RpingServer {
                     throw new RpingException("interrupted");
                 }
                 if (o.persistent()) {
-                    if (!serving.tryAcquire()) {
+                    if (!serving.tryAcquire() && !makeRoomFor(req)) {
                         // silent clients each hold a thread until their timeout: bound how many at once
                         req.reject(new byte[0]);
                         failures.incrementAndGet();
@@ -129,6 +137,27 @@ final class RpingServer {
         }
     }
 
+    /**
+     * Every client is being served: drops the oldest that has not pinged yet, and waits for its
+     * thread to give its place back. False if every client is pinging (or the place did not come).
+     */
+    private boolean makeRoomFor(ConnectionRequest req) throws RpingException {
+        QueuePair idle = beforeFirstPing.pollFirst();
+        if (idle == null) {
+            return false;
+        }
+        out.println("rping server: dropped the oldest of " + MAX_CLIENTS + " clients that had not pinged yet, for "
+                + req.remoteAddress());
+        out.flush();
+        device.connectionManager().disconnect(idle);
+        try {
+            return serving.tryAcquire(o.timeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RpingException("interrupted");
+        }
+    }
+
     /** Why a client may leave at once when our Reply turned CRC on. */
     private static final String CRC_REFUSED_HINT = " (our MPA Reply turned CRC on, which the client had not asked for: a"
             + " peer that refuses CRC, such as siw with mpa_crc_strict, drops the connection; try --crc off)";
@@ -139,6 +168,7 @@ final class RpingServer {
              Arena scratchArena = Arena.ofConfined()) {
             MemorySegment scratch = o.validate() ? scratchArena.allocate(size) : null;
             routes.put(c.qp, c.events);
+            beforeFirstPing.addLast(c.qp);
             try {
                 c.debug("connect request from %s (MPA rev %d, CRC %s, peer IRD %d ORD %d, RTR offered %s)",
                         req.remoteAddress(), req.mpaRevision(), req.peerRequestsCrc() ? "asked" : "not asked",
@@ -159,6 +189,7 @@ final class RpingServer {
                 c.debug("connection established: %s", RpingClient.describe(est.attr()));
                 loop(c, scratch, est.attr().crc() && !req.peerRequestsCrc());
             } finally {
+                beforeFirstPing.remove(c.qp);
                 routes.remove(c.qp);
             }
         }
@@ -176,6 +207,9 @@ final class RpingServer {
             for (;; ping++) {
                 c.await(WcOpcode.RECV, "the client's source buffer (ping " + ping + ")");
                 RpingInfo source = c.received();
+                if (ping == 0) {
+                    beforeFirstPing.remove(c.qp);      // a client that pings is never dropped for a newcomer
+                }
                 c.postRecv();
                 c.debug("Received %s from peer", source);
                 if (source.sizeUnsigned() > size) {

@@ -95,6 +95,52 @@ class RpingLoopbackTest {
                 serverOut.toString());
     }
 
+    /**
+     * {@code rping -s -P} under a flood that costs its attacker nothing — 500 TCP connections that
+     * never send an MPA Request, and 100 that send a valid Request (half peer-to-peer without their
+     * RTR, half client/server without a ping) and then nothing — still serves every legitimate
+     * client, one after another, at once.
+     */
+    @Test
+    void aFloodOfSilentClientsLocksNoClientOut() throws Exception {
+        DeviceConfig config = DeviceConfig.defaults();
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), freePort());
+        WatchedWriter serverOut = new WatchedWriter("listening on");
+        Thread server = persistentValidatingServer(config, address, serverOut);
+        List<java.net.Socket> attackers = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 600; i++) {
+                java.net.Socket s = new java.net.Socket(address.getAddress(), address.getPort());
+                attackers.add(s);
+                if (i >= 500) {
+                    s.getOutputStream().write((i % 2 == 0 ? org.jwarp.wire.mpa.MpaVectors.P2P_REQUEST
+                            : org.jwarp.wire.mpa.MpaVectors.JAVA_REQUEST).bytes());
+                }
+            }
+            for (int client = 0; client < 5; client++) {
+                StringWriter out = new StringWriter();
+                Rping.run(config, new RpingOptions(false, address, 2, 100, true, true, false, false, TIMEOUT),
+                        new PrintWriter(out, true));
+                assertEquals(2, out.toString().lines().count(), "client " + client + ": " + out);
+            }
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (serverOut.toString().lines().filter(l -> l.startsWith("server: 2 pings of 100 bytes")).count() < 5
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(10);                      // the server's threads print their rates as they end
+            }
+        } finally {
+            for (java.net.Socket s : attackers) {
+                s.close();
+            }
+            server.interrupt();
+            server.join(TIMEOUT.toMillis());
+        }
+        assertEquals(5, serverOut.toString().lines().filter(l -> l.startsWith("server: 2 pings of 100 bytes")).count(),
+                serverOut.toString());
+        assertTrue(serverOut.toString().contains("dropped the oldest of 64 clients that had not pinged yet"),
+                "the silent requests filled the server's 64 places: " + serverOut);
+    }
+
     @ParameterizedTest(name = "advertised size {0}")
     @ValueSource(ints = {0, 5, RpingPattern.MIN_SIZE - 1})
     void aValidatingServerRefusesAdvertsRpingWouldRefuseAndServesTheNextClient(int advertised) throws Exception {

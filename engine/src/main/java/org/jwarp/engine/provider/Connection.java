@@ -98,17 +98,16 @@ final class Connection {
     }
 
     /**
-     * Every change of phase goes through here: a passive connection that leaves its setup (to run,
-     * or closed) gives its place in the listener's backlog back, once.
+     * Every change of phase goes through here: a passive connection that closes gives its place in
+     * the listener's admission back, once.
      */
     private void phase(int next) {
-        boolean wasInSetup = inSetup();
         phase = next;
         if (parked) {
             owner.unpark(this);              // an end (a command, an event handler) is carried out in the duty cycle
         }
-        if (wasInSetup && !inSetup() && setup instanceof ResponderSetup r) {
-            r.listener().setupEnded();
+        if (next == CLOSED && setup instanceof ResponderSetup r) {
+            r.leftAdmission();
         }
     }
 

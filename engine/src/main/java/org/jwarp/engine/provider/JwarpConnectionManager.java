@@ -39,7 +39,9 @@ final class JwarpConnectionManager implements ConnectionManager {
         try {
             server = ServerSocketChannel.open();
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            server.bind(address, backlog);
+            // the kernel's accept queue only feeds the acceptor thread; the application's backlog counts
+            // requests awaiting its decision (SetupAdmission), so a burst of connects must not wait on SYN retries
+            server.bind(address, Math.max(backlog, SetupAdmission.KERNEL_ACCEPT_QUEUE));
             EngineWorker w = device.listenerWorker();
             JwarpListener l = new JwarpListener(device, server, backlog, handler, w);
             // the engine thread closes its listeners when the device closes

@@ -6,6 +6,7 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.CmEventHandler;
 import org.jwarp.verbs.Listener;
 
@@ -13,7 +14,9 @@ import org.jwarp.verbs.Listener;
  * A listening endpoint. Accepting runs on a thread of its own, blocked in {@code accept()} (no CPU
  * while nobody connects), rather than in the engine's duty cycle: a non-blocking accept allocates
  * on every call, which the data path must not (DESIGN rule 3). Each accepted connection is handed
- * to the engine thread, which runs MPA setup and delivers the connection events.
+ * to the engine thread, which runs MPA setup and delivers the connection events. What a connection
+ * may hold while it is set up, and when a silent one gives way, is {@link SetupAdmission}'s rule:
+ * only requests awaiting the application's decision count against its backlog.
  */
 final class JwarpListener implements Listener {
 
@@ -22,17 +25,16 @@ final class JwarpListener implements Listener {
     private final CmEventHandler handler;
     private final InetSocketAddress local;
     private final Thread acceptor;
-    private final int backlog;
-    /** Clients refused because {@link #backlog} setups were pending; written by the engine thread. */
-    private volatile long refused;
-    /** Setups handed to engine threads and not yet ended (running, failed or rejected). */
-    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
+    /** What may hold this listener's resources during setup: silent clients apart from the backlog. */
+    private final SetupAdmission<ResponderSetup> admission;
+    /** Silent clients dropped to make room (bound or pressure); written by engine threads. */
+    private final java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
     JwarpListener(JwarpDevice device, ServerSocketChannel server, int backlog, CmEventHandler handler,
                   EngineWorker worker) throws IOException {
         this.device = device;
-        this.backlog = Math.max(1, backlog);
+        this.admission = SetupAdmission.withDefaults(backlog, NanoClock.SYSTEM);
         this.server = server;
         this.handler = handler;
         this.local = (InetSocketAddress) server.getLocalAddress();
@@ -64,16 +66,8 @@ final class JwarpListener implements Listener {
                 }
                 continue;
             }
-            if (pending.incrementAndGet() > backlog) {
-                // a flood of silent or slow clients must not hold sockets and buffers without bound
-                pending.decrementAndGet();
-                refused++;
-                device.setupRefused();
-                closeQuietly(ch);
-                System.err.println("jwarp: listener " + local + ": " + backlog + " connection setups pending (its"
-                        + " backlog); refused a client (" + refused + " refused so far)");
-                continue;
-            }
+            // silent clients give way to this one: the oldest beyond the bound, or under pressure the timed out
+            admission.makeRoom();
             // RSS: the engine thread the connection's hash names owns it from its first byte
             RssSteering.Choice choice = device.steer(remote(ch), local(ch));
             EngineWorker owner = choice.worker();
@@ -82,7 +76,6 @@ final class JwarpListener implements Listener {
                 try {
                     c = Connection.accepted(device, ch, this, owner, choice.entry(), System.nanoTime());
                 } catch (RuntimeException | OutOfMemoryError e) {
-                    setupEnded();
                     closeQuietly(ch);      // the socket goes with the connection that could not be made
                     throw e;
                 }
@@ -91,9 +84,14 @@ final class JwarpListener implements Listener {
         }
     }
 
-    /** A setup of this listener ended: it ran, failed or was rejected (the connection's engine thread). */
-    void setupEnded() {
-        pending.decrementAndGet();
+    SetupAdmission<ResponderSetup> admission() {
+        return admission;
+    }
+
+    /** Engine thread: a silent client was dropped to make room (counted, not printed: a flood would flood stderr). */
+    void droppedOne() {
+        dropped.incrementAndGet();
+        device.setupRefused();
     }
 
     private static InetSocketAddress remote(SocketChannel ch) {
@@ -120,9 +118,9 @@ final class JwarpListener implements Listener {
         }
     }
 
-    /** Clients refused because the backlog of pending setups was full. */
-    long refused() {
-        return refused;
+    /** Silent clients dropped to make room for others (the oldest beyond a bound, or timed out under pressure). */
+    long dropped() {
+        return dropped.get();
     }
 
     boolean isClosed() {

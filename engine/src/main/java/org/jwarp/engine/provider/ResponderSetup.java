@@ -15,9 +15,17 @@ import org.jwarp.wire.mpa.MpaV2Header;
  * {@code RDMA_CM_EVENT_CONNECT_ERROR}), so that a server can say why a client got nowhere; a
  * client the application rejected ends with no further event.
  */
-final class ResponderSetup extends ConnectionSetup {
+final class ResponderSetup extends ConnectionSetup implements SetupAdmission.Candidate {
+
+    /** Where this setup stands in its listener's admission ({@link SetupAdmission}). */
+    enum Stage { UNIDENTIFIED, DECIDING, REPLIED, DONE }
 
     private final JwarpListener listener;
+    private final SetupAdmission<ResponderSetup> admission;
+    /** Written on the engine thread; read by the acceptor thread when it drops the oldest. */
+    private volatile Stage stage = Stage.UNIDENTIFIED;
+    private volatile long stageSince;
+
     /** What the client sent first, to name a client that does not speak MPA. */
     private final FirstBytes firstBytes = new FirstBytes();
     private boolean requestDelivered;
@@ -31,6 +39,51 @@ final class ResponderSetup extends ConnectionSetup {
         MpaPolicy policy = MpaPolicies.of(cfg, cfg.limits().maxIrd(), cfg.limits().maxOrd());
         handshake = MpaHandshake.responder(policy, now, cfg.mpaTimeouts().awaitRequest(),
                 cfg.mpaTimeouts().awaitDecision());
+        admission = listener.admission();
+        stageSince = admission.now();
+        admission.enterUnidentified(this);
+    }
+
+    @Override
+    public long stageSince() {
+        return stageSince;
+    }
+
+    /** Acceptor thread: the admission dropped this setup; its engine thread ends it, if it is still where it was. */
+    @Override
+    public void evict(String reason) {
+        Stage at = stage;
+        EngineWorker owner = c.owner();
+        owner.execute(() -> evictOn(owner, at, reason));
+    }
+
+    private void evictOn(EngineWorker ranOn, Stage at, String reason) {
+        if (c.owner() != ranOn) {
+            EngineWorker now = c.owner();                  // moved by rebalancing meanwhile: its new thread ends it
+            now.execute(() -> evictOn(now, at, reason));
+            return;
+        }
+        if (stage != at || c.closed()) {
+            return;                                        // it moved on (or ended) before the command ran
+        }
+        listener.droppedOne();
+        c.setupFailed(new SetupFailure(SetupFailure.Kind.TIMEOUT, "the client " + c.peerName() + ": " + reason));
+    }
+
+    /** Engine thread: the setup left admission (established, failed, closed); once. */
+    void leftAdmission() {
+        Stage s = stage;
+        stage = Stage.DONE;
+        switch (s) {
+            case UNIDENTIFIED, REPLIED -> admission.left(this);
+            case DECIDING -> admission.decided();
+            case DONE -> { }
+        }
+    }
+
+    private void stage(Stage next) {
+        stageSince = admission.now();
+        stage = next;
     }
 
     JwarpListener listener() {
@@ -59,9 +112,10 @@ final class ResponderSetup extends ConnectionSetup {
 
     @Override
     int awaitingDecision() {
-        if (requestDelivered) {
-            return 0;
+        if (requestDelivered || !admission.requestComplete(this)) {
+            return 0;              // delivered already, or the application's backlog is full: asked again next cycle
         }
+        stage(Stage.DECIDING);
         requestDelivered = true;
         c.emit(new CmEvent.ConnectRequest(new JwarpConnectionRequest(c.device, c)));
         return 1;
@@ -112,6 +166,9 @@ final class ResponderSetup extends ConnectionSetup {
             return false;
         }
         c.carry(acceptor);
+        admission.decided();
+        stage(Stage.REPLIED);
+        admission.enterReplied(this);
         DeviceConfig cfg = c.device.config();
         handshake.accept(privateData, MpaPolicies.of(cfg, responderIrd(cfg, ird), ord));
         return true;
@@ -138,6 +195,7 @@ final class ResponderSetup extends ConnectionSetup {
             ended(setupEnded());
             return;
         }
+        leftAdmission();
         handshake.reject(privateData);
     }
 

@@ -317,6 +317,9 @@ final class StreamDriver {
         boolean ready = h.isInitiator() ? !stream.rtrPending() : !rtr || stream.fpdusReceived() > 0;
         if (ready && stream.state() == RdmapStream.State.RTS) {
             established = true;
+            if (!h.isInitiator()) {
+                c.responder().leftAdmission();  // the listener's admission no longer holds it
+            }
             qp.lifecycle().established();
             c.emit(new CmEvent.Established(qp, qp.connectionAttr().orElseThrow(), h.peerPrivateData()));
         }

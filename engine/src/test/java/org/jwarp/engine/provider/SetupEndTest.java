@@ -106,41 +106,56 @@ class SetupEndTest {
         }
     }
 
+    /**
+     * The backlog holds only requests awaiting the application's decision: silent clients beyond it
+     * are admitted (bounded on their own, {@link SetupAdmissionTest}), and a complete Request that
+     * finds the backlog full waits until a decision gives a place back.
+     */
     @Test
-    void pendingSetupsAreBoundedByTheBacklogAndTheRestRefusedAtOnce() throws Exception {
+    void onlyRequestsAwaitingTheApplicationCountAgainstTheBacklog() throws Exception {
         try (RdmaDevice dev = RdmaDevice.open(dedicated())) {
             CmEventQueue events = new CmEventQueue();
             int backlog = 4;
             Listener listener = dev.connectionManager().listen(
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), backlog, events);
-            JwarpListener jl = (JwarpListener) listener;
-            Socket[] silent = new Socket[backlog];
-            for (int i = 0; i < backlog; i++) {
-                silent[i] = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort());
+            int port = listener.localAddress().getPort();
+            Socket[] silent = new Socket[10];
+            for (int i = 0; i < silent.length; i++) {
+                silent[i] = new Socket(InetAddress.getLoopbackAddress(), port);
             }
-            // wait until the engine holds all four setups (each counted on its engine thread)
             long deadline = System.nanoTime() + WAIT.toNanos();
-            while (((JwarpDevice) dev).connectionCount() < backlog && System.nanoTime() < deadline) {
+            while (((JwarpDevice) dev).connectionCount() < silent.length && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
-            assertEquals(backlog, ((JwarpDevice) dev).connectionCount());
-            for (int i = 0; i < 6; i++) {
-                try (Socket extra = new Socket(InetAddress.getLoopbackAddress(), listener.localAddress().getPort())) {
-                    extra.setSoTimeout((int) WAIT.toMillis());
-                    assertEquals(-1, extra.getInputStream().read(), "a client beyond the backlog is closed at once");
+            assertEquals(silent.length, ((JwarpDevice) dev).connectionCount(), "silent clients beyond the backlog are admitted");
+            byte[] request = org.jwarp.wire.mpa.MpaVectors.JAVA_REQUEST.bytes();
+            Socket[] requesters = new Socket[backlog + 1];
+            CmEvent.ConnectRequest[] delivered = new CmEvent.ConnectRequest[backlog];
+            for (int i = 0; i < requesters.length; i++) {
+                requesters[i] = new Socket(InetAddress.getLoopbackAddress(), port);
+                requesters[i].getOutputStream().write(request);
+                if (i < backlog) {
+                    delivered[i] = assertInstance(CmEvent.ConnectRequest.class, events.poll(WAIT, dev));
                 }
             }
-            assertEquals(6, jl.refused());
-            assertEquals(6, ((JwarpDevice) dev).counterGroups().stream().filter(g -> g.scope().equals("cm"))
-                    .findFirst().orElseThrow().get("setups.refused"), "the refusals are counted for jwarp stat");
-            assertEquals(backlog, ((JwarpDevice) dev).connectionCount(), "the pending setups are untouched");
+            assertEquals(null, events.poll(Duration.ofMillis(300), dev), "a fifth undecided request waits for room");
+            delivered[0].request().reject(new byte[0]).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertInstance(CmEvent.ConnectRequest.class, events.poll(WAIT, dev));   // the decision gave its place
             for (Socket s : silent) {
                 s.close();                         // each ends its setup: one ConnectError each
             }
-            for (int i = 0; i < backlog; i++) {
+            for (Socket s : requesters) {
+                s.close();
+            }
+            for (int i = 0; i < silent.length + backlog; i++) {
                 assertInstance(CmEvent.ConnectError.class, events.poll(WAIT, dev));
             }
+            deadline = System.nanoTime() + WAIT.toNanos();
+            while (((JwarpDevice) dev).connectionCount() > 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
             assertEquals(0, ((JwarpDevice) dev).connectionCount());
+            assertEquals(0, ((JwarpListener) listener).dropped(), "no pressure: nobody was dropped");
             listener.close();
         }
     }
