@@ -84,6 +84,11 @@ final class DeviceOptions {
             + " thread polling each ring) or nio (SocketChannel).")
     String io;
 
+    @Option(names = "--peer-timeout", paramLabel = "SECONDS", description = "How long a connection's peer may stay"
+            + " silent (its host died: no FIN, no RST) before the connection is lost, with its work requests flushed"
+            + " and one CM event: 3 or more, or 0 for TCP's own limit (default 60).")
+    Integer peerTimeout;
+
     @Option(names = "--rebalance-threshold", paramLabel = "X", description = "threshold policy: times the average"
             + " load, above 1 (default 1.5).")
     Double rebalanceThreshold;
@@ -206,11 +211,17 @@ final class DeviceOptions {
         if (numa && threadingMode(spec) != DeviceConfig.ThreadingMode.DEDICATED) {
             throw bad(spec, "--numa pins engine threads of their own: it needs --threading dedicated");
         }
+        if (peerTimeout != null && peerTimeout != 0 && (peerTimeout < 3 || peerTimeout > 86_400)) {
+            throw bad(spec, "--peer-timeout must be 0 (TCP's own limit) or 3..86400 seconds, not " + peerTimeout);
+        }
         try {
             DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(threadingMode(spec)).rss(rss).numa(numa).socketIo(layer)
                     .engineThreads(engineThreads(spec)).idleStrategy(idleKind(spec))
                     .mpaRevision(rev).peerToPeer(p2p).rtrKinds(kinds).crcPolicy(crcPolicy)
                     .markerPolicy(markersOn ? DeviceConfig.MarkerPolicy.REQUEST : DeviceConfig.MarkerPolicy.NEVER_REQUEST);
+            if (peerTimeout != null) {
+                b.peerTimeout(java.time.Duration.ofSeconds(peerTimeout));
+            }
             if (processors > 0) {
                 b.availableProcessors(processors);
             }

@@ -1,5 +1,6 @@
 package org.jwarp.verbs;
 
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -53,12 +54,19 @@ import java.util.Set;
  *                       (one node after another) and prefer each thread's node for its connections'
  *                       buffers (seed 004)
  * @param socketIo       how the engine moves a running connection's bytes to and from its TCP socket
+ * @param peerTimeout    how long a connection's peer may stay silent while data waits for its
+ *                       acknowledgement, or while the connection is idle, before the connection is
+ *                       lost (a peer whose host died sends no FIN or RST); {@link Duration#ZERO}
+ *                       leaves it to TCP's retransmission limit
  */
 public record DeviceConfig(String providerName, ThreadingMode threadingMode, int engineThreads,
                            IdleStrategyKind idleStrategy, Backoff backoff, CrcPolicy crcPolicy,
                            MarkerPolicy markerPolicy, int mpaRevision, boolean peerToPeer, Set<RtrKind> rtrKinds,
                            MpaTimeouts mpaTimeouts, DeviceLimits limits, boolean rfc7306, List<Integer> cpuList,
-                           RssConfig rss, boolean numa, SocketIo socketIo) {
+                           RssConfig rss, boolean numa, SocketIo socketIo, Duration peerTimeout) {
+
+    /** The default {@link #peerTimeout()}: a vanished peer is noticed within a minute. */
+    public static final Duration DEFAULT_PEER_TIMEOUT = Duration.ofSeconds(60);
 
     /**
      * The socket I/O layer under the engine: the calls that move a running connection's FPDUs
@@ -349,6 +357,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         b.rss = rss;
         b.numa = numa;
         b.socketIo = socketIo;
+        b.peerTimeout = peerTimeout;
         return b;
     }
 
@@ -375,6 +384,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         private RssConfig rss = RssConfig.DEFAULT;
         private boolean numa;
         private SocketIo socketIo;
+        private Duration peerTimeout = DEFAULT_PEER_TIMEOUT;
         private int availableProcessors = -1;
 
         private Builder() {
@@ -471,6 +481,18 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         }
 
         /**
+         * How long a peer may stay silent before its connection is lost ({@link #peerTimeout()}):
+         * at least 3 s, or {@link Duration#ZERO} for TCP's own limit.
+         */
+        public Builder peerTimeout(Duration peerTimeout) {
+            if (peerTimeout.isNegative() || (!peerTimeout.isZero() && peerTimeout.toMillis() < 3000)) {
+                throw new IllegalArgumentException("peerTimeout must be 0 (off) or at least 3 s: " + peerTimeout);
+            }
+            this.peerTimeout = peerTimeout;
+            return this;
+        }
+
+        /**
          * The processor count the defaults and the spinner rule use, instead of
          * {@link Runtime#availableProcessors()} (tests; containers whose quota the JVM misreads).
          */
@@ -494,7 +516,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
             int threads = engineThreads != 0 ? engineThreads : 1;
             return new DeviceConfig(providerName, mode, threads, idleStrategy, backoff, crcPolicy, markerPolicy,
                     mpaRevision, peerToPeer, rtrKinds, mpaTimeouts, limits, rfc7306, cpuList, rss, numa,
-                    socketIo != null ? socketIo : SocketIo.fromProperty()).checkProcessors(cores);
+                    socketIo != null ? socketIo : SocketIo.fromProperty(), peerTimeout).checkProcessors(cores);
         }
     }
 }

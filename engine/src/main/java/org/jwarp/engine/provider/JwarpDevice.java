@@ -24,6 +24,7 @@ import org.jwarp.engine.io.NioSocketIo;
 import org.jwarp.engine.io.SocketDescriptor;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.SyscallSocketIo;
+import org.jwarp.engine.io.TcpLiveness;
 import org.jwarp.engine.io.Uring;
 import org.jwarp.engine.io.UringSocketIo;
 import org.jwarp.engine.ring.RingCapacity;
@@ -89,6 +90,8 @@ final class JwarpDevice implements RdmaDevice {
     private volatile boolean closed;
     /** Clients listeners refused because their backlog of pending setups was full. */
     private final AtomicLong setupsRefused = new AtomicLong();
+    /** Whether the one line on a peer timeout that could not be set in full was printed. */
+    private volatile boolean livenessWarned;
     /** What stopped an engine thread, or null. */
     private volatile Throwable failure;
 
@@ -373,6 +376,18 @@ final class JwarpDevice implements RdmaDevice {
     }
 
     /** Setup-path failures nobody is waiting for: printed with their cause, never swallowed. */
+    /**
+     * Bounds how long {@code ch}'s peer may vanish without the connection noticing
+     * ({@link DeviceConfig#peerTimeout()}); what cannot be set is said once on stderr.
+     */
+    void boundPeerSilence(SocketChannel ch) throws IOException {
+        String why = TcpLiveness.apply(ch, config.peerTimeout());
+        if (why != null && !livenessWarned) {
+            livenessWarned = true;
+            System.err.println("jwarp: " + why + "; an idle connection still notices a vanished peer by keepalive");
+        }
+    }
+
     void report(Throwable t) {
         System.err.println("jwarp: " + t.getMessage());
         t.printStackTrace(System.err);

@@ -53,16 +53,10 @@ final class JwarpListener implements Listener {
 
     private void acceptLoop() {
         while (!closed) {
-            SocketChannel ch;
-            try {
-                ch = server.accept();
-                ch.configureBlocking(false);
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            } catch (ClosedChannelException e) {
-                return; // closed while waiting: the normal way out
-            } catch (IOException e) {
-                if (!closed) {
-                    device.report(new IOException("accepting on " + local + " failed", e));
+            SocketChannel ch = accept();
+            if (ch == null) {
+                if (closed) {
+                    return;
                 }
                 continue;
             }
@@ -81,6 +75,28 @@ final class JwarpListener implements Listener {
                 }
                 owner.addConnection(c);
             });
+        }
+    }
+
+    /** The next client's socket, set up (non-blocking, no delay, the peer timeout); null if none came. */
+    private SocketChannel accept() {
+        SocketChannel ch = null;
+        try {
+            ch = server.accept();
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            device.boundPeerSilence(ch);
+            return ch;
+        } catch (ClosedChannelException e) {
+            return null;     // the listener closed while waiting (the normal way out), or the client left at once
+        } catch (IOException e) {
+            if (ch != null) {
+                closeQuietly(ch);
+            }
+            if (!closed) {
+                device.report(new IOException("accepting on " + local + " failed", e));
+            }
+            return null;
         }
     }
 

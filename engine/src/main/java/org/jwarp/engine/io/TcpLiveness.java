@@ -1,0 +1,79 @@
+package org.jwarp.engine.io;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.Optional;
+import jdk.net.ExtendedSocketOptions;
+import org.jwarp.sys.Downcalls;
+import org.jwarp.sys.Errno;
+
+/**
+ * How long a connection whose peer has vanished — its host died or its link went away, so no FIN
+ * and no RST will come — may live. An RNIC bounds this with its own timers; over kernel TCP the
+ * same bound is two socket options:
+ *
+ * <ul>
+ *   <li>{@code TCP_USER_TIMEOUT} (RFC 5482, Linux): data sent and not acknowledged for longer than
+ *       the bound ends the connection with ETIMEDOUT, instead of TCP's retransmission limit (about
+ *       15 minutes with Linux's defaults). It covers a QP with work outstanding.</li>
+ *   <li>TCP keepalive, probing an idle connection from half the bound on, every sixth of it, three
+ *       times: a QP with nothing outstanding learns within the bound that its peer is gone.</li>
+ * </ul>
+ *
+ * Either way the socket fails, the engine's next read or write sees it, and the connection ends as
+ * a lost one: its work requests flush once and one CM event goes out. Set on every connection of
+ * the device, in both roles, before the MPA exchange.
+ */
+public final class TcpLiveness {
+
+    /** Linux's {@code TCP_USER_TIMEOUT} option name at level {@code IPPROTO_TCP}. */
+    private static final int TCP_USER_TIMEOUT = 18;
+    private static final int IPPROTO_TCP = 6;
+    private static final Optional<MethodHandle> SETSOCKOPT = Downcalls.find("setsockopt",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+
+    private TcpLiveness() {
+    }
+
+    /**
+     * Bounds how long {@code channel}'s peer may stay silent, or does nothing for a zero bound.
+     * Returns null, or one line on what could not be set (the keepalive half still holds).
+     */
+    public static String apply(SocketChannel channel, Duration bound) throws IOException {
+        if (bound.isZero()) {
+            return null;
+        }
+        int seconds = (int) Math.max(3, Math.min(Integer.MAX_VALUE, bound.toSeconds()));
+        channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+        channel.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, Math.max(1, seconds / 2));
+        channel.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, Math.max(1, seconds / 6));
+        channel.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, 3);
+        return setUserTimeout(channel, (int) Math.min(Integer.MAX_VALUE, bound.toMillis()));
+    }
+
+    private static String setUserTimeout(SocketChannel channel, int millis) {
+        if (SocketDescriptor.why() != null) {
+            return "TCP_USER_TIMEOUT not set: " + SocketDescriptor.why();
+        }
+        if (SETSOCKOPT.isEmpty()) {
+            return "TCP_USER_TIMEOUT not set: libc has no setsockopt()";
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment value = arena.allocateFrom(ValueLayout.JAVA_INT, millis);
+            MemorySegment capture = Downcalls.captureBuffer(arena);
+            int rc = (int) SETSOCKOPT.get().invokeExact(capture, SocketDescriptor.of(channel), IPPROTO_TCP,
+                    TCP_USER_TIMEOUT, value, Integer.BYTES);
+            return rc == 0 ? null : "TCP_USER_TIMEOUT not set: " + Errno.describe(Downcalls.errno(capture));
+        } catch (Throwable e) {
+            return "TCP_USER_TIMEOUT not set: " + e;
+        }
+    }
+}
