@@ -15,7 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.jwarp.bench.report.Json;
+import org.jwarp.bench.json.JsonCodec;
 
 /**
  * An experiment's data files, one row per measured point: {@code results.csv} and
@@ -86,7 +86,7 @@ final class ExperimentData {
         doc.put("notes", notes);
         doc.put("results", objects);
         return new ArrayList<>(List.of(Files.writeString(dir.resolve("results.csv"), csv.toString()),
-                Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n")));
+                Files.writeString(dir.resolve("results.json"), JsonCodec.write(doc) + "\n")));
     }
 
     /** Prints the README's table lines, then where the files went: what a command shows at its end. */
