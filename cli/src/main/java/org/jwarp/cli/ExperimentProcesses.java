@@ -180,29 +180,6 @@ final class ExperimentProcesses {
         }
     }
 
-    /**
-     * The {@code result key=value ...} lines a side printed, each as key to number.
-     *
-     * @throws IOException with the output if there is none
-     */
-    static List<java.util.Map<String, Double>> results(String output, String what) throws IOException {
-        List<java.util.Map<String, Double>> rows = new ArrayList<>();
-        for (String line : output.lines().toList()) {
-            if (line.startsWith("result ")) {
-                java.util.Map<String, Double> row = new java.util.LinkedHashMap<>();
-                for (String kv : line.substring("result ".length()).trim().split("\\s+")) {
-                    int eq = kv.indexOf('=');
-                    row.put(kv.substring(0, eq), Double.parseDouble(kv.substring(eq + 1)));
-                }
-                rows.add(row);
-            }
-        }
-        if (rows.isEmpty()) {
-            throw new IOException("the " + what + " printed no result: " + output.strip());
-        }
-        return rows;
-    }
-
     /** {@code results/NAME-TIMESTAMP}. */
     static Path defaultDir(String name) {
         return Path.of("results", name + "-" + LocalDateTime.now()

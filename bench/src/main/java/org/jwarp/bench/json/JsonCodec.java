@@ -63,6 +63,21 @@ public final class JsonCodec {
     }
 
     /**
+     * The JSON value in {@code text}, whatever it is: for the lines jwarp's own processes exchange,
+     * which name no schema.
+     *
+     * @throws IllegalArgumentException one line, if {@code text} is not JSON
+     */
+    public static JsonNode tree(String text, String source) {
+        try {
+            return MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(source + " is not JSON (" + e.getOriginalMessage().lines().findFirst()
+                    .orElse("") + ", line " + e.getLocation().getLineNr() + "): " + text.strip());
+        }
+    }
+
+    /**
      * The document in {@code text}, whose {@code "schema"} must be one of {@code known}.
      *
      * @param source what the text is, for the error (a file, "the write-lat client's output")
