@@ -26,7 +26,8 @@ import org.jwarp.bench.json.JsonCodec;
  * component's name, its CSV name the same in snake case ({@code delayMs}: {@code delay_ms}) unless
  * {@link Column} says otherwise. In the CSV a double has {@link Column#decimals()} decimals (3
  * unless said) and is empty if NaN (unknown); other values are as {@link String#valueOf} writes
- * them. The JSON has the values themselves.
+ * them. The JSON ({@link JsonCodec}) has the values themselves, NaN as {@code null}; its schemas
+ * are in docs/json.md.
  */
 final class ExperimentData {
 

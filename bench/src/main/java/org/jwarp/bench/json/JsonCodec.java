@@ -15,13 +15,16 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.List;
 
 /**
  * Every JSON document jwarp writes or reads (docs/json.md) goes through here: records, maps and
- * lists in, text out, and back. Two rules hold for numbers: a value that is not finite (NaN:
+ * lists in, text out, and back. Three rules hold for numbers: a value that is not finite (NaN:
  * unknown) is written as {@code null} and read back as NaN; a whole number is written without a
- * fraction. Documents are written one field per line, two spaces a level, {@code "key": value};
+ * fraction; any other has six significant digits, without exponent (measurements carry no more). Documents are written one field per line, two spaces a level, {@code "key": value};
  * {@link #line} writes the same on one line. Unknown fields are ignored when reading, so that a
  * reader of version 1 of a schema also reads its later additions.
  */
@@ -132,8 +135,10 @@ public final class JsonCodec {
                 .withArrayIndenter(twoSpaces);
     }
 
-    /** NaN and the infinities as {@code null}; a whole number without fraction (as integers read). */
+    /** NaN and the infinities as {@code null}; a whole number without fraction; else six significant digits. */
     private static final class FiniteDoubles extends StdSerializer<Double> {
+
+        private static final MathContext SIGNIFICANT = new MathContext(6, RoundingMode.HALF_UP);
 
         FiniteDoubles() {
             super(Double.class);
@@ -147,7 +152,7 @@ public final class JsonCodec {
             } else if (d == Math.rint(d) && Math.abs(d) < 1e15) {
                 gen.writeNumber((long) d);
             } else {
-                gen.writeNumber(d);
+                gen.writeNumber(BigDecimal.valueOf(d).round(SIGNIFICANT).stripTrailingZeros().toPlainString());
             }
         }
     }

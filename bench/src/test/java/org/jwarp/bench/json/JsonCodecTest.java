@@ -34,6 +34,17 @@ class JsonCodecTest {
                 + "\"b\":true,\"l\":[1,\"x\"],\"e\":[],\"o\":{}}", JsonCodec.line(m));
     }
 
+    @Test
+    void aFractionHasSixSignificantDigitsWithoutExponent() {
+        assertEquals("0.000123", JsonCodec.line(0.000123));
+        assertEquals("1234.57", JsonCodec.line(1234.5678));
+        assertEquals("397.5", JsonCodec.line(397.50021999999996));
+        assertEquals("12345700", JsonCodec.line(12345678.9));
+        assertEquals("123457000000000000000", JsonCodec.line(1.234567e20));
+        assertEquals("-0.5", JsonCodec.line(-0.5));
+        assertEquals("3", JsonCodec.line(2.9999999));
+    }
+
     record Point(String name, double value, double unknown, long count) {
     }
 
