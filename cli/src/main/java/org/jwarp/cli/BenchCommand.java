@@ -9,10 +9,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +20,7 @@ import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
-import org.jwarp.bench.report.Json;
+import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.run.CPingPong;
 import org.jwarp.bench.run.LoopbackRun;
@@ -169,7 +167,7 @@ final class BenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, " %-30s %-16s %-30s %-26s %-18s%n", "case", "variant", "median [quartiles]",
                 "second figure", "ratio to baseline");
         out.flush();
-        List<Map<String, Object>> rows = new ArrayList<>();
+        List<BenchDocument.Row> rows = new ArrayList<>();
         boolean verified = true;
         String cWhy = CPingPong.why();
         if (cWhy != null) {
@@ -232,19 +230,11 @@ final class BenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, " data verified: %s; %.0f s%n", verified ? "yes" : "NO", (System.nanoTime() - t0) / 1e9);
         out.flush();
         if (json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("schema", JSON_SCHEMA);
-            doc.put("mode", loopback ? "loopback" : "two processes");
-            doc.put("threads", toad ? "toad" : "not pinned");
-            doc.put("pairs", pairs);
-            doc.put("seconds", seconds);
-            doc.put("rounds", rounds);
-            doc.put("cpus", Runtime.getRuntime().availableProcessors());
-            doc.put("verified", verified);
-            doc.put("elapsed_s", (System.nanoTime() - t0) / 1e9);
-            doc.put("rows", rows);
+            BenchDocument doc = new BenchDocument(JSON_SCHEMA, loopback ? "loopback" : "two processes",
+                    toad ? "toad" : "not pinned", pairs, seconds, rounds, Runtime.getRuntime().availableProcessors(),
+                    verified, (System.nanoTime() - t0) / 1e9, rows);
             PrintWriter real = spec.commandLine().getOut();
-            real.println(Json.write(doc));
+            real.println(JsonCodec.write(doc));
             real.flush();
         }
         return verified ? 0 : 1;
@@ -410,31 +400,21 @@ final class BenchCommand implements Callable<Integer> {
                 ratioToC == null ? "" : "  to C: " + LoopbackRun.Spread.of(ratioToC));
     }
 
-    private static Map<String, Object> jsonRow(Case c, String variant, double[] main, double[] second, double[] ratio,
-                                               double[] ratioToC) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("case", c.name().toLowerCase(Locale.ROOT));
-        row.put("label", c.label);
-        row.put("variant", variant);
-        row.put("unit", switch (c) {
+    private static BenchDocument.Row jsonRow(Case c, String variant, double[] main, double[] second, double[] ratio,
+                                             double[] ratioToC) {
+        String unit = switch (c) {
             case STREAM, RATE -> "MB/s";
             case PINGPONG -> "us one-way, typical";
             case READ_PASSIVE -> "% of one CPU per Gb/s, passive application thread";
-        });
-        row.put("figure", DemoCommand.spread(main));
-        row.put("second_unit", switch (c) {
+        };
+        String secondUnit = switch (c) {
             case STREAM, RATE -> "% of one CPU per Gb/s, sending side";
             case PINGPONG -> "us one-way, 99th percentile";
             case READ_PASSIVE -> "% of one CPU per Gb/s, passive engine";
-        });
-        row.put("second", DemoCommand.spread(second));
-        if (ratio != null) {
-            row.put("ratio", DemoCommand.spread(ratio));
-        }
-        if (ratioToC != null) {
-            row.put("ratio_to_c", DemoCommand.spread(ratioToC));
-        }
-        return row;
+        };
+        return new BenchDocument.Row(c.name().toLowerCase(Locale.ROOT), c.label, variant, unit, FigureRuns.of(main),
+                secondUnit, FigureRuns.of(second), ratio == null ? null : FigureRuns.of(ratio),
+                ratioToC == null ? null : FigureRuns.of(ratioToC));
     }
 
     private CommandLine.ParameterException bad(String message) {

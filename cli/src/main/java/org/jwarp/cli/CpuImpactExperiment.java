@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.CpuImpactSide;
+import org.jwarp.bench.experiment.ResultLines;
 import org.jwarp.bench.experiment.SizeText;
 import org.jwarp.bench.experiment.SvgChart;
 
@@ -98,11 +99,10 @@ final class CpuImpactExperiment {
             ExperimentProcesses.client(hosts.clientPrefix(), CpuImpactSide.class, List.of("stream", stack,
                     hosts.serverAddress(), Integer.toString(server.port()), Integer.toString(size), clients, pin),
                     "cpu-impact (" + stack + ", " + size + " B)");
-            Map<String, Double> r = ExperimentProcesses.results(server.awaitOutput(), "cpu-impact server").getFirst();
-            double alone = r.get("alone_ms");
-            double loaded = r.get("loaded_ms");
-            return new Point(part, stack, size, delayMs, repeat, plan.clients(), alone, loaded, loaded / alone,
-                    r.get("rx_mib_s"));
+            CpuImpactSide.Result r = ResultLines.all(server.awaitOutput(), CpuImpactSide.Result.class,
+                    "cpu-impact server").getFirst();
+            return new Point(part, stack, size, delayMs, repeat, plan.clients(), r.aloneMs(), r.loadedMs(),
+                    r.loadedMs() / r.aloneMs(), r.rxMibS());
         }
     }
 

@@ -2,16 +2,14 @@ package org.jwarp.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
-import org.jwarp.bench.report.Json;
+import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.run.Placement;
@@ -101,7 +99,7 @@ final class DemoCommand implements Callable<Integer> {
                     + ", not " + pairs);
         }
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
-        List<Map<String, Object>> rows = new ArrayList<>();
+        List<DemoDocument.Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();
         int cores = Runtime.getRuntime().availableProcessors();
         List<Integer> cpus = twoCpus();
@@ -166,48 +164,20 @@ final class DemoCommand implements Callable<Integer> {
                 pairs == 1 ? "For spread, --pairs 5" : "Quartiles over the " + pairs + " pairs");
         out.flush();
         if (json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("schema", JSON_SCHEMA);
-            doc.put("jwarp", jwarp.describe());
-            doc.put("sockets", TransportKind.SOCKETS_BUSYPOLL.option());
-            doc.put("threads", placement.isEmpty() ? "not pinned" : "client on CPU " + placement.clientApp()
-                    + ", server on CPU " + placement.serverApp());
-            doc.put("pairs", pairs);
-            doc.put("verified", verified);
-            doc.put("seconds", (System.nanoTime() - t0) / 1e9);
-            doc.put("rows", rows);
+            DemoDocument doc = new DemoDocument(JSON_SCHEMA, jwarp.describe(), TransportKind.SOCKETS_BUSYPOLL.option(),
+                    placement.isEmpty() ? "not pinned" : "client on CPU " + placement.clientApp() + ", server on CPU "
+                            + placement.serverApp(), pairs, verified, (System.nanoTime() - t0) / 1e9, rows);
             PrintWriter real = spec.commandLine().getOut();
-            real.println(Json.write(doc));
+            real.println(JsonCodec.write(doc));
             real.flush();
         }
         return verified ? 0 : 1;
     }
 
     /** One line of the table as JSON: the figures of every pair, their median and quartiles. */
-    private static Map<String, Object> jsonRow(Case c, double[] j, double[] s, double[] ratio) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("test", c.label());
-        row.put("bytes", c.size());
-        row.put("unit", c.test().isLatency() ? "us one-way (READ: round trip), typical" : "MB/s");
-        row.put("jwarp", spread(j));
-        row.put("sockets", spread(s));
-        row.put("ratio", spread(ratio));
-        return row;
-    }
-
-    /** A figure's runs as JSON: median, quartiles and every run (also {@code jwarp bench}'s). */
-    static Map<String, Object> spread(double[] xs) {
-        LoopbackRun.Spread sp = LoopbackRun.Spread.of(xs);
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("median", sp.median());
-        m.put("lower", sp.lower());
-        m.put("upper", sp.upper());
-        List<Double> all = new ArrayList<>();
-        for (double x : xs) {
-            all.add(x);
-        }
-        m.put("runs", all);
-        return m;
+    private static DemoDocument.Row jsonRow(Case c, double[] j, double[] s, double[] ratio) {
+        return new DemoDocument.Row(c.label(), c.size(), c.test().isLatency() ? "us one-way (READ: round trip), typical"
+                : "MB/s", FigureRuns.of(j), FigureRuns.of(s), FigureRuns.of(ratio));
     }
 
     /**

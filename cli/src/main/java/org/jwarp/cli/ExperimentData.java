@@ -15,7 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.jwarp.bench.report.Json;
+import org.jwarp.bench.json.JsonCodec;
 
 /**
  * An experiment's data files, one row per measured point: {@code results.csv} and
@@ -26,7 +26,8 @@ import org.jwarp.bench.report.Json;
  * component's name, its CSV name the same in snake case ({@code delayMs}: {@code delay_ms}) unless
  * {@link Column} says otherwise. In the CSV a double has {@link Column#decimals()} decimals (3
  * unless said) and is empty if NaN (unknown); other values are as {@link String#valueOf} writes
- * them. The JSON has the values themselves.
+ * them. The JSON ({@link JsonCodec}) has the values themselves, NaN as {@code null}; its schemas
+ * are in docs/json.md.
  */
 final class ExperimentData {
 
@@ -86,7 +87,7 @@ final class ExperimentData {
         doc.put("notes", notes);
         doc.put("results", objects);
         return new ArrayList<>(List.of(Files.writeString(dir.resolve("results.csv"), csv.toString()),
-                Files.writeString(dir.resolve("results.json"), Json.write(doc) + "\n")));
+                Files.writeString(dir.resolve("results.json"), JsonCodec.write(doc) + "\n")));
     }
 
     /** Prints the README's table lines, then where the files went: what a command shows at its end. */

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jwarp.bench.report.PerfDocument;
 import org.jwarp.degen.testbed.Testbed;
 
 /**
@@ -129,15 +130,26 @@ final class ExperimentProcesses {
     }
 
     /**
-     * The number after {@code "key": } in a JSON document the client printed, in its
-     * {@code results} if it has them (a perf run's settings name some of the same keys).
+     * The perf document ({@code jwarp-perf/1}) a client printed with {@code --json}, read through
+     * Jackson from among the other lines its process printed.
+     *
+     * @throws IOException one line, if the output holds no such document
      */
-    static double number(String json, String key) throws IOException {
-        Matcher m = Pattern.compile("\"" + key + "\": ([0-9.eE+-]+)").matcher(json);
-        if (!m.find(Math.max(0, json.indexOf("\"results\"")))) {
-            throw new IOException("no " + key + " in the client's JSON");
+    static PerfDocument document(String output, String what) throws IOException {
+        try {
+            return PerfDocument.parse(output, "the " + what + " client's output");
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage() + ": " + output.strip());
         }
-        return Double.parseDouble(m.group(1));
+    }
+
+    /** The latency figures of a latency test's first size. */
+    static PerfDocument.LatencyUs latency(PerfDocument doc) throws IOException {
+        PerfDocument.LatencyUs l = doc.first().latencyUs();
+        if (l == null) {
+            throw new IOException("the " + doc.test() + " document has no latency_us: it is not a latency test's");
+        }
+        return l;
     }
 
     private static final Pattern WAITING = Pattern.compile("waiting for a client on port (\\d+)");
@@ -146,9 +158,9 @@ final class ExperimentProcesses {
      * One run of a perf test ({@code jwarp TEST}) between a server on {@code hosts}' server side and
      * a client on its client side, each a process of its own as a user runs them; both get
      * {@code bothArgs} (device options), the client also {@code clientArgs} (the workload) and
-     * {@code --json}. Returns the client's output, whose JSON says the run was verified.
+     * {@code --json}. Returns the client's document, which says the run was verified.
      */
-    static String perf(LatencyExperiment.Hosts hosts, String test, String transport, List<String> bothArgs,
+    static PerfDocument perf(LatencyExperiment.Hosts hosts, String test, String transport, List<String> bothArgs,
                        List<String> clientArgs, java.util.function.Consumer<String> onLine)
             throws IOException, InterruptedException {
         List<String> serverArgs = new ArrayList<>(List.of(test, "--transport", transport, "-p", "0"));
@@ -160,34 +172,12 @@ final class ExperimentProcesses {
             args.addAll(clientArgs);
             String out = client(hosts.clientPrefix(), JwarpCommand.class, args, test + " (" + transport + " "
                     + String.join(" ", clientArgs) + ")", onLine);
-            if (!out.contains("\"verified\": true")) {
+            PerfDocument doc = document(out, test);
+            if (!doc.verified()) {
                 throw new IOException("the " + test + " run was not verified: " + out.strip());
             }
-            return out;
+            return doc;
         }
-    }
-
-    /**
-     * The {@code result key=value ...} lines a side printed, each as key to number.
-     *
-     * @throws IOException with the output if there is none
-     */
-    static List<java.util.Map<String, Double>> results(String output, String what) throws IOException {
-        List<java.util.Map<String, Double>> rows = new ArrayList<>();
-        for (String line : output.lines().toList()) {
-            if (line.startsWith("result ")) {
-                java.util.Map<String, Double> row = new java.util.LinkedHashMap<>();
-                for (String kv : line.substring("result ".length()).trim().split("\\s+")) {
-                    int eq = kv.indexOf('=');
-                    row.put(kv.substring(0, eq), Double.parseDouble(kv.substring(eq + 1)));
-                }
-                rows.add(row);
-            }
-        }
-        if (rows.isEmpty()) {
-            throw new IOException("the " + what + " printed no result: " + output.strip());
-        }
-        return rows;
     }
 
     /** {@code results/NAME-TIMESTAMP}. */

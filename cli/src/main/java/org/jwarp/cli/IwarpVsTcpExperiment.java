@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 import org.jwarp.bench.experiment.CycleSoaker;
 import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.report.PerfDocument;
 
 /**
  * Seed 002's measurements (Tables 1 and 2, Figures 2 to 4): latency (half an RDMA WRITE ping-pong)
@@ -136,13 +137,15 @@ final class IwarpVsTcpExperiment {
         for (int r = 0; r < plan.repeats(); r++) {
             for (int size : plan.latencySizes()) {
                 for (Stack st : STACKS) {
-                    String json = ExperimentProcesses.perf(pin.hosts(), "write-lat", st.latencyTransport(), st.device(),
-                            List.of("-s", Integer.toString(size), "-n", Long.toString(plan.roundTrips())), line -> { });
-                    checkCrc(st, json);
-                    Point p = new Point("latency", st.name(), size, r, plan.roundTrips(),
-                            ExperimentProcesses.number(json, "typical"), ExperimentProcesses.number(json, "p99"),
-                            Double.NaN, cpu(json, "client_app_pct"), cpu(json, "client_engine_pct"),
-                            cpu(json, "server_app_pct"), cpu(json, "server_engine_pct"), Double.NaN, Double.NaN);
+                    PerfDocument doc = ExperimentProcesses.perf(pin.hosts(), "write-lat", st.latencyTransport(),
+                            st.device(), List.of("-s", Integer.toString(size), "-n", Long.toString(plan.roundTrips())),
+                            line -> { });
+                    checkCrc(st, doc);
+                    PerfDocument.LatencyUs l = ExperimentProcesses.latency(doc);
+                    PerfDocument.Cpu cpu = doc.first().cpu();
+                    Point p = new Point("latency", st.name(), size, r, plan.roundTrips(), l.typical(), l.p99(),
+                            Double.NaN, cpu.clientAppPct(), cpu.clientEnginePct(), cpu.serverAppPct(),
+                            cpu.serverEnginePct(), Double.NaN, Double.NaN);
                     out.add(p);
                     progress.accept(p);
                 }
@@ -158,7 +161,7 @@ final class IwarpVsTcpExperiment {
      */
     static List<Point> throughput(Plan plan, Pinning pin, List<String> notes, Consumer<Point> progress)
             throws IOException, InterruptedException {
-        record Raw(Stack stack, int size, int repeat, String json, CycleSoaker.Snapshot a, CycleSoaker.Snapshot b) {
+        record Raw(Stack stack, int size, int repeat, PerfDocument doc, CycleSoaker.Snapshot a, CycleSoaker.Snapshot b) {
         }
         List<Raw> raws = new ArrayList<>();
         double[] idle;
@@ -173,7 +176,7 @@ final class IwarpVsTcpExperiment {
                         if (st.jwarp()) {
                             args.add("-e");
                         }
-                        String json = ExperimentProcesses.perf(pin.hosts(), "write-bw", st.throughputTransport(),
+                        PerfDocument doc = ExperimentProcesses.perf(pin.hosts(), "write-bw", st.throughputTransport(),
                                 st.device(), args, line -> {
                                     if (line.startsWith(PerfCommand.MEASURING)) {
                                         window[0] = soaker.snapshot();
@@ -182,12 +185,12 @@ final class IwarpVsTcpExperiment {
                                     }
                                 });
                         if (window[0] == null || window[1] == null) {
-                            throw new IOException("the write-bw client marked no measured run: " + json.strip());
+                            throw new IOException("the write-bw client marked no measured run (--mark)");
                         }
-                        checkCrc(st, json);
-                        Raw raw = new Raw(st, size, r, json, window[0], window[1]);
+                        checkCrc(st, doc);
+                        Raw raw = new Raw(st, size, r, doc, window[0], window[1]);
                         raws.add(raw);
-                        progress.accept(throughputPoint(raw.stack(), size, r, json, pin, raw.a(), raw.b(), idle));
+                        progress.accept(throughputPoint(raw.stack(), size, r, doc, pin, raw.a(), raw.b(), idle));
                     }
                 }
             }
@@ -204,30 +207,26 @@ final class IwarpVsTcpExperiment {
         }
         List<Point> out = new ArrayList<>();
         for (Raw r : raws) {
-            out.add(throughputPoint(r.stack(), r.size(), r.repeat(), r.json(), pin, r.a(), r.b(), idle));
+            out.add(throughputPoint(r.stack(), r.size(), r.repeat(), r.doc(), pin, r.a(), r.b(), idle));
         }
         return out;
     }
 
-    private static Point throughputPoint(Stack st, int size, int repeat, String json, Pinning pin,
-                                         CycleSoaker.Snapshot a, CycleSoaker.Snapshot b, double[] idle)
-            throws IOException {
-        return new Point("throughput", st.name(), size, repeat, (long) ExperimentProcesses.number(json, "iterations"),
-                Double.NaN, Double.NaN, ExperimentProcesses.number(json, "bw_avg_gb_s"), cpu(json, "client_app_pct"),
-                cpu(json, "client_engine_pct"), cpu(json, "server_app_pct"), cpu(json, "server_engine_pct"),
+    private static Point throughputPoint(Stack st, int size, int repeat, PerfDocument doc, Pinning pin,
+                                         CycleSoaker.Snapshot a, CycleSoaker.Snapshot b, double[] idle) {
+        PerfDocument.Row row = doc.first();
+        PerfDocument.Cpu cpu = row.cpu();
+        return new Point("throughput", st.name(), size, repeat, row.iterations(), Double.NaN, Double.NaN,
+                row.bwAvgGbS(), cpu.clientAppPct(), cpu.clientEnginePct(), cpu.serverAppPct(), cpu.serverEnginePct(),
                 pin.load(false, a, b, idle), pin.load(true, a, b, idle));
     }
 
-    private static double cpu(String json, String key) throws IOException {
-        return ExperimentProcesses.number(json, key);
-    }
-
     /** A jwarp run's setup line says whether MPA CRC was on: it must be what the stack asked for. */
-    private static void checkCrc(Stack st, String json) throws IOException {
+    private static void checkCrc(Stack st, PerfDocument doc) throws IOException {
         if (st.jwarp()) {
             String want = st.device().contains("off") ? "CRC off" : "CRC on";
-            if (!json.contains(want)) {
-                throw new IOException("the " + st.name() + " run did not negotiate " + want + ": " + json.strip());
+            if (doc.setup().stream().noneMatch(l -> l.contains(want))) {
+                throw new IOException("the " + st.name() + " run did not negotiate " + want + ": " + doc.setup());
             }
         }
     }

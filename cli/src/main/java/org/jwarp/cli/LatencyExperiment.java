@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.report.PerfDocument;
 
 /**
  * Seed 000's latency figures (Fig. 3 and Fig. 8): one-way latency of RDMA WRITE ping-pong against a
@@ -91,10 +92,9 @@ final class LatencyExperiment {
 
     private static Point once(String part, Hosts hosts, String transport, int size, double delayMs, int repeat,
                               long iterations) throws IOException, InterruptedException {
-        String out = ExperimentProcesses.perf(hosts, "write-lat", transport, List.of(), List.of("-s",
-                Integer.toString(size), "-n", Long.toString(iterations)), line -> { });
-        return new Point(part, transport, size, delayMs, repeat, iterations, ExperimentProcesses.number(out, "min"),
-                ExperimentProcesses.number(out, "typical"), ExperimentProcesses.number(out, "p99"));
+        PerfDocument.LatencyUs l = ExperimentProcesses.latency(ExperimentProcesses.perf(hosts, "write-lat", transport, List.of(),
+                List.of("-s", Integer.toString(size), "-n", Long.toString(iterations)), line -> { }));
+        return new Point(part, transport, size, delayMs, repeat, iterations, l.min(), l.typical(), l.p99());
     }
 
     // ------------------------------------------------------------------ output

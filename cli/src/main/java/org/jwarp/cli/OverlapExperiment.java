@@ -12,6 +12,7 @@ import java.util.StringJoiner;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.OverlapSide;
+import org.jwarp.bench.experiment.ResultLines;
 import org.jwarp.bench.experiment.SizeText;
 import org.jwarp.bench.experiment.SvgChart;
 
@@ -113,9 +114,9 @@ final class OverlapExperiment {
                     hosts.serverAddress(), Integer.toString(server.port()), Integer.toString(size), pin,
                     Integer.toString(warmup), steps), "overlap (" + stack + ", " + size + " B)");
             List<Point> points = new ArrayList<>();
-            for (Map<String, Double> r : ExperimentProcesses.results(out, "overlap client")) {
-                Point p = new Point(part, stack, size, r.get("compute_ms"), delayMs, repeat, r.get("count").intValue(),
-                        r.get("overlap"), r.get("total_us"), r.get("compute_us"), r.get("roundtrip_us"));
+            for (OverlapSide.Result r : ResultLines.all(out, OverlapSide.Result.class, "overlap client")) {
+                Point p = new Point(part, stack, size, r.computeMs(), delayMs, repeat, r.count(), r.overlap(),
+                        r.totalUs(), r.computeUs(), r.roundTripUs());
                 points.add(p);
                 progress.accept(p);
             }

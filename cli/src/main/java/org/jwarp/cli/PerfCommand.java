@@ -15,7 +15,7 @@ import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
-import org.jwarp.bench.report.Json;
+import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.report.Results;
 import org.jwarp.bench.report.TextReport;
@@ -291,7 +291,7 @@ abstract class PerfCommand implements Callable<Integer> {
             }
             progress.clear();
             if (json) {
-                out.println(Json.write(Results.document(o.settings(), modeName, allSetup, o.threads(), o.rows())));
+                out.println(JsonCodec.write(Results.document(o.settings(), modeName, allSetup, o.threads(), o.rows())));
                 out.flush();
             } else {
                 text.footer(o.rows(), o.threads());

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.ProgressSide;
+import org.jwarp.bench.experiment.ResultLines;
 import org.jwarp.bench.experiment.SvgChart;
 
 /**
@@ -27,8 +27,6 @@ final class ProgressExperiment {
     static final double DELAY_SWEEP_LOAD_MS = 16;
 
     private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
-    private static final Pattern RESULT = Pattern.compile(
-            "result median_us=([0-9.]+) p99_us=([0-9.]+) min_us=([0-9.]+) count=(\\d+)");
 
     record Plan(List<Double> loadsMs, List<Double> delaysMs, int repeats, int fetches) {
         static Plan quick() {
@@ -88,12 +86,8 @@ final class ProgressExperiment {
             String out = ExperimentProcesses.client(hosts.clientPrefix(), ProgressSide.class, List.of("fetch", stack,
                     hosts.serverAddress(), Integer.toString(server.port()), Integer.toString(fetches)),
                     "progress (" + stack + ", load " + loadMs + " ms)");
-            Matcher m = RESULT.matcher(out);
-            if (!m.find()) {
-                throw new IOException("the progress client printed no result: " + out.strip());
-            }
-            return new Point(part, stack, loadMs, delayMs, repeat, Integer.parseInt(m.group(4)),
-                    Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)));
+            ProgressSide.Result r = ResultLines.all(out, ProgressSide.Result.class, "progress client").getFirst();
+            return new Point(part, stack, loadMs, delayMs, repeat, r.count(), r.medianUs(), r.p99Us(), r.minUs());
         }
     }
 

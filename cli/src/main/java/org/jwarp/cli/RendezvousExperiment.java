@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.RendezvousSide;
+import org.jwarp.bench.experiment.ResultLines;
 import org.jwarp.bench.experiment.SvgChart;
 
 /**
@@ -29,8 +29,6 @@ final class RendezvousExperiment {
     static final int DELAY_SIZE = 65536;
 
     private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
-    private static final Pattern RESULT = Pattern.compile("result protocol=(\\w+) size=(\\d+) repeat=(\\d+) count=(\\d+) "
-            + "median_us=([0-9.]+) p99_us=([0-9.]+) min_us=([0-9.]+) server_app_ns=(\\d+) server_engine_ns=(\\d+)");
 
     /** What runs. */
     record Plan(List<Integer> sizes, List<Double> delaysMs, int repeats, int messages, int warmup) {
@@ -92,13 +90,12 @@ final class RendezvousExperiment {
                     Integer.toString(server.port()), max, String.join(",", RendezvousSide.PROTOCOLS),
                     String.join(",", sizes.stream().map(String::valueOf).toList()), Integer.toString(messages),
                     Integer.toString(warmup), Integer.toString(repeats)), "rendezvous sender", line -> {
-                        Matcher m = RESULT.matcher(line);
-                        if (m.find()) {
-                            int n = Integer.parseInt(m.group(4));
-                            Point p = new Point(part, m.group(1), Integer.parseInt(m.group(2)), delayMs,
-                                    Integer.parseInt(m.group(3)), n, Double.parseDouble(m.group(5)),
-                                    Double.parseDouble(m.group(6)), Double.parseDouble(m.group(7)),
-                                    Long.parseLong(m.group(8)) / 1e3 / n, Long.parseLong(m.group(9)) / 1e3 / n);
+                        RendezvousSide.Result r = ResultLines.parse(line, RendezvousSide.Result.class,
+                                "rendezvous sender");
+                        if (r != null) {
+                            int n = r.count();
+                            Point p = new Point(part, r.protocol(), r.size(), delayMs, r.repeat(), n, r.medianUs(),
+                                    r.p99Us(), r.minUs(), r.serverAppNs() / 1e3 / n, r.serverEngineNs() / 1e3 / n);
                             out.add(p);
                             progress.accept(p);
                         }

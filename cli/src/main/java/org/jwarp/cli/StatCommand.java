@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.engine.counters.CounterFile;
 import org.jwarp.engine.counters.CounterFileReader;
 import org.jwarp.engine.counters.EngineCounters;
@@ -47,7 +48,7 @@ final class StatCommand implements Callable<Integer> {
     @Option(names = "--count", paramLabel = "N", description = "With --watch: stop after N prints.")
     Integer count;
 
-    @Option(names = "--json", description = "One JSON object per print (one line each).")
+    @Option(names = "--json", description = "One JSON object per print (one line each, schema " + StatDocument.SCHEMA + ").")
     boolean json;
 
     @Option(names = "--dir", paramLabel = "DIR", description = "Where the counters files are (default: as above).")
@@ -213,65 +214,8 @@ final class StatCommand implements Callable<Integer> {
         return String.format(Locale.ROOT, "%.1fs", millis / 1000.0);
     }
 
-    /** The machine-readable form: one JSON object, processes by pid, their devices, groups by scope. */
+    /** The machine-readable form: one JSON line, processes by pid, their devices, groups by scope. */
     static String json(List<Snapshot> snapshots, long nowMillis) {
-        StringBuilder b = new StringBuilder();
-        b.append("{\"time\":").append(nowMillis).append(",\"processes\":[");
-        long lastPid = Long.MIN_VALUE;
-        boolean firstDevice = true;
-        for (Snapshot s : snapshots) {
-            if (s.pid() != lastPid) {
-                if (lastPid != Long.MIN_VALUE) {
-                    b.append("]},");
-                }
-                b.append("{\"pid\":").append(s.pid()).append(",\"startMillis\":").append(s.startMillis())
-                        .append(",\"devices\":[");
-                lastPid = s.pid();
-                firstDevice = true;
-            }
-            if (!firstDevice) {
-                b.append(',');
-            }
-            firstDevice = false;
-            b.append("{\"device\":").append(s.device()).append(",\"label\":").append(quote(s.label()))
-                    .append(",\"publishCount\":").append(s.publishCount())
-                    .append(",\"publishedAtMillis\":").append(s.publishedAtMillis())
-                    .append(",\"truncated\":").append(s.truncated()).append(",\"groups\":{");
-            for (int g = 0; g < s.groups().size(); g++) {
-                Group gr = s.groups().get(g);
-                b.append(g == 0 ? "" : ",").append(quote(gr.scope())).append(":{");
-                for (int i = 0; i < gr.names().size(); i++) {
-                    b.append(i == 0 ? "" : ",").append(quote(gr.names().get(i))).append(':').append(gr.values()[i]);
-                }
-                b.append('}');
-            }
-            b.append("}}");
-        }
-        if (lastPid != Long.MIN_VALUE) {
-            b.append("]}");
-        }
-        return b.append("]}").toString();
-    }
-
-    static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+        return JsonCodec.line(StatDocument.of(snapshots, nowMillis));
     }
 }

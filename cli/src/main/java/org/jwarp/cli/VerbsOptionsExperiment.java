@@ -14,10 +14,10 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.jwarp.bench.experiment.SizeText;
 import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.report.PerfDocument;
 import picocli.CommandLine;
 
 /**
@@ -232,8 +232,6 @@ final class VerbsOptionsExperiment {
                  @ExperimentData.Column(decimals = 6) double gbps, double activeCpuPct, double passiveCpuPct) {
     }
 
-    private static final Pattern QUOTED = Pattern.compile("\"((?:Engine|Polling|client|server)[^\"]*)\"");
-
     private VerbsOptionsExperiment() {
     }
 
@@ -250,50 +248,61 @@ final class VerbsOptionsExperiment {
     static List<Point> run(Plan plan, List<String> conditions, Consumer<Point> progress) throws IOException {
         List<Point> out = new ArrayList<>();
         for (Setting s : plan.settings()) {
-            String json = perfHere(s.args(plan.seconds(), pinning()));
+            PerfDocument doc = perfHere(s.args(plan.seconds(), pinning()));
             if (conditions.isEmpty()) {
-                Matcher m = QUOTED.matcher(json.substring(0, Math.max(0, json.indexOf("\"results\""))));
-                while (m.find()) {
-                    conditions.add(m.group(1).replaceAll("\\s+", " "));
+                for (String line : Stream.concat(doc.setup().stream(), doc.threads().stream()).toList()) {
+                    if (CONDITIONS.stream().anyMatch(line::startsWith)) {
+                        conditions.add(line.replaceAll("\\s+", " "));
+                    }
                 }
             }
-            Point p = point(s, json);
+            Point p = point(s, doc);
             out.add(p);
             progress.accept(p);
         }
         return out;
     }
 
-    /** One perf test in this process, as {@code jwarp ARGS}; its JSON, which says the data was verified. */
-    static String perfHere(List<String> args) throws IOException {
+    /** One perf test in this process, as {@code jwarp ARGS}; its document, which says the data was verified. */
+    static PerfDocument perfHere(List<String> args) throws IOException {
         CommandLine cl = JwarpCommand.newCommandLine();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int exit = cl.execute(args.toArray(String[]::new));
-        if (exit != 0 || !out.toString().contains("\"verified\": true")) {
+        PerfDocument doc = null;
+        try {
+            doc = exit == 0 ? PerfDocument.parse(out.toString(), "jwarp " + String.join(" ", args)) : null;
+        } catch (IllegalArgumentException e) {
+            err.write(e.getMessage());
+        }
+        if (doc == null || !doc.verified()) {
             throw new IOException("jwarp " + String.join(" ", args) + " failed (exit " + exit + "): "
                     + (err + out.toString()).strip());
         }
-        return out.toString();
+        return doc;
     }
 
-    private static Point point(Setting s, String json) throws IOException {
+    private static Point point(Setting s, PerfDocument doc) throws IOException {
+        PerfDocument.Row row = doc.first();
         double oneWayUs;
         double gbps;
         if (s.tool().equals("ping")) {
-            oneWayUs = ExperimentProcesses.number(json, "avg");
+            oneWayUs = ExperimentProcesses.latency(doc).avg();
             gbps = s.size() * 8 / (oneWayUs * 1e3);
         } else {
-            oneWayUs = 1 / ExperimentProcesses.number(json, "msg_rate_mpps");
-            gbps = ExperimentProcesses.number(json, "bw_avg_gb_s");
+            oneWayUs = 1 / row.msgRateMpps();
+            gbps = row.bwAvgGbS();
         }
+        PerfDocument.Cpu cpu = row.cpu();
         return new Point(s.part(), s.tool(), s.opcode(), s.inline(), s.events(), s.size(), s.buffers(), s.wrsPerPost(),
-                s.signalEvery(), s.repeat(), (long) ExperimentProcesses.number(json, "iterations"), oneWayUs, gbps,
-                ExperimentProcesses.number(json, "client_app_pct") + ExperimentProcesses.number(json, "client_engine_pct"),
-                ExperimentProcesses.number(json, "server_app_pct") + ExperimentProcesses.number(json, "server_engine_pct"));
+                s.signalEvery(), s.repeat(), row.iterations(), oneWayUs, gbps,
+                cpu.clientAppPct() + cpu.clientEnginePct(), cpu.serverAppPct() + cpu.serverEnginePct());
     }
+
+    /** How the lines of a run's setup and threads that describe its conditions start. */
+    private static final List<String> CONDITIONS = List.of("Engine", "Polling", "client", "server");
 
     // ------------------------------------------------------------------ output
 

@@ -7,6 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.jwarp.bench.experiment.RssReport;
+import org.jwarp.bench.experiment.ToeReport;
+import org.jwarp.bench.report.ResultDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +32,14 @@ class ExperimentDataTest {
         assertEquals("part,stack,size,repeat,iterations,typical_us,p99_us,gbps,client_app_pct,client_engine_pct,"
                 + "server_app_pct,server_engine_pct,client_soak_pct,server_soak_pct",
                 ExperimentData.csvHeader(IwarpVsTcpExperiment.Point.class));
+    }
+
+    /** Every experiment's schema is one the report reads (and the report reads no other). */
+    @Test
+    void theReportReadsEveryExperimentsSchema() {
+        assertEquals(List.of(ToeReport.SCHEMA, RssReport.SCHEMA, LatencyExperiment.SCHEMA, ProgressExperiment.SCHEMA,
+                RendezvousExperiment.SCHEMA, IwarpVsTcpExperiment.SCHEMA, OverlapExperiment.SCHEMA,
+                CpuImpactExperiment.SCHEMA, VerbsOptionsExperiment.SCHEMA), ResultDirectory.SCHEMAS);
     }
 
     record Row(String name, int count, double meanUs, @ExperimentData.Column(csv = "ratio_x", json = "theRatio",

@@ -61,6 +61,23 @@ class ReportCommandTest {
                 + " (see 'jwarp report --help')", r.err().strip());
     }
 
+    @Test
+    void aResultsJsonOfAnotherSchemaOrVersionIsOneLine(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("results.csv"), "engines,connections\n1,1\n");
+        Files.writeString(dir.resolve("results.json"), "{\n  \"schema\": \"jwarp-experiment-rss/9\",\n  \"results\": []\n}\n");
+        JwarpCommandTest.Run r = JwarpCommandTest.run("report", dir.toString(), "--out", dir.resolve("r.html").toString());
+        assertEquals(2, r.exit());
+        assertEquals("jwarp: " + dir.resolve("results.json") + " is jwarp-experiment-rss/9, a version this jwarp does "
+                + "not read; expected one of " + String.join(", ", org.jwarp.bench.report.ResultDirectory.SCHEMAS)
+                + " (see 'jwarp report --help')", r.err().strip());
+        Files.writeString(dir.resolve("results.json"), "{\"schema\": \"jwarp-bench/1\", \"rows\": []}\n");
+        r = JwarpCommandTest.run("report", dir.toString(), "--out", dir.resolve("r.html").toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("results.json is a jwarp-bench/1 document; expected one of jwarp-experiment-toe/1"),
+                r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
     /** The DOM after load and scripts, from headless Chromium (Debian's package; .ci/run installs it). */
     static String chromium(Path page) throws Exception {
         String exe = Files.isExecutable(Path.of("/usr/bin/chromium")) ? "/usr/bin/chromium"

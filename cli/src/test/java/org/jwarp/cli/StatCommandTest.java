@@ -73,7 +73,7 @@ class StatCommandTest {
             List<String> lines = r.out().lines().toList();
             assertEquals(2, lines.size(), r.out());
             for (String l : lines) {
-                assertTrue(l.startsWith("{\"time\":"), l);
+                assertTrue(l.startsWith("{\"schema\":\"jwarp-stat/1\",\"time\":"), l);
                 assertTrue(l.contains("\"processes\":[{\"pid\":" + PID + ",\"startMillis\":"), l);
                 assertTrue(l.contains("\"label\":\"jwarp invoker\""), l);
                 assertTrue(l.contains("\"groups\":{\"device\":{\"fpdus.tx\":0,\"bytes.tx\":0,"), l);
@@ -114,7 +114,7 @@ class StatCommandTest {
                 "  device        12  123456789",
                 "  qp-17          3          -",
                 ""), StatCommand.table(List.of(s), 62_000));
-        assertEquals("{\"time\":5,\"processes\":[{\"pid\":42,\"startMillis\":1000,\"devices\":[{\"device\":1,"
+        assertEquals("{\"schema\":\"jwarp-stat/1\",\"time\":5,\"processes\":[{\"pid\":42,\"startMillis\":1000,\"devices\":[{\"device\":1,"
                 + "\"label\":\"jwarp \\\"dedicated\\\" x1\",\"publishCount\":7,\"publishedAtMillis\":61800,"
                 + "\"truncated\":false,\"groups\":{\"device\":{\"fpdus.tx\":12,\"bytes.rx\":123456789},"
                 + "\"qp-17\":{\"fpdus.tx\":3}}}]}]}", StatCommand.json(List.of(s), 5));

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
@@ -44,13 +43,17 @@ import org.jwarp.verbs.WrOpcode;
  * of work), as a single-threaded server does.
  *
  * <p>Arguments: {@code serve jwarp|sockets SIZE CLIENTS JOB_MS pin|free} (measures the job alone
- * first, then prints {@code listening on port N}, then after the loaded run {@code result
- * alone_ms=... loaded_ms=... rx_mib_s=... units=...}) or {@code stream jwarp|sockets HOST PORT SIZE
+ * first, then prints {@code listening on port N}, then after the loaded run a {@link Result} line,
+ * {@link ResultLines}) or {@code stream jwarp|sockets HOST PORT SIZE
  * CLIENTS pin|free} (streams until the server goes, then prints {@code streamed bytes=...}). The
  * job's length is calibrated in the server's process to JOB_MS alone, then fixed; each time is the
  * shortest of a few runs.
  */
 public final class CpuImpactSide {
+
+    /** The job's time alone and under load in ms, what arrived during the loaded runs in MiB/s, the job's units. */
+    public record Result(double aloneMs, double loadedMs, double rxMibS, long units) {
+    }
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     /** WRITEs in flight per connection. */
@@ -145,9 +148,8 @@ public final class CpuImpactSide {
 
     /** The result line: the job's times, and what arrived during the loaded runs ({@code bytes} in {@code ns}). */
     private static void result(PrintStream out, Job job, long aloneNs, long loadedNs, long bytes, long ns) {
-        out.printf(Locale.ROOT, "result alone_ms=%.3f loaded_ms=%.3f rx_mib_s=%.3f units=%d%n", aloneNs / 1e6,
-                loadedNs / 1e6, bytes / (1024.0 * 1024.0) / (ns / 1e9), job.units());
-        out.flush();
+        ResultLines.print(out, new Result(aloneNs / 1e6, loadedNs / 1e6, bytes / (1024.0 * 1024.0) / (ns / 1e9),
+                job.units()));
     }
 
     // ------------------------------------------------------------------ RDMA WRITE

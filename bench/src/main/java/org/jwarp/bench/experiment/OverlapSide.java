@@ -15,7 +15,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Locale;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -47,12 +46,20 @@ import org.jwarp.verbs.WrOpcode;
  *
  * <p>Arguments: {@code serve jwarp|sockets SIZE pin|free} (prints {@code listening on port N},
  * serves one client until it leaves) or {@code run jwarp|sockets HOST PORT SIZE pin|free WARMUP
- * C_MS:N,...} (WARMUP ping-pongs alone, then N timed iterations at each computation time; prints {@code result compute_ms=...
- * overlap=... total_us=... compute_us=... roundtrip_us=... count=...} for each). With {@code pin}
+ * C_MS:N,...} (WARMUP ping-pongs alone, then N timed iterations at each computation time; prints a
+ * {@link Result} line for each, {@link ResultLines}). With {@code pin}
  * the client's computing thread has a CPU of its own ({@link ApplicationCpu}). The pong's bytes are
  * checked after each computation time's iterations.
  */
 public final class OverlapSide {
+
+    /**
+     * One computation time's iterations, medians: the overlap ratio (computation / total), the
+     * total and computation times and the round trip alone, in µs.
+     */
+    public record Result(double computeMs, double overlap, double totalUs, double computeUs, double roundTripUs,
+                         int count) {
+    }
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -152,9 +159,8 @@ public final class OverlapSide {
             Arrays.sort(ratio);
             Arrays.sort(total);
             Arrays.sort(compute);
-            out.printf(Locale.ROOT, "result compute_ms=%s overlap=%.5f total_us=%.3f compute_us=%.3f roundtrip_us=%.3f "
-                    + "count=%d%n", cn[0], ratio[n / 2], total[n / 2] / 1e3, compute[n / 2] / 1e3, roundTripUs, n);
-            out.flush();
+            ResultLines.print(out, new Result(computeMs, ratio[n / 2], total[n / 2] / 1e3, compute[n / 2] / 1e3,
+                    roundTripUs, n));
         }
         out.println("done " + (sink == 42 ? "" : "."));
     }

@@ -40,11 +40,14 @@ import org.jwarp.verbs.WrOpcode;
  * server's application). Both clients sleep while they wait (completion events, a blocking read).
  *
  * <p>Arguments: {@code serve jwarp|sockets LOAD_MS} (prints {@code listening on port N}, serves one
- * client until it leaves) or {@code fetch jwarp|sockets HOST PORT COUNT} (prints {@code result
- * median_us=... p99_us=... min_us=... count=...}). Data check: every fetch's 1 KiB is compared with
- * the server's pattern.
+ * client until it leaves) or {@code fetch jwarp|sockets HOST PORT COUNT} (prints a {@link Result}
+ * line, {@link ResultLines}). Data check: every fetch's 1 KiB is compared with the server's pattern.
  */
 public final class ProgressSide {
+
+    /** A client's fetches: their median, 99th percentile and minimum time in µs, and how many. */
+    public record Result(double medianUs, double p99Us, double minUs, int count) {
+    }
 
     static final int SIZE = 1024;
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -70,7 +73,8 @@ public final class ProgressSide {
                 InetSocketAddress to = new InetSocketAddress(InetAddress.getByName(args[2]), Integer.parseInt(args[3]));
                 int count = Integer.parseInt(args[4]);
                 long[] ns = rdma ? fetchRdma(to, count) : fetchSockets(to, count);
-                out.println("result " + SideProcess.summary(ns) + " count=" + ns.length);
+                SideProcess.Times t = SideProcess.Times.of(ns);
+                ResultLines.print(out, new Result(t.medianUs(), t.p99Us(), t.minUs(), ns.length));
             }
         });
     }

@@ -12,7 +12,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.jwarp.bench.perf.CpuMeter;
 import org.jwarp.verbs.AcceptParams;
@@ -63,11 +62,18 @@ import org.jwarp.verbs.WrOpcode;
  * <p>Arguments: {@code serve MAX_SIZE} (prints {@code listening on port N}; serves one sender until
  * it says BYE) or {@code send HOST PORT MAX_SIZE PROTOCOLS SIZES COUNT WARMUP REPEATS} (comma lists;
  * for each repeat, size and protocol a block of COUNT messages after WARMUP unreported ones; prints
- * one {@code result protocol=... size=... repeat=... count=... median_us=... p99_us=... min_us=...
- * server_app_ns=... server_engine_ns=...} line per block). Data check: every message carries a
+ * one {@link Result} line per block, {@link ResultLines}). Data check: every message carries a
  * pattern of its sequence number, which the receiver checks at every 4 KiB and at the end.
  */
 public final class RendezvousSide {
+
+    /**
+     * A block of messages: their median, 99th percentile and minimum time in µs, and the CPU time
+     * the receiver's application and engine threads took over the block, in ns.
+     */
+    public record Result(String protocol, int size, int repeat, int count, double medianUs, double p99Us, double minUs,
+                         long serverAppNs, long serverEngineNs) {
+    }
 
     /** The protocols, as the arguments and the results name them. */
     public static final List<String> PROTOCOLS = List.of("eager", "write", "read");
@@ -353,10 +359,9 @@ public final class RendezvousSide {
                     for (String protocol : protocols) {
                         long[] ns = new long[count];
                         long[] cpu = s.block(protocol, size, ns);
-                        System.out.printf(Locale.ROOT, "result protocol=%s size=%d repeat=%d count=%d %s "
-                                + "server_app_ns=%d server_engine_ns=%d%n", protocol, size, r, count,
-                                SideProcess.summary(ns), cpu[0], cpu[1]);
-                        System.out.flush();
+                        SideProcess.Times t = SideProcess.Times.of(ns);
+                        ResultLines.print(System.out, new Result(protocol, size, r, count, t.medianUs(), t.p99Us(),
+                                t.minUs(), cpu[0], cpu[1]));
                     }
                 }
             }

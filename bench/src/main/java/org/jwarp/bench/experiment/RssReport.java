@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import org.jwarp.bench.report.Json;
+import org.jwarp.bench.json.JsonCodec;
 
 /**
  * Writes an RSS experiment's results into its directory: {@code results.csv}, {@code results.json}
@@ -29,7 +27,7 @@ public final class RssReport {
         Files.createDirectories(dir);
         List<Path> out = new ArrayList<>();
         out.add(Files.writeString(dir.resolve("results.csv"), csv(results)));
-        out.add(Files.writeString(dir.resolve("results.json"), Json.write(json(plan, results, mode, notes)) + "\n"));
+        out.add(Files.writeString(dir.resolve("results.json"), JsonCodec.write(RssDocument.of(plan, results, mode, notes)) + "\n"));
         out.add(Files.writeString(dir.resolve("throughput.svg"), chart(results, "Aggregate RDMA WRITE throughput",
                 "Gb/s", RssExperiment.Result::gbps)));
         out.add(Files.writeString(dir.resolve("wakeups.svg"), chart(results, "Receiving engine threads' wake-ups",
@@ -49,37 +47,6 @@ public final class RssReport {
                     r.fpdusPerWakeup(), r.cpuNsPerKiB(), r.enginesUsed()));
         }
         return sb.toString();
-    }
-
-    private static Map<String, Object> json(RssExperiment.Plan plan, List<RssExperiment.Result> results, String mode,
-                                            List<String> notes) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("schema", SCHEMA);
-        doc.put("mode", mode);
-        doc.put("messageBytes", plan.size());
-        doc.put("secondsPerPoint", plan.seconds());
-        doc.put("writesInFlightPerConnection", RssExperiment.DEPTH);
-        doc.put("moderation", "one event per " + RssExperiment.MODERATED.count() + " completions or "
-                + RssExperiment.MODERATED.periodMicros() + " us");
-        doc.put("notes", notes);
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (RssExperiment.Result r : results) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("engines", r.point().engines());
-            row.put("steering", steering(r.point()));
-            row.put("moderated", r.point().moderated());
-            row.put("connections", r.point().connections());
-            row.put("seconds", r.seconds());
-            row.put("bytes", r.bytes());
-            row.put("gbps", r.gbps());
-            row.put("wakeupsPerSecond", r.wakeupsPerSecond());
-            row.put("fpdusPerWakeup", r.fpdusPerWakeup());
-            row.put("engineCpuNsPerKiB", r.cpuNsPerKiB());
-            row.put("enginesUsed", r.enginesUsed());
-            rows.add(row);
-        }
-        doc.put("results", rows);
-        return doc;
     }
 
     private static String chart(List<RssExperiment.Result> results, String title, String yLabel,

@@ -2,7 +2,6 @@ package org.jwarp.bench.experiment;
 
 import java.io.PrintStream;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * What the experiments' side processes ({@link ProgressSide}, {@link OverlapSide},
@@ -35,10 +34,14 @@ final class SideProcess {
         }
     }
 
-    /** {@code median_us=... p99_us=... min_us=...} of {@code ns} (sorted here). */
-    static String summary(long[] ns) {
-        Arrays.sort(ns);
-        return String.format(Locale.ROOT, "median_us=%.3f p99_us=%.3f min_us=%.3f", ns[ns.length / 2] / 1e3,
-                ns[Math.min(ns.length - 1, (int) (ns.length * 0.99))] / 1e3, ns[0] / 1e3);
+    /** The median, 99th percentile and minimum of a side's timings, in µs. */
+    record Times(double medianUs, double p99Us, double minUs) {
+
+        /** Of {@code ns} (sorted here). */
+        static Times of(long[] ns) {
+            Arrays.sort(ns);
+            return new Times(ns[ns.length / 2] / 1e3, ns[Math.min(ns.length - 1, (int) (ns.length * 0.99))] / 1e3,
+                    ns[0] / 1e3);
+        }
     }
 }

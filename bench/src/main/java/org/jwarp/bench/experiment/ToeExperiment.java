@@ -177,12 +177,7 @@ public final class ToeExperiment {
             if (process.exitValue() != 0) {
                 throw new IOException("a side failed (exit " + process.exitValue() + "): " + t);
             }
-            for (String line : t.split("\n")) {
-                if (line.startsWith("result ")) {
-                    return ToeStream.SideResult.parse(line);
-                }
-            }
-            throw new IOException("a side printed no result: " + t);
+            return ResultLines.all(t, ToeStream.SideResult.class, "side").getFirst();
         }
 
         private String text() throws InterruptedException {

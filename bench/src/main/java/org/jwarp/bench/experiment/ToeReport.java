@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import org.jwarp.bench.report.Json;
+import org.jwarp.bench.json.JsonCodec;
 
 /**
  * The offloaded-sockets experiment's output: seed 001's Table I layout with the paper's figures
@@ -122,7 +120,7 @@ public final class ToeReport {
         Files.createDirectories(dir);
         List<Path> out = new ArrayList<>();
         out.add(Files.writeString(dir.resolve("results.csv"), csv(runs)));
-        out.add(Files.writeString(dir.resolve("results.json"), Json.write(json(plan, places, runs, mode, notes)) + "\n"));
+        out.add(Files.writeString(dir.resolve("results.json"), JsonCodec.write(ToeDocument.of(plan, places, runs, mode, notes)) + "\n"));
         for (ToeExperiment.Where w : places) {
             out.add(Files.writeString(dir.resolve("cpu-" + w.name() + ".svg"), cpuChart(runs, w, plan.chunks())));
             out.add(Files.writeString(dir.resolve("throughput-" + w.name() + ".svg"), throughputChart(runs, w, plan.chunks())));
@@ -142,61 +140,6 @@ public final class ToeReport {
             }
         }
         return sb.toString();
-    }
-
-    private static Map<String, Object> json(ToeExperiment.Plan plan, List<ToeExperiment.Where> places,
-                                            List<ToeExperiment.Run> runs, String mode, List<String> notes) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("schema", SCHEMA);
-        doc.put("mode", mode);
-        doc.put("chunks", plan.chunks());
-        doc.put("secondsPerRun", plan.seconds());
-        doc.put("repeats", plan.repeats());
-        doc.put("senderHostCpu", ToeExperiment.SENDER_HOST_CPU);
-        doc.put("senderEngineCpu", ToeExperiment.SENDER_ENGINE_CPU);
-        doc.put("receiverHostCpu", ToeExperiment.RECEIVER_HOST_CPU);
-        doc.put("receiverEngineCpu", ToeExperiment.RECEIVER_ENGINE_CPU);
-        doc.put("notes", notes);
-        Map<String, Object> paper = new LinkedHashMap<>();
-        paper.put("toeSend128k", ToeExperiment.PAPER_TOE_SEND_128K);
-        paper.put("toeSend8k", ToeExperiment.PAPER_TOE_SEND_8K);
-        paper.put("toeReceive128k", ToeExperiment.PAPER_TOE_RECEIVE_128K);
-        paper.put("toeReceive8k", ToeExperiment.PAPER_TOE_RECEIVE_8K);
-        paper.put("solarisTcpSend", ToeExperiment.PAPER_TCP_SEND);
-        paper.put("solarisTcpReceive", ToeExperiment.PAPER_TCP_RECEIVE);
-        doc.put("paperPercentOfOneCpuPerGbps", paper);
-        List<Map<String, Object>> where = new ArrayList<>();
-        for (ToeExperiment.Where w : places) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", w.name());
-            m.put("description", w.description());
-            where.add(m);
-        }
-        doc.put("places", where);
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (ToeExperiment.Run r : runs) {
-            for (ToeStream.SideResult s : List.of(r.sender(), r.receiver())) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("where", r.where());
-                row.put("repeat", r.repeat());
-                row.put("stack", s.stack());
-                row.put("chunk", s.chunk());
-                row.put("side", s.role());
-                row.put("bytes", s.bytes());
-                row.put("seconds", s.elapsedNanos() / 1e9);
-                row.put("gbps", s.gbps());
-                row.put("hostCpuSeconds", s.hostCpuNanos() / 1e9);
-                row.put("engineCpuSeconds", s.engineCpuNanos() / 1e9);
-                row.put("hostPercentOfOneCpuPerGbps", s.hostPercentPerGbps());
-                row.put("enginePercentOfOneCpuPerGbps", s.enginePercentPerGbps());
-                row.put("interrupts", s.interrupts());
-                row.put("events", s.events());
-                row.put("requests", s.requests());
-                rows.add(row);
-            }
-        }
-        doc.put("results", rows);
-        return doc;
     }
 
     private static String cpuChart(List<ToeExperiment.Run> runs, ToeExperiment.Where w, List<Integer> chunks) {

@@ -12,7 +12,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
-import java.util.Locale;
 import org.jwarp.engine.toe.OffloadedSockets;
 import org.jwarp.engine.toe.ToeConfig;
 import org.jwarp.engine.toe.ToeServerSocket;
@@ -26,8 +25,9 @@ import org.jwarp.verbs.RdmaDevice;
  * process of its own: the host passes data to TCP in chunks of a given size, through the offloaded
  * sockets (the engine thread pinned to a CPU of its own) or through plain {@link Socket} streams.
  * The sender writes for a given time, ends its output and waits for the receiver's close, so both
- * sides' clocks cover the whole transfer. Each side prints one {@code result} line: bytes, elapsed
- * time, the host's CPU time (every thread of the process but the engine's) and the engine's.
+ * sides' clocks cover the whole transfer. Each side prints one {@link SideResult} line
+ * ({@link ResultLines}): bytes, elapsed time, the host's CPU time (every thread of the process but
+ * the engine's) and the engine's.
  *
  * <p>Data check: the stream is a position-dependent pattern (byte at offset o is o mod 251); the
  * receiver counts every byte and checks one byte in every 1,024 and the first of every read, so
@@ -60,26 +60,6 @@ public final class ToeStream {
         public double enginePercentPerGbps() {
             return 100.0 * engineCpuNanos / elapsedNanos / gbps();
         }
-
-        String line() {
-            return String.format(Locale.ROOT, "result role=%s stack=%s chunk=%d bytes=%d elapsedNanos=%d hostCpuNanos=%d "
-                            + "engineCpuNanos=%d interrupts=%d events=%d requests=%d", role, stack, chunk, bytes,
-                    elapsedNanos, hostCpuNanos, engineCpuNanos, interrupts, events, requests);
-        }
-
-        /** Parses {@link #line()}. */
-        public static SideResult parse(String line) {
-            java.util.Map<String, String> kv = new java.util.HashMap<>();
-            for (String part : line.substring("result ".length()).trim().split(" ")) {
-                int eq = part.indexOf('=');
-                kv.put(part.substring(0, eq), part.substring(eq + 1));
-            }
-            return new SideResult(kv.get("role"), kv.get("stack"), Integer.parseInt(kv.get("chunk")),
-                    Long.parseLong(kv.get("bytes")), Long.parseLong(kv.get("elapsedNanos")),
-                    Long.parseLong(kv.get("hostCpuNanos")), Long.parseLong(kv.get("engineCpuNanos")),
-                    Long.parseLong(kv.get("interrupts")), Long.parseLong(kv.get("events")),
-                    Long.parseLong(kv.get("requests")));
-        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -88,10 +68,11 @@ public final class ToeStream {
             boolean toe = args[1].equals("toe");
             int chunk = Integer.parseInt(args[2]);
             if (args[0].equals("receive")) {
-                out.println(receive(toe, chunk, InetAddress.getByName(args[3]), Integer.parseInt(args[4]), out).line());
+                ResultLines.print(out, receive(toe, chunk, InetAddress.getByName(args[3]), Integer.parseInt(args[4]),
+                        out));
             } else {
-                out.println(send(toe, chunk, new InetSocketAddress(InetAddress.getByName(args[3]),
-                        Integer.parseInt(args[4])), Double.parseDouble(args[5]), Integer.parseInt(args[6])).line());
+                ResultLines.print(out, send(toe, chunk, new InetSocketAddress(InetAddress.getByName(args[3]),
+                        Integer.parseInt(args[4])), Double.parseDouble(args[5]), Integer.parseInt(args[6])));
             }
             out.flush();
             System.exit(0);

@@ -5,14 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * {@code jwarp report}: one self-contained HTML page from experiment result directories. Per
@@ -24,68 +20,7 @@ import java.util.stream.Stream;
  */
 public final class HtmlReport {
 
-    private static final Pattern SCHEMA = Pattern.compile("\"schema\"\\s*:\\s*\"([^\"]+)\"");
-
     private HtmlReport() {
-    }
-
-    /** One result directory, read. */
-    public record Experiment(Path dir, String schema, List<String> header, List<String[]> rows, Map<String, String> svgs,
-                             String readme) {
-
-        /** The experiment's name: the schema's, e.g. {@code toe} of {@code jwarp-experiment-toe/1}. */
-        public String name() {
-            return schema.replaceFirst("^jwarp-experiment-", "").replaceFirst("/\\d+$", "");
-        }
-
-        int column(String name) {
-            int i = header.indexOf(name);
-            if (i < 0) {
-                throw new IllegalArgumentException(dir + "/results.csv has no column " + name);
-            }
-            return i;
-        }
-    }
-
-    /**
-     * Reads a result directory (results.json, results.csv, *.svg, README.md).
-     *
-     * @throws IllegalArgumentException saying what is missing
-     */
-    public static Experiment read(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException(dir + " is not a directory; give the output directory of a 'jwarp "
-                    + "experiment' run");
-        }
-        Path json = dir.resolve("results.json");
-        Path csv = dir.resolve("results.csv");
-        if (!Files.isRegularFile(json) || !Files.isRegularFile(csv)) {
-            throw new IllegalArgumentException(dir + " has no results.json and results.csv: it is not the output of "
-                    + "'jwarp experiment'");
-        }
-        Matcher m = SCHEMA.matcher(Files.readString(json));
-        if (!m.find() || !m.group(1).startsWith("jwarp-experiment-")) {
-            throw new IllegalArgumentException(json + " names no jwarp experiment schema");
-        }
-        List<String> lines = Files.readAllLines(csv);
-        if (lines.isEmpty()) {
-            throw new IllegalArgumentException(csv + " is empty");
-        }
-        List<String[]> rows = new ArrayList<>();
-        for (String l : lines.subList(1, lines.size())) {
-            if (!l.isBlank()) {
-                rows.add(l.split(",", -1));
-            }
-        }
-        Map<String, String> svgs = new java.util.TreeMap<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path p : files.filter(f -> f.getFileName().toString().endsWith(".svg")).sorted().toList()) {
-                svgs.put(p.getFileName().toString(), Files.readString(p));
-            }
-        }
-        Path readme = dir.resolve("README.md");
-        return new Experiment(dir, m.group(1), Arrays.asList(lines.getFirst().split(",", -1)), rows, svgs,
-                Files.isRegularFile(readme) ? Files.readString(readme) : "");
     }
 
     /** The page for {@code experiments}, in order. */
@@ -646,7 +581,7 @@ public final class HtmlReport {
     public static Path write(List<Path> dirs, Path out) throws IOException {
         List<Experiment> list = new ArrayList<>();
         for (Path d : dirs) {
-            list.add(read(d));
+            list.add(ResultDirectory.read(d));
         }
         Path parent = out.toAbsolutePath().getParent();
         if (parent != null) {

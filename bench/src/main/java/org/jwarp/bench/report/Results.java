@@ -1,10 +1,8 @@
 package org.jwarp.bench.report;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.jwarp.bench.perf.Latency;
 import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.Settings;
@@ -16,17 +14,11 @@ import org.jwarp.bench.perf.SideReport;
  * is perftest's (2^20 bytes per second), in Gb/s 10^9 bits per second; latency in µs; CPU in % of
  * one CPU; fields that do not apply to a test are {@code null} (JSON) or empty (CSV).
  *
- * <p>JSON schema (version 1): {@code {"schema": "jwarp-perf/1", "test", "transport", "mode",
- * "settings": {...}, "setup": [lines], "threads": [lines], "results": [row...], "verified"}}, each
- * row {@code {"bytes", "iterations", "bw_peak_mb_s", "bw_avg_mb_s", "bw_avg_gb_s", "msg_rate_mpps",
- * "latency_us": {"min", "max", "typical", "avg", "stdev", "p99", "p99_9"} | null, "cpu":
- * {"client_app_pct", "client_engine_pct", "server_app_pct", "server_engine_pct", "tx_pct_per_gbps",
- * "rx_pct_per_gbps", "tx_host_pct_per_gbps", "rx_host_pct_per_gbps"}, "verified", "checked":
- * {"client", "server"}}}.
+ * <p>The JSON document is a {@link PerfDocument} (schema {@code jwarp-perf/1}, docs/json.md).
  */
 public final class Results {
 
-    public static final String SCHEMA = "jwarp-perf/1";
+    public static final String SCHEMA = PerfDocument.SCHEMA;
 
     /** The CSV columns, in order. */
     public static final List<String> CSV_COLUMNS = List.of("test", "transport", "bytes", "iterations", "bw_peak_mb_s",
@@ -39,83 +31,36 @@ public final class Results {
     private Results() {
     }
 
-    public static Map<String, Object> document(Settings s, String mode, List<String> setup, List<String> threads,
-                                               List<ResultRow> rows) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("schema", SCHEMA);
-        d.put("test", s.test().command());
-        d.put("transport", s.transport().option());
-        d.put("mode", mode);
-        d.put("settings", settings(s));
-        d.put("setup", List.copyOf(setup));
-        d.put("threads", List.copyOf(threads));
-        List<Object> rs = new ArrayList<>();
+    public static PerfDocument document(Settings s, String mode, List<String> setup, List<String> threads,
+                                        List<ResultRow> rows) {
+        List<PerfDocument.Row> rs = new ArrayList<>();
         boolean verified = !rows.isEmpty();
         for (ResultRow r : rows) {
             rs.add(row(r));
             verified &= r.verified();
         }
-        d.put("results", rs);
-        d.put("verified", verified);
-        return d;
+        return new PerfDocument(SCHEMA, s.test().command(), s.transport().option(), mode, settings(s),
+                List.copyOf(setup), List.copyOf(threads), rs, verified);
     }
 
-    static Map<String, Object> settings(Settings s) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("sizes", s.allSizes() ? "all" : String.valueOf(s.size()));
-        m.put("iterations", s.iterations());
-        m.put("iterations_given", s.iterationsGiven());
-        m.put("duration_s", s.timed() ? s.durationMillis() / 1000.0 : null);
-        m.put("tx_depth", s.txDepth());
-        m.put("rx_depth", s.rxDepth());
-        m.put("inline", s.inline());
-        m.put("events", s.events());
-        m.put("post_list", s.postList());
-        m.put("cq_mod", s.cqMod());
-        m.put("qps", s.qps());
-        m.put("outstanding", s.outstanding());
-        return m;
+    static PerfDocument.PerfSettings settings(Settings s) {
+        return new PerfDocument.PerfSettings(s.allSizes() ? "all" : String.valueOf(s.size()), s.iterations(),
+                s.iterationsGiven(), s.timed() ? s.durationMillis() / 1000.0 : Double.NaN, s.txDepth(), s.rxDepth(),
+                s.inline(), s.events(), s.postList(), s.cqMod(), s.qps(), s.outstanding());
     }
 
-    static Map<String, Object> row(ResultRow r) {
-        Map<String, Object> m = new LinkedHashMap<>();
+    static PerfDocument.Row row(ResultRow r) {
         boolean bw = r.latency() == null;
-        m.put("bytes", r.size());
-        m.put("iterations", r.iterations());
-        m.put("bw_peak_mb_s", bw ? r.bwPeak() / MB : null);
-        m.put("bw_avg_mb_s", bw ? r.bwAverage() / MB : null);
-        m.put("bw_avg_gb_s", bw ? r.gbps() : null);
-        m.put("msg_rate_mpps", bw ? r.msgRate() / 1e6 : null);
         Latency l = r.latency();
-        if (l == null) {
-            m.put("latency_us", null);
-        } else {
-            Map<String, Object> lm = new LinkedHashMap<>();
-            lm.put("min", l.min());
-            lm.put("max", l.max());
-            lm.put("typical", l.typical());
-            lm.put("avg", l.avg());
-            lm.put("stdev", l.stdev());
-            lm.put("p99", l.p99());
-            lm.put("p99_9", l.p999());
-            m.put("latency_us", lm);
-        }
-        Map<String, Object> cpu = new LinkedHashMap<>();
-        cpu.put("client_app_pct", ResultRow.appPercent(r.client()));
-        cpu.put("client_engine_pct", ResultRow.enginePercent(r.client()));
-        cpu.put("server_app_pct", ResultRow.appPercent(r.server()));
-        cpu.put("server_engine_pct", ResultRow.enginePercent(r.server()));
-        cpu.put("tx_pct_per_gbps", r.cpuPerGbps(r.tx(), false));
-        cpu.put("rx_pct_per_gbps", r.cpuPerGbps(r.rx(), false));
-        cpu.put("tx_host_pct_per_gbps", r.cpuPerGbps(r.tx(), true));
-        cpu.put("rx_host_pct_per_gbps", r.cpuPerGbps(r.rx(), true));
-        m.put("cpu", cpu);
-        m.put("verified", r.verified());
-        Map<String, Object> checked = new LinkedHashMap<>();
-        checked.put("client", check(r.client()));
-        checked.put("server", check(r.server()));
-        m.put("checked", checked);
-        return m;
+        PerfDocument.LatencyUs latency = l == null ? null
+                : new PerfDocument.LatencyUs(l.min(), l.max(), l.typical(), l.avg(), l.stdev(), l.p99(), l.p999());
+        PerfDocument.Cpu cpu = new PerfDocument.Cpu(ResultRow.appPercent(r.client()),
+                ResultRow.enginePercent(r.client()), ResultRow.appPercent(r.server()),
+                ResultRow.enginePercent(r.server()), r.cpuPerGbps(r.tx(), false), r.cpuPerGbps(r.rx(), false),
+                r.cpuPerGbps(r.tx(), true), r.cpuPerGbps(r.rx(), true));
+        return new PerfDocument.Row(r.size(), r.iterations(), bw ? r.bwPeak() / MB : Double.NaN,
+                bw ? r.bwAverage() / MB : Double.NaN, bw ? r.gbps() : Double.NaN, bw ? r.msgRate() / 1e6 : Double.NaN,
+                latency, cpu, r.verified(), new PerfDocument.Checked(check(r.client()), check(r.server())));
     }
 
     private static String check(SideReport s) {

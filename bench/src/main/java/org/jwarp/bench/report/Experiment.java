@@ -1,0 +1,23 @@
+package org.jwarp.bench.report;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** One experiment result directory, read ({@link ResultDirectory#read}). */
+public record Experiment(Path dir, String schema, List<String> header, List<String[]> rows, Map<String, String> svgs,
+                         String readme) {
+
+    /** The experiment's name: the schema's, e.g. {@code toe} of {@code jwarp-experiment-toe/1}. */
+    public String name() {
+        return schema.replaceFirst("^jwarp-experiment-", "").replaceFirst("/\\d+$", "");
+    }
+
+    int column(String name) {
+        int i = header.indexOf(name);
+        if (i < 0) {
+            throw new IllegalArgumentException(dir + "/results.csv has no column " + name);
+        }
+        return i;
+    }
+}

@@ -1,0 +1,66 @@
+package org.jwarp.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.jwarp.bench.json.JsonCodec;
+
+/**
+ * Reads what a {@code jwarp experiment} run left in its directory: {@code results.json} (which names
+ * the experiment by its schema), {@code results.csv}, the SVG plots and {@code README.md}.
+ */
+public final class ResultDirectory {
+
+    /** The experiments' schemas this jwarp reads (docs/json.md). */
+    public static final List<String> SCHEMAS = List.of("jwarp-experiment-toe/1", "jwarp-experiment-rss/1",
+            "jwarp-experiment-latency/1", "jwarp-experiment-progress/1", "jwarp-experiment-rendezvous/1",
+            "jwarp-experiment-iwarp-vs-tcp/1", "jwarp-experiment-overlap/1", "jwarp-experiment-cpu-impact/1",
+            "jwarp-experiment-verbs-options/1");
+
+    private ResultDirectory() {
+    }
+
+    /**
+     * Reads a result directory.
+     *
+     * @throws IllegalArgumentException one line, saying what is missing or what the directory holds instead
+     */
+    public static Experiment read(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(dir + " is not a directory; give the output directory of a 'jwarp "
+                    + "experiment' run");
+        }
+        Path json = dir.resolve("results.json");
+        Path csv = dir.resolve("results.csv");
+        if (!Files.isRegularFile(json) || !Files.isRegularFile(csv)) {
+            throw new IllegalArgumentException(dir + " has no results.json and results.csv: it is not the output of "
+                    + "'jwarp experiment'");
+        }
+        String schema = JsonCodec.read(Files.readString(json), json.toString(), SCHEMAS).get("schema").asText();
+        List<String> lines = Files.readAllLines(csv);
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException(csv + " is empty");
+        }
+        List<String[]> rows = new ArrayList<>();
+        for (String l : lines.subList(1, lines.size())) {
+            if (!l.isBlank()) {
+                rows.add(l.split(",", -1));
+            }
+        }
+        Map<String, String> svgs = new TreeMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.filter(f -> f.getFileName().toString().endsWith(".svg")).sorted().toList()) {
+                svgs.put(p.getFileName().toString(), Files.readString(p));
+            }
+        }
+        Path readme = dir.resolve("README.md");
+        return new Experiment(dir, schema, Arrays.asList(lines.getFirst().split(",", -1)), rows, svgs,
+                Files.isRegularFile(readme) ? Files.readString(readme) : "");
+    }
+}
