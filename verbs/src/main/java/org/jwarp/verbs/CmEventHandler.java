@@ -17,5 +17,10 @@ package org.jwarp.verbs;
 @FunctionalInterface
 public interface CmEventHandler {
 
+    /**
+     * Handles one event; must not block.
+     *
+     * @param event the event
+     */
     void onCmEvent(CmEvent event);
 }

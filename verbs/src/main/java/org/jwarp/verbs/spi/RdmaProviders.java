@@ -19,6 +19,8 @@ public final class RdmaProviders {
      *
      * @throws IllegalStateException if a registered provider cannot be loaded or instantiated (the
      *                               cause says which)
+     * @param loader where to look
+     * @return the providers
      */
     public static List<RdmaProvider> all(ClassLoader loader) {
         List<RdmaProvider> found = new ArrayList<>();
@@ -39,6 +41,9 @@ public final class RdmaProviders {
      *
      * @throws IllegalStateException if none is found; the message names what to add to the class path
      *                               or lists the names that are available
+     * @param name   the provider's name, or {@code null}
+     * @param loader where to look
+     * @return the provider
      */
     public static RdmaProvider find(String name, ClassLoader loader) {
         List<RdmaProvider> all = all(loader);
