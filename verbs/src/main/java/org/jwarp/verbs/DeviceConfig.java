@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Everything a device is opened with. Immutable; build it with {@link #builder()}, which fills in
- * defaults from the number of available processors, or take {@link #defaults()}.
+ * Everything a device is opened with: the provider's configuration (which provider, who runs the
+ * engine and how it idles, the socket I/O layer, MPA negotiation, limits, CPU pinning, RSS), passed
+ * to {@link RdmaDevice#open(DeviceConfig)}. OFED has no counterpart: there a driver's settings are
+ * module parameters. Immutable; build it with {@link #builder()}, which fills in defaults from the
+ * number of available processors, or take {@link #defaults()}.
  *
  * <h2>Defaults and why</h2>
  * <ul>

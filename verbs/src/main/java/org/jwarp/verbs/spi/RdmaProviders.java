@@ -5,7 +5,11 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
-/** Lookup of {@link RdmaProvider}s through {@link ServiceLoader}. */
+/**
+ * Lookup of {@link RdmaProvider}s through {@link ServiceLoader}: how
+ * {@link org.jwarp.verbs.RdmaDevice#open(org.jwarp.verbs.DeviceConfig)} finds the provider a
+ * configuration names. Applications rarely call it themselves; it lists what is on the class path.
+ */
 public final class RdmaProviders {
 
     /** Maven coordinates of the default provider, named in the "nothing found" message. */
