@@ -16,7 +16,7 @@
  *     CompletionQueue cq = dev.createCq(64, null);                      // ibv_create_cq
  *     QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build()); // ibv_create_qp, in INIT
  *
- *     InetSocketAddress server = new InetSocketAddress("192.0.2.1", 4791);
+ *     InetSocketAddress server = new InetSocketAddress("192.0.2.1", 7174); // the listener's
  *     CmEventQueue events = new CmEventQueue();                         // rdma_cm's event channel
  *     dev.connectionManager().connect(server, qp, ConnectParams.of(null), events); // rdma_connect
  *     CmEvent.Established up = events.expect(CmEvent.Established.class, Duration.ofSeconds(10), dev);
@@ -31,11 +31,12 @@
  *     dev.connectionManager().disconnect(qp);                           // rdma_disconnect
  * }                                                                     // closing the device frees the rest
  * }</pre>
- * The passive side creates its queue pair the same way, posts receives ({@link
- * org.jwarp.verbs.QueuePair#postRecv(org.jwarp.verbs.RecvWr)}), listens
- * ({@link org.jwarp.verbs.ConnectionManager#listen}) and answers each
+ * The passive side creates its queue pair the same way, posts receives
+ * ({@link org.jwarp.verbs.QueuePair#postRecv(org.jwarp.verbs.RecvWr) postRecv}), listens
+ * ({@link org.jwarp.verbs.ConnectionManager#listen listen}) and answers each
  * {@link org.jwarp.verbs.CmEvent.ConnectRequest} with
- * {@link org.jwarp.verbs.ConnectionRequest#accept(org.jwarp.verbs.QueuePair, org.jwarp.verbs.AcceptParams)}.
+ * {@link org.jwarp.verbs.ConnectionRequest#accept(org.jwarp.verbs.QueuePair, org.jwarp.verbs.AcceptParams) accept}
+ * (or {@code reject}).
  * {@link org.jwarp.verbs.CmId} offers the same steps in rdma_cm's id-based form
  * ({@code rdma_resolve_addr}, {@code rdma_resolve_route}, ...). To sleep instead of polling, create
  * the completion queue with a {@link org.jwarp.verbs.CompletionChannel}, arm it with
