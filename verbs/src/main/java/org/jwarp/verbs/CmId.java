@@ -187,7 +187,7 @@ public final class CmId implements AutoCloseable {
      * {@code rdma_bind_addr} and {@code rdma_listen}: connection requests arrive as {@link CmEvent.ConnectRequest}.
      *
      * @param address the local address to listen on
-     * @param backlog the kernel's accept backlog
+     * @param backlog how many connection setups may be pending at once (see {@link ConnectionManager#listen})
      * @throws IllegalStateException if the id is not IDLE
      */
     public void listen(InetSocketAddress address, int backlog) {
@@ -202,7 +202,7 @@ public final class CmId implements AutoCloseable {
      * {@code rdma_accept} on a request's id: its events go to this id's handler from now on.
      *
      * @param params the MPA parameters and private data of the reply
-     * @return completes when the reply is sent
+     * @return completes when the MPA Reply has been handed to TCP
      * @throws IllegalStateException if the id is not a request's or has no queue pair
      */
     public CompletionStage<Void> accept(AcceptParams params) {
@@ -218,7 +218,7 @@ public final class CmId implements AutoCloseable {
      * {@code rdma_reject} on a request's id.
      *
      * @param privateData the reply's private data, or {@code null}
-     * @return completes when the reject is sent
+     * @return completes when the MPA Reply with R=1 has been handed to TCP and the connection closed
      * @throws IllegalStateException if the id is not a request's
      */
     public CompletionStage<Void> reject(byte[] privateData) {

@@ -52,7 +52,7 @@ public enum WcStatus {
     REM_ACCESS_ERR,
     /** The peer sent a Terminate for a remote operation error this request caused. */
     REM_OP_ERR,
-    /** Transport retry counter exceeded (InfiniBand; TCP retransmits here). */
+    /** Transport retry counter exceeded (InfiniBand; not produced here, where TCP retransmits). */
     RETRY_EXC_ERR,
     /** Receiver-not-ready retry counter exceeded (InfiniBand only; not produced here). */
     RNR_RETRY_EXC_ERR,

@@ -173,7 +173,7 @@ public final class ToeSocket implements Closeable {
      * @param timeout the longest wait
      * @param unit    the unit of {@code timeout}
      * @return whether a read would not return 0
-     * @throws IOException if the engine failed
+     * @throws IOException if the thread is interrupted while waiting ({@link java.io.InterruptedIOException})
      */
     public boolean awaitReadable(long timeout, TimeUnit unit) throws IOException {
         return home.await(readable, unit.toNanos(timeout));
