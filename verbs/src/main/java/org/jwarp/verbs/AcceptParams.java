@@ -12,24 +12,35 @@ package org.jwarp.verbs;
  */
 public record AcceptParams(byte[] privateData, int ord, int ird) {
 
+    /**
+     * Keeps a copy of the private data and checks the depths.
+     *
+     * @throws IllegalArgumentException if the private data is longer than {@link PrivateData#MAX_V1}, or a
+     *                                  depth is outside 0..0x3FFE
+     */
     public AcceptParams {
         privateData = PrivateData.copyOf(privateData);
         checkDepth("ord", ord);
         checkDepth("ird", ird);
     }
 
-    /** Private data with ORD and IRD {@link ConnectParams#DEFAULT_DEPTH}. */
+    /**
+     * Private data with ORD and IRD {@link ConnectParams#DEFAULT_DEPTH}.
+     *
+     * @param privateData the Reply's private data, or {@code null}
+     * @return the parameters
+     */
     public static AcceptParams of(byte[] privateData) {
         return new AcceptParams(privateData, ConnectParams.DEFAULT_DEPTH, ConnectParams.DEFAULT_DEPTH);
     }
 
-    /** A copy of the private data. */
+    /** {@return a copy of the private data} */
     @Override
     public byte[] privateData() {
         return privateData.clone();
     }
 
-    /** Length of the private data without copying it. */
+    /** {@return the length of the private data, without copying it} */
     public int privateDataLength() {
         return privateData.length;
     }

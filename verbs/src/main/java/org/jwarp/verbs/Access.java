@@ -32,12 +32,23 @@ public final class Access {
     private Access() {
     }
 
-    /** True if {@code flags} contains every bit of {@code required}. */
+    /**
+     * True if {@code flags} contains every bit of {@code required}.
+     *
+     * @param flags    access flags
+     * @param required the bits asked for
+     * @return whether {@code flags} contains every bit of {@code required}
+     */
     public static boolean has(int flags, int required) {
         return (flags & required) == required;
     }
 
-    /** True if {@code flags} uses only defined bits and respects the LOCAL_WRITE rule. */
+    /**
+     * True if {@code flags} uses only defined bits and respects the LOCAL_WRITE rule.
+     *
+     * @param flags access flags
+     * @return whether they use only defined bits and respect the LOCAL_WRITE rule
+     */
     public static boolean isValid(int flags) {
         return reasonInvalid(flags) == null;
     }
@@ -46,6 +57,8 @@ public final class Access {
      * Returns {@code flags} if valid.
      *
      * @throws IllegalArgumentException naming the broken rule
+     * @param flags access flags
+     * @return {@code flags}
      */
     public static int validate(int flags) {
         String reason = reasonInvalid(flags);
@@ -65,7 +78,12 @@ public final class Access {
         return null;
     }
 
-    /** Names of the bits, e.g. {@code LOCAL_WRITE|REMOTE_READ}; {@code LOCAL_READ_ONLY} for 0. */
+    /**
+     * Names of the bits, e.g. {@code LOCAL_WRITE|REMOTE_READ}; {@code LOCAL_READ_ONLY} for 0.
+     *
+     * @param flags access flags
+     * @return the names
+     */
     public static String toString(int flags) {
         if (flags == 0) {
             return "LOCAL_READ_ONLY";

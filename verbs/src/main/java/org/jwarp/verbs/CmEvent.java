@@ -21,13 +21,15 @@ import java.net.InetSocketAddress;
  */
 public sealed interface CmEvent {
 
-    /** The queue pair concerned ({@code null} for {@link ConnectRequest}, which has none yet). */
+    /** {@return the queue pair concerned ({@code null} for {@link ConnectRequest}, which has none yet)} */
     QueuePair qp();
 
     /**
      * Passive side: a valid MPA Request arrived on a listener. Answer with
      * {@link ConnectionRequest#accept} or {@link ConnectionRequest#reject} (from any thread) within
      * {@link MpaTimeouts#awaitDecision()}.
+     *
+     * @param request the request to answer
      */
     record ConnectRequest(ConnectionRequest request) implements CmEvent {
         @Override
@@ -43,12 +45,16 @@ public sealed interface CmEvent {
      *
      * @param peerPrivateData the private data of the peer's MPA frame (Reply on the active side,
      *                        Request on the passive side), without the RFC 6581 header
+     * @param qp              the connection's queue pair
+     * @param attr            the negotiated attributes (IRD/ORD, CRC, markers, MPA revision)
      */
     record Established(QueuePair qp, QpAttr attr, byte[] peerPrivateData) implements CmEvent {
+        /** Keeps a copy of the private data. */
         public Established {
             peerPrivateData = PrivateData.copyOf(peerPrivateData);
         }
 
+        /** {@return a copy of the peer's private data} */
         @Override
         public byte[] peerPrivateData() {
             return peerPrivateData.clone();
@@ -62,19 +68,28 @@ public sealed interface CmEvent {
      *
      * @param peerPrivateData the Reply's private data (often the reason in the peer's terms)
      * @param reason          a description (e.g. "peer rejected", "peer refused markers")
+     * @param qp              the queue pair of the attempt
      */
     record Rejected(QueuePair qp, byte[] peerPrivateData, String reason) implements CmEvent {
+        /** Keeps a copy of the private data. */
         public Rejected {
             peerPrivateData = PrivateData.copyOf(peerPrivateData);
         }
 
+        /** {@return a copy of the peer's private data} */
         @Override
         public byte[] peerPrivateData() {
             return peerPrivateData.clone();
         }
     }
 
-    /** Active side: the TCP connection could not be made (refused, no route, TCP timeout). */
+    /**
+     * Active side: the TCP connection could not be made (refused, no route, TCP timeout).
+     *
+     * @param qp     the queue pair of the attempt, or {@code null} for an address resolution
+     * @param remote the peer's address
+     * @param reason a description
+     */
     record Unreachable(QueuePair qp, InetSocketAddress remote, String reason) implements CmEvent {
     }
 
@@ -84,6 +99,10 @@ public sealed interface CmEvent {
      * never got as far as a queue pair: it is not speaking MPA (the reason quotes its first bytes),
      * sent no MPA Request in time, closed during setup, or was refused by this side's MPA policy
      * ({@link Kind#NEGOTIATION}); the reason names the client's address.
+     *
+     * @param qp     the queue pair of the attempt, or {@code null}
+     * @param kind   why setup failed
+     * @param reason a description
      */
     record ConnectError(QueuePair qp, Kind kind, String reason) implements CmEvent {
         /** Why setup failed. */
@@ -105,6 +124,8 @@ public sealed interface CmEvent {
      *
      * @param terminate for {@link Cause#TERMINATE_SENT} / {@link Cause#TERMINATE_RECEIVED}, the
      *                  Terminate's error triple in the {@link WorkCompletion#vendorErr()} layout; else 0
+     * @param qp        the connection's queue pair
+     * @param cause     why the connection ended
      */
     record Disconnected(QueuePair qp, Cause cause, int terminate) implements CmEvent {
         /** Why the connection ended. */
@@ -126,6 +147,10 @@ public sealed interface CmEvent {
      * A {@link CmId}'s {@link CmId#resolveAddress}: the local address the kernel's route to
      * {@code remote} leaves from ({@code RDMA_CM_EVENT_ADDR_RESOLVED}). A failure is an
      * {@link Unreachable} with no queue pair.
+     *
+     * @param id     the id
+     * @param local  the local address (port 0)
+     * @param remote the peer's address
      */
     record AddressResolved(CmId id, InetSocketAddress local, InetSocketAddress remote) implements CmEvent {
         @Override
@@ -137,6 +162,8 @@ public sealed interface CmEvent {
     /**
      * A {@link CmId}'s {@link CmId#resolveRoute} ({@code RDMA_CM_EVENT_ROUTE_RESOLVED}). iWARP runs
      * over TCP: the route is the kernel's, so nothing more is looked up.
+     *
+     * @param id the id
      */
     record RouteResolved(CmId id) implements CmEvent {
         @Override

@@ -1,7 +1,10 @@
 package org.jwarp.verbs;
 
 /**
- * Receives {@link CmEvent}s.
+ * Receives {@link CmEvent}s: the callback form of rdma_cm's event channel ({@code
+ * rdma_get_cm_event}). Pass one to {@link ConnectionManager#listen}, {@link ConnectionManager#connect}
+ * or {@link CmId#create}; {@link CmEventQueue} is the ready-made one that queues events for a thread
+ * to take.
  *
  * <p>Called on the engine thread that owns the connection (in
  * {@link DeviceConfig.ThreadingMode#INVOKER} mode, on the thread running the duty cycle). It must
@@ -17,5 +20,10 @@ package org.jwarp.verbs;
 @FunctionalInterface
 public interface CmEventHandler {
 
+    /**
+     * Handles one event; must not block.
+     *
+     * @param event the event
+     */
     void onCmEvent(CmEvent event);
 }

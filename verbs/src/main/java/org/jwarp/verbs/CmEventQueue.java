@@ -21,6 +21,10 @@ public final class CmEventQueue implements CmEventHandler {
 
     private final LinkedBlockingQueue<CmEvent> events = new LinkedBlockingQueue<>();
 
+    /** An empty queue. */
+    public CmEventQueue() {
+    }
+
     @Override
     public void onCmEvent(CmEvent event) {
         if (event == null) {
@@ -29,17 +33,30 @@ public final class CmEventQueue implements CmEventHandler {
         events.add(event);
     }
 
-    /** The next event, or {@code null} if none is queued. */
+    /** {@return the next event, or {@code null} if none is queued} */
     public CmEvent poll() {
         return events.poll();
     }
 
-    /** The next event, waiting up to the timeout; {@code null} on timeout. */
+    /**
+     * The next event, waiting up to the timeout; {@code null} on timeout.
+     *
+     * @param timeout the longest wait
+     * @param unit    the unit of {@code timeout}
+     * @return the event, or {@code null}
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     public CmEvent poll(long timeout, TimeUnit unit) throws InterruptedException {
         return events.poll(timeout, unit);
     }
 
-    /** As {@link #poll(long, TimeUnit)}. */
+    /**
+     * As {@link #poll(long, TimeUnit)}.
+     *
+     * @param timeout the longest wait
+     * @return the event, or {@code null}
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     public CmEvent poll(Duration timeout) throws InterruptedException {
         return events.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -49,6 +66,11 @@ public final class CmEventQueue implements CmEventHandler {
      * timeout): in INVOKER mode the waiting thread runs the device's duty cycle meanwhile
      * ({@link RdmaDevice#invokeUntil}), in HYBRID mode it hands the engine to the standby thread at
      * once; in DEDICATED mode as {@link #poll(Duration)}.
+     *
+     * @param timeout the longest wait
+     * @param device  the device whose engine produces the events
+     * @return the event, or {@code null}
+     * @throws InterruptedException if the thread is interrupted while waiting
      */
     public CmEvent poll(Duration timeout, RdmaDevice device) throws InterruptedException {
         if (device.config().threadingMode() == DeviceConfig.ThreadingMode.DEDICATED) {
@@ -73,6 +95,11 @@ public final class CmEventQueue implements CmEventHandler {
      *
      * @throws IllegalStateException if the next event is of another type (it is consumed; the
      *                               message shows it)
+     * @param <T>     the event type
+     * @param type    the event type
+     * @param timeout the longest wait
+     * @return the event, or {@code null}
+     * @throws InterruptedException if the thread is interrupted while waiting
      */
     public <T extends CmEvent> T expect(Class<T> type, Duration timeout) throws InterruptedException {
         return expected(type, poll(timeout));
@@ -81,6 +108,13 @@ public final class CmEventQueue implements CmEventHandler {
     /**
      * As {@link #expect(Class, Duration)}, waiting on {@code device}'s engine as
      * {@link #poll(Duration, RdmaDevice)} does: the form that works in every threading mode.
+     *
+     * @param <T>     the event type
+     * @param type    the event type
+     * @param timeout the longest wait
+     * @param device  the device whose engine produces the events
+     * @return the event, or {@code null}
+     * @throws InterruptedException if the thread is interrupted while waiting
      */
     public <T extends CmEvent> T expect(Class<T> type, Duration timeout, RdmaDevice device)
             throws InterruptedException {
@@ -97,7 +131,7 @@ public final class CmEventQueue implements CmEventHandler {
         return type.cast(e);
     }
 
-    /** Number of queued events. */
+    /** {@return the number of queued events} */
     public int size() {
         return events.size();
     }

@@ -33,8 +33,28 @@ import java.util.concurrent.CompletionStage;
 public final class CmId implements AutoCloseable {
 
     /** Where an id is in the rdma_cm sequence. */
-    public enum State { IDLE, ADDRESS_RESOLVED, ROUTE_RESOLVED, CONNECTING, LISTENING, REQUEST, ACCEPTING, CONNECTED,
-        DISCONNECTED, CLOSED }
+    public enum State {
+        /** Created, nothing resolved. */
+        IDLE,
+        /** {@link #resolveAddress} found the local address. */
+        ADDRESS_RESOLVED,
+        /** {@link #resolveRoute} ran: ready for {@link #createQp} and {@link #connect}. */
+        ROUTE_RESOLVED,
+        /** {@link #connect} sent the request; waiting for Established, Rejected or an error. */
+        CONNECTING,
+        /** {@link #listen} bound the address; requests arrive as events. */
+        LISTENING,
+        /** The id of an incoming request: ready for {@link #createQp}, then accept or reject. */
+        REQUEST,
+        /** {@link #accept} ran; waiting for Established. */
+        ACCEPTING,
+        /** Established: the queue pair is in RTS. */
+        CONNECTED,
+        /** Disconnected, rejected, unreachable or failed. */
+        DISCONNECTED,
+        /** {@link #close} ran. */
+        CLOSED
+    }
 
     private final RdmaDevice device;
     private final ConnectionRequest request;
@@ -60,7 +80,13 @@ public final class CmId implements AutoCloseable {
         }
     }
 
-    /** A new id on {@code device} whose events go to {@code handler} ({@code rdma_create_id}). */
+    /**
+     * A new id on {@code device} whose events go to {@code handler} ({@code rdma_create_id}).
+     *
+     * @param device  the device
+     * @param handler where the id's events go
+     * @return the id, IDLE
+     */
     public static CmId create(RdmaDevice device, CmEventHandler handler) {
         return new CmId(device, null, handler, State.IDLE);
     }
@@ -69,6 +95,11 @@ public final class CmId implements AutoCloseable {
      * The id of an incoming connection request (rdma_cm's new id in a CONNECT_REQUEST event), with
      * {@code handler} for its events: make its queue pair with {@link #createQp}, then
      * {@link #accept} or {@link #reject}.
+     *
+     * @param device  the device the request arrived on
+     * @param request the request, from a {@link CmEvent.ConnectRequest}
+     * @param handler where the id's events go
+     * @return the id, in state REQUEST
      */
     public static CmId forRequest(RdmaDevice device, ConnectionRequest request, CmEventHandler handler) {
         if (request == null) {
@@ -80,6 +111,10 @@ public final class CmId implements AutoCloseable {
     /**
      * {@code rdma_resolve_addr}: finds the local address the route to {@code remote} leaves from;
      * then {@link CmEvent.AddressResolved}, or {@link CmEvent.Unreachable} if there is no route.
+     *
+     * @param remote the peer's IP address and port
+     * @throws IllegalStateException    if the id is not IDLE
+     * @throws IllegalArgumentException if {@code remote} is unresolved
      */
     public void resolveAddress(InetSocketAddress remote) {
         require(State.IDLE, "resolveAddress");
@@ -100,7 +135,11 @@ public final class CmId implements AutoCloseable {
         handler.onCmEvent(new CmEvent.AddressResolved(this, from, remote));
     }
 
-    /** {@code rdma_resolve_route}: after {@link #resolveAddress}; then {@link CmEvent.RouteResolved}. */
+    /**
+     * {@code rdma_resolve_route}: after {@link #resolveAddress}; then {@link CmEvent.RouteResolved}.
+     *
+     * @throws IllegalStateException if the address is not resolved
+     */
     public void resolveRoute() {
         require(State.ADDRESS_RESOLVED, "resolveRoute");
         state = State.ROUTE_RESOLVED;
@@ -110,6 +149,11 @@ public final class CmId implements AutoCloseable {
     /**
      * {@code rdma_create_qp}: the id's queue pair, once the route is resolved (active side) or for
      * a request (passive side). {@link #close} destroys it.
+     *
+     * @param pd   the protection domain
+     * @param attr the queue pair's attributes
+     * @return the queue pair
+     * @throws IllegalStateException if the route is not resolved and there is no request, or the id has a queue pair
      */
     public QueuePair createQp(ProtectionDomain pd, QpInitAttr attr) {
         if (state != State.ROUTE_RESOLVED && state != State.REQUEST) {
@@ -124,7 +168,12 @@ public final class CmId implements AutoCloseable {
         return q;
     }
 
-    /** {@code rdma_connect}: after {@link #createQp}; events as {@link ConnectionManager#connect}. */
+    /**
+     * {@code rdma_connect}: after {@link #createQp}; events as {@link ConnectionManager#connect}.
+     *
+     * @param params the MPA parameters and private data
+     * @throws IllegalStateException if the route is not resolved or there is no queue pair
+     */
     public void connect(ConnectParams params) {
         require(State.ROUTE_RESOLVED, "connect");
         if (qp == null) {
@@ -134,7 +183,13 @@ public final class CmId implements AutoCloseable {
         device.connectionManager().connect(remote, qp, params, dispatch);
     }
 
-    /** {@code rdma_bind_addr} and {@code rdma_listen}: connection requests arrive as {@link CmEvent.ConnectRequest}. */
+    /**
+     * {@code rdma_bind_addr} and {@code rdma_listen}: connection requests arrive as {@link CmEvent.ConnectRequest}.
+     *
+     * @param address the local address to listen on
+     * @param backlog how many connection setups may be pending at once (see {@link ConnectionManager#listen})
+     * @throws IllegalStateException if the id is not IDLE
+     */
     public void listen(InetSocketAddress address, int backlog) {
         require(State.IDLE, "listen");
         Listener l = device.connectionManager().listen(address, backlog, dispatch);
@@ -143,7 +198,13 @@ public final class CmId implements AutoCloseable {
         state = State.LISTENING;
     }
 
-    /** {@code rdma_accept} on a request's id: its events go to this id's handler from now on. */
+    /**
+     * {@code rdma_accept} on a request's id: its events go to this id's handler from now on.
+     *
+     * @param params the MPA parameters and private data of the reply
+     * @return completes when the MPA Reply has been handed to TCP
+     * @throws IllegalStateException if the id is not a request's or has no queue pair
+     */
     public CompletionStage<Void> accept(AcceptParams params) {
         require(State.REQUEST, "accept");
         if (qp == null) {
@@ -153,14 +214,24 @@ public final class CmId implements AutoCloseable {
         return request.accept(qp, params, dispatch);
     }
 
-    /** {@code rdma_reject} on a request's id. */
+    /**
+     * {@code rdma_reject} on a request's id.
+     *
+     * @param privateData the reply's private data, or {@code null}
+     * @return completes when the MPA Reply with R=1 has been handed to TCP and the connection closed
+     * @throws IllegalStateException if the id is not a request's
+     */
     public CompletionStage<Void> reject(byte[] privateData) {
         require(State.REQUEST, "reject");
         state = State.DISCONNECTED;
         return request.reject(privateData);
     }
 
-    /** {@code rdma_migrate_id}: this id's events go to {@code newHandler} from now on. */
+    /**
+     * {@code rdma_migrate_id}: this id's events go to {@code newHandler} from now on.
+     *
+     * @param newHandler the new handler
+     */
     public void migrate(CmEventHandler newHandler) {
         if (newHandler == null) {
             throw new IllegalArgumentException("the event handler must not be null");
@@ -176,24 +247,27 @@ public final class CmId implements AutoCloseable {
         }
     }
 
+    /** {@return where the id is in the rdma_cm sequence} */
     public State state() {
         return state;
     }
 
+    /** {@return the id's queue pair, or {@code null} before {@link #createQp}} */
     public QueuePair qp() {
         return qp;
     }
 
+    /** {@return the device} */
     public RdmaDevice device() {
         return device;
     }
 
-    /** The local address: resolved, listened on, or of the request. */
+    /** {@return the local address: resolved, listened on, or of the request} */
     public InetSocketAddress localAddress() {
         return local;
     }
 
-    /** The peer's address, once resolved or requested. */
+    /** {@return the peer's address, once resolved or requested} */
     public InetSocketAddress remoteAddress() {
         return remote;
     }

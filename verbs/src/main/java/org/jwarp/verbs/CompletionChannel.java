@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  */
 public interface CompletionChannel extends AutoCloseable {
 
-    /** The moderation this channel was created with. */
+    /** {@return the moderation this channel was created with} */
     Moderation moderation();
 
     /**
@@ -28,15 +28,27 @@ public interface CompletionChannel extends AutoCloseable {
      *         events, one is returned per call, oldest event first.
      * @throws InterruptedException  if the thread is interrupted while waiting
      * @throws IllegalStateException if the channel is closed
+     * @param timeout the longest wait
+     * @param unit    the unit of {@code timeout}
      */
     CompletionQueue await(long timeout, TimeUnit unit) throws InterruptedException;
 
-    /** As {@link #await(long, TimeUnit)}. */
+    /**
+     * As {@link #await(long, TimeUnit)}.
+     *
+     * @param timeout the longest wait
+     * @return the CQ whose event was consumed, or {@code null} on timeout
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     default CompletionQueue await(Duration timeout) throws InterruptedException {
         return await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Consumes a pending event without waiting; {@code null} if there is none. */
+    /**
+     * Consumes a pending event without waiting; {@code null} if there is none.
+     *
+     * @return the CQ whose event was consumed, or {@code null}
+     */
     CompletionQueue tryAwait();
 
     /**

@@ -30,19 +30,21 @@ package org.jwarp.verbs;
  */
 public interface CompletionQueue extends AutoCloseable {
 
-    /** The device this CQ belongs to. */
+    /** {@return the device this CQ belongs to} */
     RdmaDevice device();
 
-    /** Provider-assigned number, unique within the device. */
+    /** {@return the provider-assigned number, unique within the device} */
     int handle();
 
     /**
      * Number of completions the queue holds: at least the depth asked for at creation, possibly more
      * (a provider rounds it up, as {@code ibv_create_cq} reports the actual {@code cqe}).
+     *
+     * @return the capacity
      */
     int depth();
 
-    /** The channel this CQ notifies, or {@code null} if created without one. */
+    /** {@return the channel this CQ notifies, or {@code null} if created without one} */
     CompletionChannel channel();
 
     /**
@@ -50,10 +52,18 @@ public interface CompletionQueue extends AutoCloseable {
      * {@code n} (0 if none). Never blocks.
      *
      * @throws IndexOutOfBoundsException if {@code max} exceeds {@code wcs.length} or is negative (a bug)
+     * @param wcs the completions to overwrite
+     * @param max the most to move
+     * @return the number moved
      */
     int poll(WorkCompletion[] wcs, int max);
 
-    /** {@code poll(wcs, wcs.length)}. */
+    /**
+     * {@code poll(wcs, wcs.length)}.
+     *
+     * @param wcs the completions to overwrite
+     * @return the number moved
+     */
     default int poll(WorkCompletion[] wcs) {
         return poll(wcs, wcs.length);
     }
@@ -67,6 +77,7 @@ public interface CompletionQueue extends AutoCloseable {
      * {@code solicitedOnly} is false, as in OFED.
      *
      * @throws IllegalStateException if the CQ has no channel
+     * @param solicitedOnly whether only solicited (and error) completions raise the event
      */
     void requestNotify(boolean solicitedOnly);
 

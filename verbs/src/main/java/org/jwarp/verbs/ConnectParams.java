@@ -23,6 +23,12 @@ public record ConnectParams(byte[] privateData, Duration timeout, int ord, int i
     /** Default timeout: 15 s. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
 
+    /**
+     * Keeps a copy of the private data and checks the timeout and depths.
+     *
+     * @throws IllegalArgumentException if the private data is longer than {@link PrivateData#MAX_V1}, the
+     *                                  timeout is not positive, or a depth is outside 0..0x3FFE
+     */
     public ConnectParams {
         privateData = PrivateData.copyOf(privateData);
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -32,18 +38,23 @@ public record ConnectParams(byte[] privateData, Duration timeout, int ord, int i
         AcceptParams.checkDepth("ird", ird);
     }
 
-    /** Private data with the default timeout and depths. */
+    /**
+     * Private data with the default timeout and depths.
+     *
+     * @param privateData the Request's private data, or {@code null}
+     * @return the parameters
+     */
     public static ConnectParams of(byte[] privateData) {
         return new ConnectParams(privateData, DEFAULT_TIMEOUT, DEFAULT_DEPTH, DEFAULT_DEPTH);
     }
 
-    /** A copy of the private data. */
+    /** {@return a copy of the private data} */
     @Override
     public byte[] privateData() {
         return privateData.clone();
     }
 
-    /** Length of the private data without copying it. */
+    /** {@return the length of the private data, without copying it} */
     public int privateDataLength() {
         return privateData.length;
     }
@@ -66,10 +77,23 @@ public record ConnectParams(byte[] privateData, Duration timeout, int ord, int i
                 + ", ird=" + ird + "]";
     }
 
+    /**
+     * These parameters with another setup timeout.
+     *
+     * @param t the timeout, positive
+     * @return the new parameters
+     */
     public ConnectParams withTimeout(Duration t) {
         return new ConnectParams(privateData, t, ord, ird);
     }
 
+    /**
+     * These parameters with other RDMA Read depths.
+     *
+     * @param newOrd the outbound depth asked for
+     * @param newIrd the inbound depth offered
+     * @return the new parameters
+     */
     public ConnectParams withDepths(int newOrd, int newIrd) {
         return new ConnectParams(privateData, timeout, newOrd, newIrd);
     }

@@ -23,6 +23,8 @@ public interface ConnectionManager {
      * @param handler receives a {@link CmEvent.ConnectRequest} per incoming request, and the later
      *                events of connections accepted from it
      * @throws java.io.UncheckedIOException if the address cannot be bound
+     * @param address the local address
+     * @return the listener; closing it stops listening
      */
     Listener listen(InetSocketAddress address, int backlog, CmEventHandler handler);
 
@@ -34,6 +36,10 @@ public interface ConnectionManager {
      * @throws IllegalStateException    if {@code qp} is not in INIT or already bound to a connection
      * @throws IllegalArgumentException if the private data is too long for the device's MPA
      *                                  revision, or ORD/IRD exceed the device limits
+     * @param remote  the responder's address
+     * @param qp      the queue pair the connection runs on
+     * @param params  the Request's private data, the setup timeout and the RDMA Read depths
+     * @param handler receives this connection's events
      */
     void connect(InetSocketAddress remote, QueuePair qp, ConnectParams params, CmEventHandler handler);
 
@@ -41,6 +47,8 @@ public interface ConnectionManager {
      * Closes the connection of {@code qp} gracefully ({@code rdma_disconnect}): the queue pair goes
      * to ERROR, outstanding work is flushed, TCP is closed; {@link CmEvent.Disconnected} with
      * {@link CmEvent.Disconnected.Cause#LOCAL} follows. No effect if not connected.
+     *
+     * @param qp the connection's queue pair
      */
     void disconnect(QueuePair qp);
 }

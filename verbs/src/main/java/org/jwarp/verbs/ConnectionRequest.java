@@ -12,32 +12,34 @@ import java.util.concurrent.CompletionStage;
  */
 public interface ConnectionRequest {
 
-    /** The listener the request arrived on. */
+    /** {@return the listener the request arrived on} */
     Listener listener();
 
+    /** {@return the local address of the TCP connection} */
     InetSocketAddress localAddress();
 
+    /** {@return the initiator's address} */
     InetSocketAddress remoteAddress();
 
-    /** The Request's MPA revision (1 or 2); the Reply uses the same form (RFC 6581 §6). */
+    /** {@return the Request's MPA revision (1 or 2); the Reply uses the same form (RFC 6581 §6)} */
     int mpaRevision();
 
-    /** The application private data of the Request (without the RFC 6581 header); a copy. */
+    /** {@return a copy of the application private data of the Request (without the RFC 6581 header)} */
     byte[] privateData();
 
-    /** Whether the initiator sent C=1 (CRC will be on, whatever we answer). */
+    /** {@return whether the initiator sent C=1 (CRC will be on, whatever we answer)} */
     boolean peerRequestsCrc();
 
-    /** Whether the initiator sent M=1 (we must put markers in what we send). */
+    /** {@return whether the initiator sent M=1 (we must put markers in what we send)} */
     boolean peerRequestsMarkers();
 
-    /** The initiator's IRD from the RFC 6581 header (0x3FFF: not negotiated; revision 1: 0x3FFF). */
+    /** {@return the initiator's IRD from the RFC 6581 header (0x3FFF: not negotiated; revision 1: 0x3FFF)} */
     int peerIrd();
 
-    /** The initiator's ORD from the RFC 6581 header (0x3FFF: not negotiated; revision 1: 0x3FFF). */
+    /** {@return the initiator's ORD from the RFC 6581 header (0x3FFF: not negotiated; revision 1: 0x3FFF)} */
     int peerOrd();
 
-    /** RTR kinds the initiator offered (empty: client/server mode, A=0). */
+    /** {@return the RTR kinds the initiator offered (empty: client/server mode, A=0)} */
     Set<DeviceConfig.RtrKind> peerRtrKinds();
 
     /**
@@ -53,10 +55,18 @@ public interface ConnectionRequest {
      * @throws IllegalStateException    if already answered or timed out, or {@code qp} is not in INIT
      *                                  or already bound to a connection
      * @throws IllegalArgumentException if the private data is too long for {@link #mpaRevision()}
+     * @param qp     the queue pair the connection runs on
+     * @param params the Reply's private data and IRD/ORD
      */
     CompletionStage<Void> accept(QueuePair qp, AcceptParams params);
 
-    /** {@code accept(qp, AcceptParams.of(privateData))}. */
+    /**
+     * {@code accept(qp, AcceptParams.of(privateData))}.
+     *
+     * @param qp          the queue pair the connection runs on
+     * @param privateData the Reply's private data, or {@code null}
+     * @return as {@link #accept(QueuePair, AcceptParams)}
+     */
     default CompletionStage<Void> accept(QueuePair qp, byte[] privateData) {
         return accept(qp, AcceptParams.of(privateData));
     }
@@ -71,6 +81,7 @@ public interface ConnectionRequest {
      *         completes exceptionally if the Reply could not be sent (as for {@link #accept})
      * @throws IllegalStateException    if already answered or timed out
      * @throws IllegalArgumentException if the private data is too long
+     * @param privateData the Reply's private data, or {@code null}
      */
     CompletionStage<Void> reject(byte[] privateData);
 
@@ -81,6 +92,10 @@ public interface ConnectionRequest {
      * own ({@code rdma_migrate_id}). {@link CmId#accept} uses it.
      *
      * @throws UnsupportedOperationException if the provider cannot route one connection's events apart
+     * @param qp      the queue pair the connection runs on
+     * @param params  the Reply's private data and IRD/ORD
+     * @param handler where the connection's later events go
+     * @return as {@link #accept(QueuePair, AcceptParams)}
      */
     default CompletionStage<Void> accept(QueuePair qp, AcceptParams params, CmEventHandler handler) {
         throw new UnsupportedOperationException("this provider delivers every accepted connection's events to "

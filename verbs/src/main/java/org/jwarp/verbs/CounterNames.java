@@ -3,7 +3,7 @@ package org.jwarp.verbs;
 import java.util.List;
 
 /**
- * Stable counter names (DESIGN.md rule 9: tools such as {@code jwarp stat} read them by name).
+ * Stable counter names (docs/design.md rule 9: tools such as {@code jwarp stat} read them by name).
  * Every engine-thread, queue-pair and device {@link Counters} holds at least {@link #STANDARD};
  * a provider may add more, named in the same dotted lower-case style.
  */

@@ -32,6 +32,8 @@ public final class CounterSet implements Counters {
      * A group with the given counter names, all 0.
      *
      * @throws IllegalArgumentException if a name is blank or repeated
+     * @param scope what the group counts, e.g. {@code engine-0}
+     * @param names the counter names, in order
      */
     public CounterSet(String scope, List<String> names) {
         if (scope == null || scope.isBlank()) {
@@ -54,22 +56,41 @@ public final class CounterSet implements Counters {
         this.values = new long[names.size()];
     }
 
-    /** A group holding {@link CounterNames#STANDARD}. */
+    /**
+     * A group holding {@link CounterNames#STANDARD}.
+     *
+     * @param scope what the group counts
+     * @return the group
+     */
     public static CounterSet standard(String scope) {
         return new CounterSet(scope, CounterNames.STANDARD);
     }
 
-    /** Owner only: adds 1 to the counter at {@code index}. */
+    /**
+     * Owner only: adds 1 to the counter at {@code index}.
+     *
+     * @param index the counter's index
+     */
     public void increment(int index) {
         add(index, 1);
     }
 
-    /** Owner only: adds {@code delta} to the counter at {@code index}. */
+    /**
+     * Owner only: adds {@code delta} to the counter at {@code index}.
+     *
+     * @param index the counter's index
+     * @param delta the amount
+     */
     public void add(int index, long delta) {
         VALUES.setRelease(values, index, values[index] + delta);
     }
 
-    /** Any thread: atomically adds {@code delta} (for the rare counter with several writers). */
+    /**
+     * Any thread: atomically adds {@code delta} (for the rare counter with several writers).
+     *
+     * @param index the counter's index
+     * @param delta the amount
+     */
     public void addAtomic(int index, long delta) {
         VALUES.getAndAddRelease(values, index, delta);
     }
@@ -104,6 +125,8 @@ public final class CounterSet implements Counters {
      * Index of {@code name}, for an owner that resolves its counters once at setup.
      *
      * @throws IllegalArgumentException if there is no such counter
+     * @param name a counter name
+     * @return its index
      */
     public int require(String name) {
         int i = indexOf(name);

@@ -16,22 +16,34 @@ import java.util.function.IntToLongFunction;
  */
 public interface Counters {
 
-    /** What this group counts, e.g. {@code device}, {@code engine-0}, {@code qp-17}. */
+    /** {@return what this group counts, e.g. {@code device}, {@code engine-0}, {@code qp-17}} */
     String scope();
 
-    /** The counter names, in a stable order. */
+    /** {@return the counter names, in a stable order} */
     List<String> names();
 
-    /** Index of {@code name} for {@link #get(int)}, or -1 if this group has no such counter. */
+    /**
+     * Index of {@code name} for {@link #get(int)}, or -1 if this group has no such counter.
+     *
+     * @param name a counter name
+     * @return its index, or -1
+     */
     int indexOf(String name);
 
-    /** The value of the counter at {@code index} (from {@link #indexOf}); allocation-free. */
+    /**
+     * The value of the counter at {@code index} (from {@link #indexOf}); allocation-free.
+     *
+     * @param index the counter's index
+     * @return its value
+     */
     long get(int index);
 
     /**
      * The value of the counter {@code name}.
      *
      * @throws IllegalArgumentException if this group has no counter of that name
+     * @param name a counter name
+     * @return its value
      */
     default long get(String name) {
         int i = indexOf(name);
@@ -41,7 +53,7 @@ public interface Counters {
         return get(i);
     }
 
-    /** Name to value, in {@link #names()} order. */
+    /** {@return name to value, in {@link #names()} order} */
     default Map<String, Long> snapshot() {
         List<String> names = names();
         Map<String, Long> map = new LinkedHashMap<>();
@@ -57,6 +69,9 @@ public interface Counters {
      * lacking a name contributes 0.
      *
      * @throws IllegalArgumentException if {@code parts} is empty
+     * @param scope the view's scope
+     * @param parts the groups to sum
+     * @return the view
      */
     static Counters sum(String scope, Collection<? extends Counters> parts) {
         if (parts.isEmpty()) {
@@ -85,6 +100,11 @@ public interface Counters {
     /**
      * A live view of counters whose values {@code values} reads by index into {@code names} (it
      * throws IndexOutOfBoundsException for an index out of range).
+     *
+     * @param scope  the view's scope
+     * @param names  the counter names
+     * @param values reads the value of the counter at an index
+     * @return the view
      */
     static Counters view(String scope, List<String> names, IntToLongFunction values) {
         return new Counters() {

@@ -7,8 +7,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Everything a device is opened with. Immutable; build it with {@link #builder()}, which fills in
- * defaults from the number of available processors, or take {@link #defaults()}.
+ * Everything a device is opened with: the provider's configuration (which provider, who runs the
+ * engine and how it idles, the socket I/O layer, MPA negotiation, limits, CPU pinning, RSS), passed
+ * to {@link RdmaDevice#open(DeviceConfig)}. OFED has no counterpart: there a driver's settings are
+ * module parameters. Immutable; build it with {@link #builder()}, which fills in defaults from the
+ * number of available processors, or take {@link #defaults()}.
  *
  * <h2>Defaults and why</h2>
  * <ul>
@@ -102,7 +105,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
          */
         URING_SQPOLL;
 
-        /** The layer's name on the command line: auto, nio, syscalls, uring, uring-sqpoll. */
+        /** {@return the layer's name on the command line: auto, nio, syscalls, uring, uring-sqpoll} */
         public String option() {
             return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
         }
@@ -110,13 +113,19 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         /** The system property that sets the default layer (nio, syscalls, uring, uring-sqpoll, auto). */
         public static final String PROPERTY = "jwarp.socketIo";
 
-        /** The layer the property names, or AUTO. */
+        /** {@return the layer the system property {@value #PROPERTY} names, or AUTO} */
         public static SocketIo fromProperty() {
             String v = System.getProperty(PROPERTY);
             return v == null || v.isBlank() ? AUTO : parse(v);
         }
 
-        /** An {@link #option()} name (any case). */
+        /**
+         * An {@link #option()} name (any case).
+         *
+         * @param name the name
+         * @return the layer
+         * @throws IllegalArgumentException if no layer has that name
+         */
         public static SocketIo parse(String name) {
             for (SocketIo s : values()) {
                 if (s.option().equalsIgnoreCase(name.trim())) {
@@ -132,7 +141,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
     public enum ThreadingMode {
         /**
          * Engine threads of their own, each owning a share of the queue pairs and their sockets; the
-         * application's post calls ring a doorbell and return (DESIGN.md, seed 001).
+         * application's post calls ring a doorbell and return (docs/design.md, seed 001).
          */
         DEDICATED,
         /**
@@ -210,12 +219,22 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
      * Parameters of {@link IdleStrategyKind#BACKOFF}, as in Agrona's {@code BackoffIdleStrategy}:
      * {@code maxSpins} spins, then {@code maxYields} yields, then parks starting at
      * {@code minParkNanos} and doubling up to {@code maxParkNanos}.
+     *
+     * @param maxSpins     spins before the first yield
+     * @param maxYields    yields before the first park
+     * @param minParkNanos the first park time
+     * @param maxParkNanos the longest park time
      */
     public record Backoff(int maxSpins, int maxYields, long minParkNanos, long maxParkNanos) {
 
         /** 10 spins, 5 yields, parks from 1 µs to 1 ms. */
         public static final Backoff DEFAULT = new Backoff(10, 5, 1_000, 1_000_000);
 
+        /**
+         * Validates the parameters.
+         *
+         * @throws IllegalArgumentException if a count is negative or the park times are not {@code 0 < min <= max}
+         */
         public Backoff {
             if (maxSpins < 0 || maxYields < 0) {
                 throw new IllegalArgumentException("backoff spins and yields must be >= 0: " + maxSpins + ", " + maxYields);
@@ -292,7 +311,11 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         }
     }
 
-    /** Number of engine threads that busy-spin when idle: {@code engineThreads} for DEDICATED + SPIN, else 0. */
+    /**
+     * Number of engine threads that busy-spin when idle: {@code engineThreads} for DEDICATED + SPIN, else 0.
+     *
+     * @return the number of busy-spinning engine threads
+     */
     public int spinningThreads() {
         return threadingMode == ThreadingMode.DEDICATED && idleStrategy == IdleStrategyKind.SPIN ? engineThreads : 0;
     }
@@ -301,6 +324,8 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
      * The machine-dependent rule: never more spinning engine threads than processors.
      *
      * @throws IllegalArgumentException if {@link #spinningThreads()} exceeds {@code availableProcessors}
+     * @param availableProcessors the processors the process may use
+     * @return this configuration
      */
     public DeviceConfig checkProcessors(int availableProcessors) {
         if (spinningThreads() > availableProcessors) {
@@ -314,12 +339,20 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
     /**
      * The threading mode the defaults choose for a process that may use {@code processors} CPUs
      * (see the class comment).
+     *
+     * @param processors the processors the process may use
+     * @return DEDICATED from {@value #DEDICATED_FROM_PROCESSORS} processors, else HYBRID
      */
     public static ThreadingMode defaultThreadingMode(int processors) {
         return processors >= DEDICATED_FROM_PROCESSORS ? ThreadingMode.DEDICATED : ThreadingMode.HYBRID;
     }
 
-    /** Why {@link #defaultThreadingMode(int)} chose what it did, in one line for headers and logs. */
+    /**
+     * Why {@link #defaultThreadingMode(int)} chose what it did, in one line for headers and logs.
+     *
+     * @param processors the processors the process may use
+     * @return the reason
+     */
     public static String defaultThreadingReason(int processors) {
         return defaultThreadingMode(processors) == ThreadingMode.DEDICATED
                 ? processors + " CPUs: an engine thread of its own beside a polling application thread"
@@ -328,16 +361,17 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
                         + " selector and takes over when it stops";
     }
 
-    /** The defaults for this machine ({@code builder().build()}). */
+    /** {@return the defaults for this machine ({@code builder().build()})} */
     public static DeviceConfig defaults() {
         return builder().build();
     }
 
+    /** {@return a builder with the defaults of the class comment} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder starting from this configuration. */
+    /** {@return a builder starting from this configuration} */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.providerName = providerName;
@@ -390,42 +424,82 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         private Builder() {
         }
 
+        /**
+         * Sets {@link DeviceConfig#providerName()}.
+         * @param providerName the provider to open, or {@code null} for the only (or first) one
+         * @return this builder
+         */
         public Builder providerName(String providerName) {
             this.providerName = providerName;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#threadingMode()}; unset, it follows the processor count.
+         * @param threadingMode who runs the engine
+         * @return this builder
+         */
         public Builder threadingMode(ThreadingMode threadingMode) {
             this.threadingMode = threadingMode;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#engineThreads()}; unset, 1.
+         * @param engineThreads engine threads in DEDICATED mode
+         * @return this builder
+         */
         public Builder engineThreads(int engineThreads) {
             this.engineThreads = engineThreads;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#idleStrategy()}.
+         * @param idleStrategy what an idle engine thread does
+         * @return this builder
+         */
         public Builder idleStrategy(IdleStrategyKind idleStrategy) {
             this.idleStrategy = idleStrategy;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#backoff()}.
+         * @param backoff the parameters of BACKOFF
+         * @return this builder
+         */
         public Builder backoff(Backoff backoff) {
             this.backoff = backoff;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#crcPolicy()}.
+         * @param crcPolicy the MPA CRC negotiation
+         * @return this builder
+         */
         public Builder crcPolicy(CrcPolicy crcPolicy) {
             this.crcPolicy = crcPolicy;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#markerPolicy()}.
+         * @param markerPolicy the MPA marker negotiation
+         * @return this builder
+         */
         public Builder markerPolicy(MarkerPolicy markerPolicy) {
             this.markerPolicy = markerPolicy;
             return this;
         }
 
-        /** MPA revision 1 or 2; revision 1 also turns peer-to-peer mode off. */
+        /**
+         * MPA revision 1 or 2; revision 1 also turns peer-to-peer mode off.
+         *
+         * @param mpaRevision 1 or 2
+         * @return this builder
+         */
         public Builder mpaRevision(int mpaRevision) {
             this.mpaRevision = mpaRevision;
             if (mpaRevision == 1) {
@@ -434,55 +508,103 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#peerToPeer()}.
+         * @param peerToPeer whether to use RFC 6581 peer-to-peer mode
+         * @return this builder
+         */
         public Builder peerToPeer(boolean peerToPeer) {
             this.peerToPeer = peerToPeer;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#rtrKinds()}.
+         * @param rtrKinds the RTR messages offered and accepted
+         * @return this builder
+         */
         public Builder rtrKinds(Set<RtrKind> rtrKinds) {
             this.rtrKinds = rtrKinds;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#mpaTimeouts()}.
+         * @param mpaTimeouts the MPA setup timers
+         * @return this builder
+         */
         public Builder mpaTimeouts(MpaTimeouts mpaTimeouts) {
             this.mpaTimeouts = mpaTimeouts;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#limits()}.
+         * @param limits the resource limits
+         * @return this builder
+         */
         public Builder limits(DeviceLimits limits) {
             this.limits = limits;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#rfc7306()}.
+         * @param rfc7306 whether immediate data and atomics may be posted
+         * @return this builder
+         */
         public Builder rfc7306(boolean rfc7306) {
             this.rfc7306 = rfc7306;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#cpuList()}.
+         * @param cpuList the CPU of each engine thread, or empty for no pinning
+         * @return this builder
+         */
         public Builder cpuList(List<Integer> cpuList) {
             this.cpuList = cpuList;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#rss()}.
+         * @param rss how connections are spread over the engine threads
+         * @return this builder
+         */
         public Builder rss(RssConfig rss) {
             this.rss = rss;
             return this;
         }
 
+        /**
+         * Sets {@link DeviceConfig#numa()}.
+         * @param numa whether to place engine threads and buffers over the NUMA nodes
+         * @return this builder
+         */
         public Builder numa(boolean numa) {
             this.numa = numa;
             return this;
         }
 
-        /** The socket I/O layer; unset: {@link SocketIo#fromProperty()}. */
+        /**
+         * The socket I/O layer; unset: {@link SocketIo#fromProperty()}.
+         *
+         * @param socketIo the layer
+         * @return this builder
+         */
         public Builder socketIo(SocketIo socketIo) {
             this.socketIo = socketIo;
             return this;
         }
 
         /**
-         * How long a peer may stay silent before its connection is lost ({@link #peerTimeout()}):
-         * at least 3 s, or {@link Duration#ZERO} for TCP's own limit.
+         * How long a peer may stay silent before its connection is lost
+         * ({@link DeviceConfig#peerTimeout()}): at least 3 s, or {@link Duration#ZERO} for TCP's own limit.
+         *
+         * @param peerTimeout the bound (default {@link DeviceConfig#DEFAULT_PEER_TIMEOUT})
+         * @return this builder
          */
         public Builder peerTimeout(Duration peerTimeout) {
             if (peerTimeout.isNegative() || (!peerTimeout.isZero() && peerTimeout.toMillis() < 3000)) {
@@ -495,6 +617,9 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
         /**
          * The processor count the defaults and the spinner rule use, instead of
          * {@link Runtime#availableProcessors()} (tests; containers whose quota the JVM misreads).
+         *
+         * @param availableProcessors the processor count, at least 1
+         * @return this builder
          */
         public Builder availableProcessors(int availableProcessors) {
             if (availableProcessors < 1) {
@@ -508,6 +633,7 @@ public record DeviceConfig(String providerName, ThreadingMode threadingMode, int
          * Derives the unset defaults and validates.
          *
          * @throws IllegalArgumentException naming the first invalid setting
+         * @return the configuration
          */
         public DeviceConfig build() {
             int cores = availableProcessors > 0 ? availableProcessors : Runtime.getRuntime().availableProcessors();

@@ -28,6 +28,11 @@ public record DeviceLimits(int maxQps, int maxMrs, long maxMrSize, int maxQpWr, 
      */
     public static final DeviceLimits DEFAULT = new DeviceLimits(1024, 65536, 1L << 40, 16384, 16, 256, 65536, 128, 128);
 
+    /**
+     * Validates the limits.
+     *
+     * @throws IllegalArgumentException if a limit is not positive, or above its STag, SGE or ORD/IRD bound
+     */
     public DeviceLimits {
         positive("maxQps", maxQps);
         positive("maxMrs", maxMrs);
@@ -62,38 +67,92 @@ public record DeviceLimits(int maxQps, int maxMrs, long maxMrSize, int maxQpWr, 
         }
     }
 
+    /**
+     * These limits with another {@link #maxQps()}.
+     *
+     * @param v queue pairs per device
+     * @return the new limits
+     */
     public DeviceLimits withMaxQps(int v) {
         return new DeviceLimits(v, maxMrs, maxMrSize, maxQpWr, maxSge, maxInline, maxCqDepth, maxOrd, maxIrd);
     }
 
+    /**
+     * These limits with another {@link #maxMrs()}.
+     *
+     * @param v registered memory regions per device
+     * @return the new limits
+     */
     public DeviceLimits withMaxMrs(int v) {
         return new DeviceLimits(maxQps, v, maxMrSize, maxQpWr, maxSge, maxInline, maxCqDepth, maxOrd, maxIrd);
     }
 
+    /**
+     * These limits with another {@link #maxMrSize()}.
+     *
+     * @param v bytes per memory region
+     * @return the new limits
+     */
     public DeviceLimits withMaxMrSize(long v) {
         return new DeviceLimits(maxQps, maxMrs, v, maxQpWr, maxSge, maxInline, maxCqDepth, maxOrd, maxIrd);
     }
 
+    /**
+     * These limits with another {@link #maxQpWr()}.
+     *
+     * @param v send or receive queue depth per queue pair
+     * @return the new limits
+     */
     public DeviceLimits withMaxQpWr(int v) {
         return new DeviceLimits(maxQps, maxMrs, maxMrSize, v, maxSge, maxInline, maxCqDepth, maxOrd, maxIrd);
     }
 
+    /**
+     * These limits with another {@link #maxSge()}.
+     *
+     * @param v SGEs per work request
+     * @return the new limits
+     */
     public DeviceLimits withMaxSge(int v) {
         return new DeviceLimits(maxQps, maxMrs, maxMrSize, maxQpWr, v, maxInline, maxCqDepth, maxOrd, maxIrd);
     }
 
+    /**
+     * These limits with another {@link #maxInline()}.
+     *
+     * @param v inline payload bytes per send work request
+     * @return the new limits
+     */
     public DeviceLimits withMaxInline(int v) {
         return new DeviceLimits(maxQps, maxMrs, maxMrSize, maxQpWr, maxSge, v, maxCqDepth, maxOrd, maxIrd);
     }
 
+    /**
+     * These limits with another {@link #maxCqDepth()}.
+     *
+     * @param v entries per completion queue
+     * @return the new limits
+     */
     public DeviceLimits withMaxCqDepth(int v) {
         return new DeviceLimits(maxQps, maxMrs, maxMrSize, maxQpWr, maxSge, maxInline, v, maxOrd, maxIrd);
     }
 
+    /**
+     * These limits with another {@link #maxOrd()}.
+     *
+     * @param v outbound RDMA Read / atomic depth per queue pair
+     * @return the new limits
+     */
     public DeviceLimits withMaxOrd(int v) {
         return new DeviceLimits(maxQps, maxMrs, maxMrSize, maxQpWr, maxSge, maxInline, maxCqDepth, v, maxIrd);
     }
 
+    /**
+     * These limits with another {@link #maxIrd()}.
+     *
+     * @param v inbound RDMA Read / atomic depth per queue pair
+     * @return the new limits
+     */
     public DeviceLimits withMaxIrd(int v) {
         return new DeviceLimits(maxQps, maxMrs, maxMrSize, maxQpWr, maxSge, maxInline, maxCqDepth, maxOrd, v);
     }

@@ -8,7 +8,7 @@ import java.net.InetSocketAddress;
  */
 public interface Listener extends AutoCloseable {
 
-    /** The bound address (with the actual port if port 0 was asked for). */
+    /** {@return the bound address (with the actual port if port 0 was asked for)} */
     InetSocketAddress localAddress();
 
     /**

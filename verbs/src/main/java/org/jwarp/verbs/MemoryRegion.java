@@ -22,27 +22,29 @@ import java.lang.foreign.MemorySegment;
  */
 public interface MemoryRegion {
 
-    /** The protection domain the region belongs to. */
+    /** {@return the protection domain the region belongs to} */
     ProtectionDomain pd();
 
-    /** The registered memory (the current one after a re-registration). */
+    /** {@return the registered memory (the current one after a re-registration)} */
     MemorySegment segment();
 
-    /** Length in bytes ({@code segment().byteSize()}). */
+    /** {@return the length in bytes ({@code segment().byteSize()})} */
     long length();
 
-    /** {@link Access} flags. */
+    /** {@return the {@link Access} flags} */
     int access();
 
-    /** STag for local SGEs. */
+    /** {@return the STag for local SGEs} */
     int lkey();
 
-    /** STag to advertise to the peer (equal to {@link #lkey()}). */
+    /** {@return the STag to advertise to the peer (equal to {@link #lkey()})} */
     int rkey();
 
     /**
      * Tagged offset of the first byte, the address a peer uses. Providers use the segment's address
      * for native segments (VA-based, as OFED and siw do) and 0 for heap segments.
+     *
+     * @return the tagged offset
      */
     long iova();
 
@@ -53,6 +55,8 @@ public interface MemoryRegion {
      * protection error, invalid STag; RFC 5040 §4.8) and ends that connection only; a local work
      * request naming it completes with {@link WcStatus#LOC_PROT_ERR}. Deregister before closing the
      * arena: {@link #deregister()} returns once the provider no longer touches the memory.
+     *
+     * @return whether the region may be used
      */
     boolean isValid();
 
@@ -64,6 +68,8 @@ public interface MemoryRegion {
      * @return this region, with new keys
      * @throws IllegalArgumentException as {@link ProtectionDomain#registerMemory}
      * @throws IllegalStateException    if the region was deregistered
+     * @param segment the memory to register
+     * @param access  {@link Access} flags
      */
     MemoryRegion reregister(MemorySegment segment, int access);
 

@@ -13,17 +13,18 @@ package org.jwarp.verbs;
  */
 public interface MemoryWindow extends AutoCloseable {
 
+    /** {@return the protection domain the window belongs to} */
     ProtectionDomain pd();
 
-    /** The window's STag as last bound (or as allocated, before any bind). */
+    /** {@return the window's STag as last bound (or as allocated, before any bind)} */
     int rkey();
 
-    /** The STag to give the next bind: the same index, the next key ({@code ibv_inc_rkey}). */
+    /** {@return the STag to give the next bind: the same index, the next key ({@code ibv_inc_rkey})} */
     default int nextRkey() {
         return Stag.withNextKey(rkey());
     }
 
-    /** Whether the window is bound now (false before the first bind and after an invalidation). */
+    /** {@return whether the window is bound now (false before the first bind and after an invalidation)} */
     boolean isBound();
 
     /** {@code ibv_dealloc_mw}: the STag is freed; a peer using it gets a Terminate. */

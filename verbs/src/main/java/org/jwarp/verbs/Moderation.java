@@ -24,6 +24,12 @@ public record Moderation(int count, long periodMicros) {
     /** Largest period: one second. */
     public static final long MAX_PERIOD_MICROS = 1_000_000;
 
+    /**
+     * Validates the parameters.
+     *
+     * @throws IllegalArgumentException if {@code count} is below 1, the period is outside
+     *                                  0..{@value #MAX_PERIOD_MICROS} µs, or a count above 1 has no period
+     */
     public Moderation {
         if (count < 1) {
             throw new IllegalArgumentException("moderation count must be >= 1: " + count);
@@ -38,12 +44,18 @@ public record Moderation(int count, long periodMicros) {
         }
     }
 
-    /** Wake after {@code count} events or {@code periodMicros} µs. */
+    /**
+     * Wake after {@code count} events or {@code periodMicros} µs.
+     *
+     * @param count        events per wake-up
+     * @param periodMicros the longest delay of a wake-up, in µs
+     * @return the moderation
+     */
     public static Moderation of(int count, long periodMicros) {
         return new Moderation(count, periodMicros);
     }
 
-    /** True if this is {@link #NONE}'s behaviour (every event wakes at once). */
+    /** {@return whether this behaves as {@link #NONE} (every event wakes at once)} */
     public boolean isNone() {
         return count == 1;
     }

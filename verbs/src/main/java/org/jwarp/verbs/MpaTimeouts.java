@@ -22,6 +22,11 @@ public record MpaTimeouts(Duration awaitRequest, Duration awaitReply, Duration a
     public static final MpaTimeouts DEFAULT = new MpaTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(10),
             Duration.ofSeconds(10), Duration.ofSeconds(10));
 
+    /**
+     * Validates the timers.
+     *
+     * @throws IllegalArgumentException if a timer is null or not positive
+     */
     public MpaTimeouts {
         check("awaitRequest", awaitRequest);
         check("awaitReply", awaitReply);

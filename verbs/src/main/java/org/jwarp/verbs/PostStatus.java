@@ -36,7 +36,13 @@ public final class PostStatus {
     private PostStatus() {
     }
 
-    /** Encodes a rejection of the request at {@code index} (0-based within the posted array) for {@code code}. */
+    /**
+     * Encodes a rejection of the request at {@code index} (0-based within the posted array) for {@code code}.
+     *
+     * @param code  the reason, 1..255
+     * @param index the request's index, 0..0x7FFFFF
+     * @return the status
+     */
     public static int error(int code, int index) {
         if (code < 1 || code > 0xFF) {
             throw new IllegalArgumentException("post error code must be in 1..255: " + code);
@@ -47,27 +53,53 @@ public final class PostStatus {
         return -(index << 8 | code);
     }
 
-    /** True for {@link #OK}. */
+    /**
+     * True for {@link #OK}.
+     *
+     * @param status a post's result
+     * @return whether every request was posted
+     */
     public static boolean isOk(int status) {
         return status == OK;
     }
 
-    /** The reason code of a failed post, or {@link #OK} if {@code status} is OK. */
+    /**
+     * The reason code of a failed post, or {@link #OK} if {@code status} is OK.
+     *
+     * @param status a post's result
+     * @return the reason code
+     */
     public static int code(int status) {
         return status >= 0 ? OK : (-status) & 0xFF;
     }
 
-    /** Index of the first request not posted, or -1 if {@code status} is OK. */
+    /**
+     * Index of the first request not posted, or -1 if {@code status} is OK.
+     *
+     * @param status a post's result
+     * @return the index, or -1
+     */
     public static int badIndex(int status) {
         return status >= 0 ? -1 : (-status) >>> 8;
     }
 
-    /** The number of requests that were posted, given the number offered. */
+    /**
+     * The number of requests that were posted, given the number offered.
+     *
+     * @param status  a post's result
+     * @param offered the number of requests offered
+     * @return the number posted
+     */
     public static int postedCount(int status, int offered) {
         return status >= 0 ? offered : badIndex(status);
     }
 
-    /** Name of a reason code. */
+    /**
+     * Name of a reason code.
+     *
+     * @param code a reason code
+     * @return its name
+     */
     public static String codeName(int code) {
         return switch (code) {
             case OK -> "OK";
@@ -83,7 +115,12 @@ public final class PostStatus {
         };
     }
 
-    /** Diagnostic text, e.g. {@code QUEUE_FULL at index 3}; allocates, not for the data path. */
+    /**
+     * Diagnostic text, e.g. {@code QUEUE_FULL at index 3}; allocates, not for the data path.
+     *
+     * @param status a post's result
+     * @return the text
+     */
     public static String toString(int status) {
         return status >= 0 ? "OK" : codeName(code(status)) + " at index " + badIndex(status);
     }

@@ -25,7 +25,13 @@ public final class PrivateData {
     private PrivateData() {
     }
 
-    /** Most application private-data bytes for an MPA revision. */
+    /**
+     * Most application private-data bytes for an MPA revision.
+     *
+     * @param mpaRevision 1 or 2
+     * @return the limit
+     * @throws IllegalArgumentException for another revision
+     */
     public static int max(int mpaRevision) {
         return switch (mpaRevision) {
             case 1 -> MAX_V1;
@@ -38,6 +44,8 @@ public final class PrivateData {
      * A private copy of {@code data} ({@code null} becomes empty).
      *
      * @throws IllegalArgumentException if longer than {@link #MAX_V1}
+     * @param data the private data, or {@code null}
+     * @return the copy
      */
     public static byte[] copyOf(byte[] data) {
         if (data == null || data.length == 0) {
@@ -54,6 +62,8 @@ public final class PrivateData {
      * Checks a length against the revision in use.
      *
      * @throws IllegalArgumentException if {@code length} exceeds {@link #max(int)}
+     * @param length      the private data's length
+     * @param mpaRevision 1 or 2
      */
     public static void checkLength(int length, int mpaRevision) {
         if (length > max(mpaRevision)) {

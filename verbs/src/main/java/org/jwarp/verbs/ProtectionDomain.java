@@ -11,10 +11,10 @@ import java.lang.foreign.MemorySegment;
  */
 public interface ProtectionDomain extends AutoCloseable {
 
-    /** The device this PD belongs to. */
+    /** {@return the device this PD belongs to} */
     RdmaDevice device();
 
-    /** Provider-assigned number, unique within the device (diagnostics). */
+    /** {@return the provider-assigned number, unique within the device (diagnostics)} */
     int handle();
 
     /**
@@ -31,6 +31,9 @@ public interface ProtectionDomain extends AutoCloseable {
      *                                  above {@link DeviceLimits#maxMrSize()}, or the provider cannot
      *                                  use this kind of segment (it names which kinds it takes)
      * @throws IllegalStateException    if the PD is closed or the device has {@link DeviceLimits#maxMrs()} regions
+     * @param segment the memory to register
+     * @param access  {@link Access} flags
+     * @return the region
      */
     MemoryRegion registerMemory(MemorySegment segment, int access);
 
@@ -40,6 +43,7 @@ public interface ProtectionDomain extends AutoCloseable {
      * ({@link SendWr#bindMw}); LOCAL_INV or a peer's Send with Invalidate unbinds it.
      *
      * @throws UnsupportedOperationException if the provider has no memory windows
+     * @return the window, unbound
      */
     default MemoryWindow allocMw() {
         throw new UnsupportedOperationException("this provider has no memory windows");
@@ -53,6 +57,7 @@ public interface ProtectionDomain extends AutoCloseable {
      *
      * @param maxLength the most bytes one registration may cover
      * @throws UnsupportedOperationException if the provider has no fast registration
+     * @return the region, with an invalid STag until the first REG_MR
      */
     default MemoryRegion allocFastRegMr(long maxLength) {
         throw new UnsupportedOperationException("this provider has no fast registration");

@@ -23,6 +23,11 @@ public record QpAttr(int ord, int ird, int peerOrd, int peerIrd, int mpaRevision
                      boolean markersRx, DeviceConfig.RtrKind rtr, InetSocketAddress localAddress,
                      InetSocketAddress remoteAddress) {
 
+    /**
+     * Validates the attributes.
+     *
+     * @throws IllegalArgumentException if the revision is not 1 or 2, a depth is negative or an address is null
+     */
     public QpAttr {
         if (mpaRevision != 1 && mpaRevision != 2) {
             throw new IllegalArgumentException("mpaRevision must be 1 or 2: " + mpaRevision);

@@ -26,10 +26,15 @@ package org.jwarp.verbs;
  * both may be posted and complete immediately with {@link WcStatus#WR_FLUSH_ERR}.
  */
 public enum QpState {
+    /** {@code IBV_QPS_RESET}: no connection, no work; the state a reset leaves the queue pair in. */
     RESET(0),
+    /** {@code IBV_QPS_INIT}: created, receives may be posted; ready to connect or accept. */
     INIT(1),
+    /** {@code IBV_QPS_RTR}: ready to receive; the connection manager passes through it to RTS. */
     RTR(2),
+    /** {@code IBV_QPS_RTS}: ready to send: the connection is established. */
     RTS(3),
+    /** {@code IBV_QPS_ERR}: the connection ended; every posted request completes with WR_FLUSH_ERR. */
     ERROR(6);
 
     private final int ibvValue;
@@ -38,12 +43,17 @@ public enum QpState {
         this.ibvValue = ibvValue;
     }
 
-    /** The value of the matching {@code IBV_QPS_*} constant. */
+    /** {@return the value of the matching {@code IBV_QPS_*} constant} */
     public int ibvValue() {
         return ibvValue;
     }
 
-    /** True if {@code modify(to)} is legal from this state (table in the class comment). */
+    /**
+     * True if {@code modify(to)} is legal from this state (table in the class comment).
+     *
+     * @param to the target state
+     * @return whether {@code modify(to)} is legal from this state (table in the class comment)
+     */
     public boolean canTransitionTo(QpState to) {
         if (to == RESET || to == ERROR) {
             return true;
@@ -62,6 +72,7 @@ public enum QpState {
      *
      * @return {@code to}
      * @throws IllegalStateException naming both states and the legal targets
+     * @param to the target state
      */
     public QpState checkTransitionTo(QpState to) {
         if (!canTransitionTo(to)) {
@@ -77,12 +88,12 @@ public enum QpState {
         return to;
     }
 
-    /** True if receive work requests may be posted (INIT, RTR, RTS; in ERROR they are flushed). */
+    /** {@return whether receive work requests may be posted (INIT, RTR, RTS; in ERROR they are flushed)} */
     public boolean acceptsRecv() {
         return this != RESET;
     }
 
-    /** True if send work requests may be posted (RTS; in ERROR they are flushed). */
+    /** {@return whether send work requests may be posted (RTS; in ERROR they are flushed)} */
     public boolean acceptsSend() {
         return this == RTS || this == ERROR;
     }

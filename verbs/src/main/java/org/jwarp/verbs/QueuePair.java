@@ -35,23 +35,25 @@ import java.util.Optional;
  */
 public interface QueuePair extends AutoCloseable {
 
-    /** The device. */
+    /** {@return the device} */
     RdmaDevice device();
 
-    /** The protection domain of the queue pair's memory accesses. */
+    /** {@return the protection domain of the queue pair's memory accesses} */
     ProtectionDomain pd();
 
-    /** The queue pair number, unique within the device ({@link WorkCompletion#qpNum()}). */
+    /** {@return the queue pair number, unique within the device ({@link WorkCompletion#qpNum()})} */
     int qpNum();
 
     /**
      * The attributes the queue pair was created with, with the capacities the provider allocated:
      * {@code maxSendWr} and {@code maxRecvWr} may be above what was asked (a provider rounds queue
      * sizes up, as {@code ibv_create_qp} writes the actual {@code ibv_qp_cap} back).
+     *
+     * @return the attributes
      */
     QpInitAttr initAttr();
 
-    /** The current state (a volatile read; may change right after). */
+    /** {@return the current state (a volatile read; may change right after)} */
     QpState state();
 
     /**
@@ -66,10 +68,11 @@ public interface QueuePair extends AutoCloseable {
      *
      * @throws IllegalStateException if {@link QpState#canTransitionTo} forbids it, or RTR/RTS is
      *                               asked for
+     * @param target the state to move to
      */
     void modify(QpState target);
 
-    /** What the connection negotiated; empty until it is established and after a reset. */
+    /** {@return what the connection negotiated; empty until it is established and after a reset} */
     Optional<QpAttr> connectionAttr();
 
     /**
@@ -77,10 +80,17 @@ public interface QueuePair extends AutoCloseable {
      *
      * @return {@link PostStatus#OK}, or an encoded rejection naming the first request not posted
      * @throws IndexOutOfBoundsException if {@code count} exceeds {@code wrs.length} or is negative (a bug)
+     * @param wrs   the requests
+     * @param count how many of {@code wrs} to post, from index 0
      */
     int postSend(SendWr[] wrs, int count);
 
-    /** Posts one send work request (a list of one). */
+    /**
+     * Posts one send work request (a list of one).
+     *
+     * @param wr the request
+     * @return {@link PostStatus#OK}, or an encoded rejection
+     */
     int postSend(SendWr wr);
 
     /**
@@ -88,15 +98,24 @@ public interface QueuePair extends AutoCloseable {
      *
      * @return {@link PostStatus#OK}, or an encoded rejection naming the first request not posted
      * @throws IndexOutOfBoundsException if {@code count} exceeds {@code wrs.length} or is negative (a bug)
+     * @param wrs   the requests
+     * @param count how many of {@code wrs} to post, from index 0
      */
     int postRecv(RecvWr[] wrs, int count);
 
-    /** Posts one receive work request. */
+    /**
+     * Posts one receive work request.
+     *
+     * @param wr the request
+     * @return {@link PostStatus#OK}, or an encoded rejection
+     */
     int postRecv(RecvWr wr);
 
     /**
      * This queue pair's counters ({@link CounterNames#STANDARD}; FPDUs and bytes of its stream,
      * doorbells it rang, Terminates it sent and received, CRC errors on its stream).
+     *
+     * @return the counters
      */
     Counters counters();
 

@@ -28,13 +28,21 @@ public interface RdmaDevice extends AutoCloseable {
      * @throws IllegalArgumentException if the provider refuses a setting (the spinner rule is
      *                                  applied by {@link DeviceConfig.Builder#build()}, with the
      *                                  processor count it was given)
+     * @param config the configuration
+     * @return the open device
      */
     static RdmaDevice open(DeviceConfig config) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         return open(config, loader != null ? loader : RdmaDevice.class.getClassLoader());
     }
 
-    /** As {@link #open(DeviceConfig)}, looking providers up in {@code loader}. */
+    /**
+     * As {@link #open(DeviceConfig)}, looking providers up in {@code loader}.
+     *
+     * @param config the configuration
+     * @param loader where to look the providers up
+     * @return the open device
+     */
     static RdmaDevice open(DeviceConfig config, ClassLoader loader) {
         if (config == null) {
             throw new IllegalArgumentException("DeviceConfig must not be null; use DeviceConfig.defaults()");
@@ -48,33 +56,46 @@ public interface RdmaDevice extends AutoCloseable {
         return device;
     }
 
-    /** {@code open(DeviceConfig.defaults())}. */
+    /**
+     * {@code open(DeviceConfig.defaults())}.
+     *
+     * @return the open device
+     */
     static RdmaDevice open() {
         return open(DeviceConfig.defaults());
     }
 
-    /** The name of the provider that opened this device. */
+    /** {@return the name of the provider that opened this device} */
     String providerName();
 
-    /** The configuration the device was opened with. */
+    /** {@return the configuration the device was opened with} */
     DeviceConfig config();
 
     /**
      * The socket I/O layer this device's connections run on ("nio", "syscalls", "uring",
      * "uring-sqpoll"): the configured
      * {@link DeviceConfig#socketIo()} with AUTO resolved. Benchmarks print it in their header.
+     *
+     * @return the layer's name
      */
     default String socketIoLayer() {
         return config().socketIo().option();
     }
 
-    /** Allocates a protection domain ({@code ibv_alloc_pd}). */
+    /**
+     * Allocates a protection domain ({@code ibv_alloc_pd}).
+     *
+     * @return the protection domain
+     */
     ProtectionDomain allocPd();
 
     /**
      * Creates a completion channel whose wake-ups follow {@code moderation}
      * ({@code ibv_create_comp_channel} plus moderation, which OFED sets per CQ with
      * {@code ibv_modify_cq}; here it is per channel, where the waiter is).
+     *
+     * @param moderation when a wake-up is raised
+     * @return the channel
      */
     CompletionChannel createCompletionChannel(Moderation moderation);
 
@@ -86,6 +107,7 @@ public interface RdmaDevice extends AutoCloseable {
      * @param channel the channel it notifies when armed, or {@code null} (busy polling only)
      * @throws IllegalArgumentException if {@code depth} is out of range or {@code channel} belongs to
      *                                  another device
+     * @return the completion queue
      */
     CompletionQueue createCq(int depth, CompletionChannel channel);
 
@@ -97,10 +119,13 @@ public interface RdmaDevice extends AutoCloseable {
      * @throws IllegalArgumentException if {@code attr} exceeds the device limits
      *                                  ({@link QpInitAttr#checkAgainst}) or names CQs or a PD of another device
      * @throws IllegalStateException    if the device has {@link DeviceLimits#maxQps()} queue pairs
+     * @param pd   the protection domain its work requests' memory must belong to
+     * @param attr the completion queues, queue depths and limits
+     * @return the queue pair
      */
     QueuePair createQp(ProtectionDomain pd, QpInitAttr attr);
 
-    /** The device's connection manager. */
+    /** {@return the device's connection manager} */
     ConnectionManager connectionManager();
 
     /**
@@ -109,17 +134,22 @@ public interface RdmaDevice extends AutoCloseable {
      *
      * @throws IllegalArgumentException if {@code pd} belongs to another device or {@code attr} exceeds the device's limits
      * @throws UnsupportedOperationException if the provider has no shared receive queues
+     * @param pd   the protection domain
+     * @param attr the queue's depth and SGE limit
+     * @return the shared receive queue
      */
     default SharedReceiveQueue createSrq(ProtectionDomain pd, SrqInitAttr attr) {
         throw new UnsupportedOperationException(providerName() + " has no shared receive queues");
     }
 
-    /** Device-wide counters: the sum over {@link #engineCounters()} ({@link CounterNames#STANDARD}). */
+    /** {@return the device-wide counters: the sum over {@link #engineCounters()} ({@link CounterNames#STANDARD})} */
     Counters counters();
 
     /**
      * One counter group per engine thread (scope {@code engine-0}, {@code engine-1}, ...); in
      * INVOKER mode one group for the invoked duty cycle.
+     *
+     * @return the groups, in engine-thread order
      */
     List<Counters> engineCounters();
 
@@ -128,6 +158,8 @@ public interface RdmaDevice extends AutoCloseable {
      * returns the amount of work done (0 when idle); never blocks. Call it from one thread at a
      * time; {@code poll}, {@code post*} and {@code await} also run it. DEDICATED mode: does nothing
      * and returns 0, the engine threads do the work.
+     *
+     * @return the amount of work done
      */
     int invoke();
 
@@ -141,6 +173,10 @@ public interface RdmaDevice extends AutoCloseable {
      * providers idle as their engine does.
      *
      * @throws InterruptedException if the thread is interrupted while waiting
+     * @param done    the condition
+     * @param timeout the longest wait
+     * @param unit    the unit of {@code timeout}
+     * @return whether {@code done} holds
      */
     default boolean invokeUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(Math.max(0, timeout));
@@ -165,6 +201,8 @@ public interface RdmaDevice extends AutoCloseable {
      * What stopped one of the device's engine threads, if anything did (OFED's
      * {@code IBV_EVENT_DEVICE_FATAL}): its connections have ended with their CM events and their
      * outstanding work requests were flushed; close the device and open a new one.
+     *
+     * @return the failure, or empty
      */
     default java.util.Optional<Throwable> failure() {
         return java.util.Optional.empty();

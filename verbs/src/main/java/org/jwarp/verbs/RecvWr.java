@@ -32,6 +32,7 @@ public final class RecvWr implements ScatterGatherList {
      * A request with room for {@code maxSge} SGEs.
      *
      * @throws IllegalArgumentException if {@code maxSge} is not in 1..65535
+     * @param maxSge the SGE capacity
      */
     public RecvWr(int maxSge) {
         if (maxSge < 1 || maxSge > 0xFFFF) {
@@ -42,18 +43,31 @@ public final class RecvWr implements ScatterGatherList {
         sgeLength = new int[maxSge];
     }
 
-    /** Clears wrId and the SGE list; returns {@code this}. */
+    /**
+     * Clears wrId and the SGE list; returns {@code this}.
+     *
+     * @return this request
+     */
     public RecvWr reset() {
         wrId = 0;
         numSge = 0;
         return this;
     }
 
+    /**
+     * Sets the caller's identifier, returned in the completion.
+     * @param wrId any value; the provider does not interpret it
+     * @return this request
+     */
     public RecvWr wrId(long wrId) {
         this.wrId = wrId;
         return this;
     }
 
+    /**
+     * Removes all SGEs (capacity unchanged).
+     * @return this request
+     */
     public RecvWr clearSges() {
         numSge = 0;
         return this;
@@ -64,12 +78,23 @@ public final class RecvWr implements ScatterGatherList {
      *
      * @throws IllegalStateException    if the capacity is exhausted
      * @throws IllegalArgumentException if {@code offset} or {@code length} is negative
+     * @param mr     the registered region
+     * @param offset byte offset from the start of the region
+     * @param length bytes
+     * @return this request
      */
     public RecvWr addSge(MemoryRegion mr, long offset, int length) {
         return addSge(mr.lkey(), offset, length);
     }
 
-    /** As {@link #addSge(MemoryRegion, long, int)}, naming the region by its lkey. */
+    /**
+     * As {@link #addSge(MemoryRegion, long, int)}, naming the region by its lkey.
+     *
+     * @param lkey   the region's lkey
+     * @param offset byte offset from the start of the region
+     * @param length bytes
+     * @return this request
+     */
     public RecvWr addSge(int lkey, long offset, int length) {
         if (numSge == sgeLkey.length) {
             throw new IllegalStateException("RecvWr holds at most " + sgeLkey.length
@@ -86,10 +111,12 @@ public final class RecvWr implements ScatterGatherList {
         return this;
     }
 
+    /** {@return the caller's identifier} */
     public long wrId() {
         return wrId;
     }
 
+    /** {@return the SGE capacity} */
     public int maxSge() {
         return sgeLkey.length;
     }
@@ -113,7 +140,11 @@ public final class RecvWr implements ScatterGatherList {
         return sgeLength[i];
     }
 
-    /** Sum of the SGE lengths: the largest message this buffer takes. */
+    /**
+     * Sum of the SGE lengths: the largest message this buffer takes.
+     *
+     * @return the sum in bytes
+     */
     public long totalLength() {
         long total = 0;
         for (int i = 0; i < numSge; i++) {
@@ -126,12 +157,19 @@ public final class RecvWr implements ScatterGatherList {
      * The checks every provider makes on a posted receive, as a {@link PostStatus} reason code.
      *
      * @param maxSge the queue pair's {@code maxRecvSge}
+     * @return a {@link PostStatus} code
      */
     public int check(int maxSge) {
         return numSge > maxSge ? PostStatus.TOO_MANY_SGE : PostStatus.OK;
     }
 
-    /** Copies every field of {@code other} into this request. */
+    /**
+     * Copies every field of {@code other} into this request.
+     *
+     * @param other the request to copy
+     * @return this request
+     * @throws IllegalStateException if {@code other} has more SGEs than this capacity
+     */
     public RecvWr copyFrom(RecvWr other) {
         if (other.numSge > sgeLkey.length) {
             throw new IllegalStateException("cannot copy " + other.numSge + " SGEs into a RecvWr of capacity "

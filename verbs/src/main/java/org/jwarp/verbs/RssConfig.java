@@ -49,6 +49,13 @@ public record RssConfig(Steering steering, int tableSize, String key, Rebalance 
         THRESHOLD
     }
 
+    /**
+     * Validates the configuration; a null key is the default key.
+     *
+     * @throws IllegalArgumentException if the table size is not a power of two in 1..65536, the key is not
+     *                                  hex of at least {@value #MIN_KEY_BYTES} bytes, the period is not
+     *                                  positive or the threshold is not above 1.0
+     */
     public RssConfig {
         if (steering == null) {
             throw new IllegalArgumentException("steering must not be null");
@@ -84,23 +91,49 @@ public record RssConfig(Steering steering, int tableSize, String key, Rebalance 
         }
     }
 
-    /** The key's bytes, or null for the default key. */
+    /** {@return the key's bytes, or null for the default key} */
     public byte[] keyBytes() {
         return key.isEmpty() ? null : HexFormat.of().parseHex(key);
     }
 
+    /**
+     * This configuration with another steering.
+     *
+     * @param s how new connections are spread
+     * @return the new configuration
+     */
     public RssConfig withSteering(Steering s) {
         return new RssConfig(s, tableSize, key, rebalance, period, threshold);
     }
 
+    /**
+     * This configuration with another indirection table size.
+     *
+     * @param size the table's entries, a power of two
+     * @return the new configuration
+     */
     public RssConfig withTableSize(int size) {
         return new RssConfig(steering, size, key, rebalance, period, threshold);
     }
 
+    /**
+     * This configuration with another Toeplitz key.
+     *
+     * @param hex the key as hex digits, or empty for the default key
+     * @return the new configuration
+     */
     public RssConfig withKey(String hex) {
         return new RssConfig(steering, tableSize, hex, rebalance, period, threshold);
     }
 
+    /**
+     * This configuration with other rebalancing.
+     *
+     * @param r when the rebalancer rewrites entries
+     * @param p how often it looks at the load
+     * @param t the load over the average that triggers {@link Rebalance#THRESHOLD}
+     * @return the new configuration
+     */
     public RssConfig withRebalance(Rebalance r, Duration p, double t) {
         return new RssConfig(steering, tableSize, key, r, p, t);
     }

@@ -42,7 +42,12 @@ public final class SendFlags {
     private SendFlags() {
     }
 
-    /** Names of the bits, e.g. {@code SIGNALED|INLINE}; {@code 0} for none. */
+    /**
+     * Names of the bits, e.g. {@code SIGNALED|INLINE}; {@code 0} for none.
+     *
+     * @param flags {@link SendFlags} bits
+     * @return the names
+     */
     public static String toString(int flags) {
         if (flags == 0) {
             return "0";

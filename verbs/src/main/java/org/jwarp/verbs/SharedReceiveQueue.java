@@ -20,12 +20,13 @@ import java.util.concurrent.TimeUnit;
  */
 public interface SharedReceiveQueue extends AutoCloseable {
 
+    /** {@return the protection domain of the receives' memory} */
     ProtectionDomain pd();
 
-    /** Receives the queue holds at most (the requested depth rounded up to a power of two). */
+    /** {@return the receives the queue holds at most (the requested depth rounded up to a power of two)} */
     int maxWr();
 
-    /** SGEs per receive. */
+    /** {@return the SGEs per receive} */
     int maxSge();
 
     /**
@@ -33,13 +34,20 @@ public interface SharedReceiveQueue extends AutoCloseable {
      *
      * @return {@link PostStatus#OK}, or {@link PostStatus#QUEUE_FULL}, {@link PostStatus#TOO_MANY_SGE},
      *         {@link PostStatus#QP_DESTROYED} (the queue is closed)
+     * @param wr the request
      */
     int postRecv(RecvWr wr);
 
-    /** Posts {@code count} receives in order; stops at the first rejected (see {@link PostStatus#badIndex}). */
+    /**
+     * Posts {@code count} receives in order; stops at the first rejected (see {@link PostStatus#badIndex}).
+     *
+     * @param wrs   the requests
+     * @param count how many of {@code wrs} to post, from index 0
+     * @return {@link PostStatus#OK}, or an encoded rejection naming the first request not posted
+     */
     int postRecv(RecvWr[] wrs, int count);
 
-    /** Receives posted and not yet taken by a message (a moment's view). */
+    /** {@return the receives posted and not yet taken by a message (a moment's view)} */
     int size();
 
     /**
@@ -48,10 +56,11 @@ public interface SharedReceiveQueue extends AutoCloseable {
      * ({@link #limit()} becomes 0), as OFED's {@code IBV_EVENT_SRQ_LIMIT_REACHED} does. 0 disarms.
      *
      * @throws IllegalArgumentException if {@code limit} is negative or above {@link #maxWr()}
+     * @param limit the low-water mark, or 0
      */
     void armLimit(int limit);
 
-    /** The armed limit, or 0. */
+    /** {@return the armed limit, or 0} */
     int limit();
 
     /**
@@ -59,10 +68,13 @@ public interface SharedReceiveQueue extends AutoCloseable {
      * consumes it.
      *
      * @return true if an event came (or had come and was not yet consumed), false on timeout
+     * @param timeout the longest wait
+     * @param unit    the unit of {@code timeout}
+     * @throws InterruptedException if the thread is interrupted while waiting
      */
     boolean awaitLimit(long timeout, TimeUnit unit) throws InterruptedException;
 
-    /** Limit events fired since the queue was made. */
+    /** {@return the limit events fired since the queue was made} */
     long limitEvents();
 
     /**

@@ -9,6 +9,11 @@ package org.jwarp.verbs;
  */
 public record SrqInitAttr(int maxWr, int maxSge, int limit) {
 
+    /**
+     * Validates the attributes that do not depend on a device.
+     *
+     * @throws IllegalArgumentException if {@code maxWr} or {@code maxSge} is below 1, or the limit is outside 0..maxWr
+     */
     public SrqInitAttr {
         if (maxWr < 1 || maxSge < 1) {
             throw new IllegalArgumentException("maxWr and maxSge must be >= 1: " + maxWr + ", " + maxSge);
@@ -22,6 +27,8 @@ public record SrqInitAttr(int maxWr, int maxSge, int limit) {
      * Checks these attributes against a device's limits.
      *
      * @throws IllegalArgumentException naming the attribute above its limit
+     * @param limits the device's limits
+     * @return these attributes
      */
     public SrqInitAttr checkAgainst(DeviceLimits limits) {
         if (maxWr > limits.maxQpWr()) {

@@ -29,6 +29,9 @@ public final class Stag {
      *
      * @throws IllegalArgumentException if {@code index} is outside 0..{@link #MAX_INDEX} or
      *                                  {@code key} outside 0..{@link #MAX_KEY}
+     * @param index the 24-bit index
+     * @param key   the 8-bit key
+     * @return the STag
      */
     public static int of(int index, int key) {
         if (index < 0 || index > MAX_INDEX) {
@@ -40,27 +43,52 @@ public final class Stag {
         return index << 8 | key;
     }
 
-    /** The 24-bit index of {@code stag} (upper 24 bits, unsigned). */
+    /**
+     * The 24-bit index of {@code stag} (upper 24 bits, unsigned).
+     *
+     * @param stag an STag
+     * @return its index
+     */
     public static int index(int stag) {
         return stag >>> 8;
     }
 
-    /** The 8-bit key of {@code stag} (lower 8 bits). */
+    /**
+     * The 8-bit key of {@code stag} (lower 8 bits).
+     *
+     * @param stag an STag
+     * @return its key
+     */
     public static int key(int stag) {
         return stag & MAX_KEY;
     }
 
-    /** The key after {@code key}, wrapping from 0xFF to 0x00 (only the low 8 bits of the argument count). */
+    /**
+     * The key after {@code key}, wrapping from 0xFF to 0x00 (only the low 8 bits of the argument count).
+     *
+     * @param key a key
+     * @return the next key
+     */
     public static int nextKey(int key) {
         return (key + 1) & MAX_KEY;
     }
 
-    /** {@code stag} with the same index and the next key: the STag a re-registration hands out. */
+    /**
+     * {@code stag} with the same index and the next key: the STag a re-registration hands out.
+     *
+     * @param stag an STag
+     * @return the STag with the next key
+     */
     public static int withNextKey(int stag) {
         return (stag & ~MAX_KEY) | nextKey(stag);
     }
 
-    /** Diagnostic form {@code 0xIIIIII:KK}, e.g. {@code 0x000012:34} for STag 0x00001234. */
+    /**
+     * Diagnostic form {@code 0xIIIIII:KK}, e.g. {@code 0x000012:34} for STag 0x00001234.
+     *
+     * @param stag an STag
+     * @return its diagnostic form
+     */
     public static String toString(int stag) {
         return String.format("0x%06x:%02x", index(stag), key(stag));
     }

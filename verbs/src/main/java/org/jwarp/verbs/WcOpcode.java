@@ -40,17 +40,22 @@ public enum WcOpcode {
         this.ibvValue = ibvValue;
     }
 
-    /** The value of the matching {@code IBV_WC_*} constant. */
+    /** {@return the value of the matching {@code IBV_WC_*} constant} */
     public int ibvValue() {
         return ibvValue;
     }
 
-    /** True for completions of the receive queue. */
+    /** {@return whether this is a completion of the receive queue} */
     public boolean isRecv() {
         return (ibvValue & (1 << 7)) != 0;
     }
 
-    /** The opcode with the given {@code IBV_WC_*} value, or {@code null}. */
+    /**
+     * The opcode with the given {@code IBV_WC_*} value, or {@code null}.
+     *
+     * @param ibvValue an {@code IBV_WC_*} opcode value
+     * @return the opcode, or {@code null}
+     */
     public static WcOpcode ofIbv(int ibvValue) {
         for (WcOpcode op : values()) {
             if (op.ibvValue == ibvValue) {

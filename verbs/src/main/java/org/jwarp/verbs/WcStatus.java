@@ -28,49 +28,78 @@ package org.jwarp.verbs;
  * the Terminate's (layer, type, code).
  */
 public enum WcStatus {
+    /** The request completed. */
     SUCCESS,
+    /** Local length error: a message longer than the receive buffer, or an SGE list longer than its region. */
     LOC_LEN_ERR,
+    /** Local queue-pair operation error: the request cannot be carried out on this queue pair. */
     LOC_QP_OP_ERR,
+    /** Local EE context operation error (InfiniBand RD only; not produced here). */
     LOC_EEC_OP_ERR,
+    /** Local protection error: an lkey, range or access right the request names is not valid. */
     LOC_PROT_ERR,
+    /** Flushed: the queue pair entered ERROR before the request was processed. */
     WR_FLUSH_ERR,
+    /** Memory-window bind (or other memory management operation) failed. */
     MW_BIND_ERR,
+    /** The peer's Read Response or Atomic Response did not match the request. */
     BAD_RESP_ERR,
+    /** Local access error (libibverbs value; not produced here). */
     LOC_ACCESS_ERR,
+    /** The peer found the request malformed. */
     REM_INV_REQ_ERR,
+    /** The peer sent a Terminate for a protection error this request caused. */
     REM_ACCESS_ERR,
+    /** The peer sent a Terminate for a remote operation error this request caused. */
     REM_OP_ERR,
+    /** Transport retry counter exceeded (InfiniBand; not produced here, where TCP retransmits). */
     RETRY_EXC_ERR,
+    /** Receiver-not-ready retry counter exceeded (InfiniBand only; not produced here). */
     RNR_RETRY_EXC_ERR,
+    /** Local RDD violation (InfiniBand RD only; not produced here). */
     LOC_RDD_VIOL_ERR,
+    /** Remote invalid RD request (InfiniBand RD only; not produced here). */
     REM_INV_RD_REQ_ERR,
+    /** Aborted (libibverbs value; not produced here). */
     REM_ABORT_ERR,
+    /** Invalid EE context number (InfiniBand RD only; not produced here). */
     INV_EECN_ERR,
+    /** Invalid EE context state (InfiniBand RD only; not produced here). */
     INV_EEC_STATE_ERR,
+    /** A local catastrophic error. */
     FATAL_ERR,
+    /** Response timeout (libibverbs value; not produced here). */
     RESP_TIMEOUT_ERR,
+    /** A general error, such as a lost connection. */
     GENERAL_ERR,
+    /** Tag-matching error (libibverbs value; not produced here). */
     TM_ERR,
+    /** Tag-matching rendezvous incomplete (libibverbs value; not produced here). */
     TM_RNDV_INCOMPLETE;
 
     private static final WcStatus[] VALUES = values();
 
-    /** The value of the matching {@code IBV_WC_*} constant. */
+    /** {@return the value of the matching {@code IBV_WC_*} constant} */
     public int ibvValue() {
         return ordinal();
     }
 
-    /** True for {@link #SUCCESS}. */
+    /** {@return whether this is {@link #SUCCESS}} */
     public boolean isSuccess() {
         return this == SUCCESS;
     }
 
-    /** The status with the given {@code IBV_WC_*} value, or {@code null} if out of range. */
+    /**
+     * The status with the given {@code IBV_WC_*} value, or {@code null} if out of range.
+     *
+     * @param ibvValue an {@code IBV_WC_*} value
+     * @return the status, or {@code null}
+     */
     public static WcStatus ofIbv(int ibvValue) {
         return ibvValue >= 0 && ibvValue < VALUES.length ? VALUES[ibvValue] : null;
     }
 
-    /** The text libibverbs' {@code ibv_wc_status_str} gives for this status. */
+    /** {@return the text libibverbs' {@code ibv_wc_status_str} gives for this status} */
     public String description() {
         return switch (this) {
             case SUCCESS -> "success";

@@ -34,7 +34,15 @@ public final class WorkCompletion {
     private int invalidatedRkey;
     private int vendorErr;
 
-    /** Restores the initial values: SUCCESS, SEND, all numbers 0. Returns {@code this}. */
+    /** A blank completion, for the array an application polls into. */
+    public WorkCompletion() {
+    }
+
+    /**
+     * Restores the initial values: SUCCESS, SEND, all numbers 0. Returns {@code this}.
+     *
+     * @return this completion
+     */
     public WorkCompletion reset() {
         wrId = 0;
         status = WcStatus.SUCCESS;
@@ -48,7 +56,12 @@ public final class WorkCompletion {
         return this;
     }
 
-    /** Copies every field of {@code other}; returns {@code this}. */
+    /**
+     * Copies every field of {@code other}; returns {@code this}.
+     *
+     * @param other the completion to copy
+     * @return this completion
+     */
     public WorkCompletion copyFrom(WorkCompletion other) {
         wrId = other.wrId;
         status = other.status;
@@ -64,57 +77,110 @@ public final class WorkCompletion {
 
     // ---- provider setters ---------------------------------------------------------------------
 
+    /**
+     * Sets the {@code wrId} of the completed work request.
+     * @param wrId the request's identifier
+     * @return this completion
+     */
     public WorkCompletion wrId(long wrId) {
         this.wrId = wrId;
         return this;
     }
 
+    /**
+     * Sets the status.
+     * @param status how the request ended
+     * @return this completion
+     */
     public WorkCompletion status(WcStatus status) {
         this.status = status;
         return this;
     }
 
+    /**
+     * Sets the completed operation.
+     * @param opcode the operation
+     * @return this completion
+     */
     public WorkCompletion opcode(WcOpcode opcode) {
         this.opcode = opcode;
         return this;
     }
 
+    /**
+     * Sets the bytes transferred.
+     * @param byteLen the byte count
+     * @return this completion
+     */
     public WorkCompletion byteLen(long byteLen) {
         this.byteLen = byteLen;
         return this;
     }
 
-    /** Sets the immediate data and the {@link #WITH_IMM} flag. */
+    /**
+     * Sets the immediate data and the {@link #WITH_IMM} flag.
+     *
+     * @param immData the 64-bit immediate data
+     * @return this completion
+     */
     public WorkCompletion immData(long immData) {
         this.immData = immData;
         this.flags |= WITH_IMM;
         return this;
     }
 
-    /** Sets the invalidated STag and the {@link #WITH_INV} flag. */
+    /**
+     * Sets the invalidated STag and the {@link #WITH_INV} flag.
+     *
+     * @param rkey the invalidated STag
+     * @return this completion
+     */
     public WorkCompletion invalidatedRkey(int rkey) {
         this.invalidatedRkey = rkey;
         this.flags |= WITH_INV;
         return this;
     }
 
+    /**
+     * Replaces the flags.
+     * @param flags {@link #WITH_IMM} and {@link #WITH_INV} bits
+     * @return this completion
+     */
     public WorkCompletion flags(int flags) {
         this.flags = flags;
         return this;
     }
 
+    /**
+     * Sets the queue pair's number.
+     * @param qpNum the number
+     * @return this completion
+     */
     public WorkCompletion qpNum(int qpNum) {
         this.qpNum = qpNum;
         return this;
     }
 
-    /** Sets {@link #vendorErr()} from a Terminate's (layer, type, code). */
+    /**
+     * Sets {@link #vendorErr()} from a Terminate's (layer, type, code).
+     *
+     * @param layer     0 RDMAP, 1 DDP, 2 MPA
+     * @param errorType the Terminate's error type
+     * @param errorCode the Terminate's error code
+     * @param fromPeer  whether the peer sent the Terminate
+     * @return this completion
+     */
     public WorkCompletion terminate(int layer, int errorType, int errorCode, boolean fromPeer) {
         this.vendorErr = (layer & 0xF) << 28 | (errorType & 0xF) << 24 | (errorCode & 0xFF) << 16
                 | (fromPeer ? VENDOR_ERR_REMOTE : 0);
         return this;
     }
 
+    /**
+     * Sets {@link #vendorErr()}.
+     * @param vendorErr the value, in the layout of the class comment
+     * @return this completion
+     */
     public WorkCompletion vendorErr(int vendorErr) {
         this.vendorErr = vendorErr;
         return this;
@@ -122,15 +188,17 @@ public final class WorkCompletion {
 
     // ---- getters -----------------------------------------------------------------------------
 
-    /** The {@code wrId} of the work request this completes. */
+    /** {@return the {@code wrId} of the work request this completes} */
     public long wrId() {
         return wrId;
     }
 
+    /** {@return how the request ended} */
     public WcStatus status() {
         return status;
     }
 
+    /** {@return whether the status is SUCCESS} */
     public boolean isSuccess() {
         return status == WcStatus.SUCCESS;
     }
@@ -138,6 +206,8 @@ public final class WorkCompletion {
     /**
      * The completed operation. Valid for errors too where the provider knows it (it always does for
      * the send queue); for flushed receives it is {@link WcOpcode#RECV}.
+     *
+     * @return the operation
      */
     public WcOpcode opcode() {
         return opcode;
@@ -147,65 +217,69 @@ public final class WorkCompletion {
      * Bytes transferred: the received message length for RECV, the bytes read for RDMA_READ, 8 for
      * atomics, the request length for SEND and RDMA_WRITE. 0 for RECV_RDMA_WITH_IMM (see
      * {@link WcOpcode#RECV_RDMA_WITH_IMM}).
+     *
+     * @return the byte count
      */
     public long byteLen() {
         return byteLen;
     }
 
-    /** The 64-bit RFC 7306 immediate data; valid if {@link #hasImm()}. */
+    /** {@return the 64-bit RFC 7306 immediate data; valid if {@link #hasImm()}} */
     public long immData() {
         return immData;
     }
 
-    /** The low 32 bits of {@link #immData()}: OFED's {@code imm_data} (see {@link SendWr}). */
+    /** {@return the low 32 bits of {@link #immData()}: OFED's {@code imm_data} (see {@link SendWr})} */
     public int immData32() {
         return (int) immData;
     }
 
+    /** {@return whether the completion carries immediate data} */
     public boolean hasImm() {
         return (flags & WITH_IMM) != 0;
     }
 
-    /** The local STag invalidated by the peer's Send with Invalidate; valid if {@link #hasInvalidate()}. */
+    /** {@return the local STag invalidated by the peer's Send with Invalidate; valid if {@link #hasInvalidate()}} */
     public int invalidatedRkey() {
         return invalidatedRkey;
     }
 
+    /** {@return whether the peer's Send with Invalidate invalidated a local STag} */
     public boolean hasInvalidate() {
         return (flags & WITH_INV) != 0;
     }
 
-    /** {@link #WITH_IMM} and {@link #WITH_INV} bits. */
+    /** {@return the {@link #WITH_IMM} and {@link #WITH_INV} bits} */
     public int flags() {
         return flags;
     }
 
-    /** Number of the queue pair this completion belongs to ({@link QueuePair#qpNum()}). */
+    /** {@return the number of the queue pair this completion belongs to ({@link QueuePair#qpNum()})} */
     public int qpNum() {
         return qpNum;
     }
 
-    /** The Terminate that caused an error (layout in the class comment), or 0. */
+    /** {@return the Terminate that caused an error (layout in the class comment), or 0} */
     public int vendorErr() {
         return vendorErr;
     }
 
-    /** Terminate layer from {@link #vendorErr()} (0 RDMAP, 1 DDP, 2 MPA). */
+    /** {@return the Terminate layer from {@link #vendorErr()} (0 RDMAP, 1 DDP, 2 MPA)} */
     public int terminateLayer() {
         return vendorErr >>> 28;
     }
 
-    /** Terminate error type from {@link #vendorErr()}. */
+    /** {@return the Terminate error type from {@link #vendorErr()}} */
     public int terminateErrorType() {
         return (vendorErr >>> 24) & 0xF;
     }
 
-    /** Terminate error code from {@link #vendorErr()}. */
+    /** {@return the Terminate error code from {@link #vendorErr()}} */
     public int terminateErrorCode() {
         return (vendorErr >>> 16) & 0xFF;
     }
 
-    /** True if {@link #vendorErr()} describes a Terminate received from the peer. */
+    /** {@return whether {@link #vendorErr()} describes a Terminate received from the peer} */
     public boolean terminateFromPeer() {
         return (vendorErr & VENDOR_ERR_REMOTE) != 0;
     }

@@ -34,13 +34,21 @@ package org.jwarp.verbs;
  * peer known to support RFC 7306.
  */
 public enum WrOpcode {
+    /** {@code IBV_WR_RDMA_WRITE}: writes the local SGEs into the peer's buffer ({@link SendWr#remote}). */
     RDMA_WRITE(0),
+    /** {@code IBV_WR_RDMA_WRITE_WITH_IMM}: an RDMA Write, then immediate data that consumes a receive at the peer. */
     RDMA_WRITE_WITH_IMM(1),
+    /** {@code IBV_WR_SEND}: a message into the peer's next posted receive. */
     SEND(2),
+    /** {@code IBV_WR_RDMA_READ}: reads the peer's buffer ({@link SendWr#remote}) into the local SGEs. */
     RDMA_READ(4),
+    /** {@code IBV_WR_ATOMIC_CMP_AND_SWP}: compare-and-swap on 8 bytes of the peer's memory ({@link SendWr#compareSwap}). */
     ATOMIC_CMP_AND_SWP(5),
+    /** {@code IBV_WR_ATOMIC_FETCH_AND_ADD}: fetch-and-add on 8 bytes of the peer's memory ({@link SendWr#fetchAdd}). */
     ATOMIC_FETCH_AND_ADD(6),
+    /** {@code IBV_WR_SEND_WITH_INV}: a Send that also invalidates the peer's STag {@link SendWr#invalidateRkey()}. */
     SEND_WITH_INV(9),
+    /** {@code IBV_WR_SEND_WITH_IMM}: a Send, then immediate data (two receives at the peer). */
     SEND_WITH_IMM(3),
     /** RFC 7306's Immediate Data alone; not a libibverbs opcode (its value lies outside their range). */
     IMMEDIATE_DATA(0x100),
@@ -62,53 +70,53 @@ public enum WrOpcode {
         this.ibvValue = ibvValue;
     }
 
-    /** The value of the matching {@code IBV_WR_*} constant. */
+    /** {@return the value of the matching {@code IBV_WR_*} constant} */
     public int ibvValue() {
         return ibvValue;
     }
 
-    /** True if the request targets the peer's memory and so needs a remote address and rkey. */
+    /** {@return whether the request targets the peer's memory and so needs a remote address and rkey} */
     public boolean hasRemoteTarget() {
         return this == RDMA_WRITE || this == RDMA_WRITE_WITH_IMM || this == RDMA_READ || isAtomic();
     }
 
-    /** True for the two RFC 7306 atomics (8-byte target, 8-byte local result buffer). */
+    /** {@return whether this is one of the two RFC 7306 atomics (8-byte target, 8-byte local result buffer)} */
     public boolean isAtomic() {
         return this == ATOMIC_CMP_AND_SWP || this == ATOMIC_FETCH_AND_ADD;
     }
 
-    /** True if the request uses one of the peer's IRD slots (RDMA Read and atomics, RFC 5040 §5.5 / RFC 7306 §5). */
+    /** {@return whether the request uses one of the peer's IRD slots (RDMA Read and atomics, RFC 5040 §5.5 / RFC 7306 §5)} */
     public boolean consumesOrd() {
         return this == RDMA_READ || isAtomic();
     }
 
-    /** True if the request consumes a receive buffer at the peer (the Send family and immediate data). */
+    /** {@return whether the request consumes a receive buffer at the peer (the Send family and immediate data)} */
     public boolean consumesPeerRecv() {
         return this == SEND || this == SEND_WITH_INV || carriesImmediate();
     }
 
-    /** True for the requests carried out locally, in send-queue order, with nothing on the wire. */
+    /** {@return whether the request is carried out locally, in send-queue order, with nothing on the wire} */
     public boolean isLocal() {
         return this == LOCAL_INV || this == BIND_MW || this == REG_MR;
     }
 
-    /** True if the request ends with an RFC 7306 Immediate Data message carrying {@link SendWr#immData()}. */
+    /** {@return whether the request ends with an RFC 7306 Immediate Data message carrying {@link SendWr#immData()}} */
     public boolean carriesImmediate() {
         return this == RDMA_WRITE_WITH_IMM || this == SEND_WITH_IMM || this == IMMEDIATE_DATA;
     }
 
-    /** True if the request needs RFC 7306 on the connection (atomics and immediate data). */
+    /** {@return whether the request needs RFC 7306 on the connection (atomics and immediate data)} */
     public boolean needsRfc7306() {
         return isAtomic() || carriesImmediate();
     }
 
-    /** True if {@link SendFlags#INLINE} is allowed with this opcode (the local SGEs are a payload source). */
+    /** {@return whether {@link SendFlags#INLINE} is allowed with this opcode (the local SGEs are a payload source)} */
     public boolean allowsInline() {
         return this == SEND || this == SEND_WITH_INV || this == SEND_WITH_IMM || this == RDMA_WRITE
                 || this == RDMA_WRITE_WITH_IMM;
     }
 
-    /** True if {@link SendFlags#SOLICITED} has a meaning (it selects the "with SE" RDMAP opcode). */
+    /** {@return whether {@link SendFlags#SOLICITED} has a meaning (it selects the "with SE" RDMAP opcode)} */
     public boolean allowsSolicited() {
         return this == SEND || this == SEND_WITH_INV || carriesImmediate();
     }
@@ -118,6 +126,9 @@ public enum WrOpcode {
      * wire: the one the peer acts on to complete it. For RDMA_WRITE_WITH_IMM that is the Immediate
      * Data message (0x8, or 0x9 when solicited), sent after an RDMA Write (0x0). {@code solicited}
      * only matters where {@link #allowsSolicited()} is true; -1 for the {@link #isLocal() local} requests.
+     *
+     * @param solicited whether the request has {@link SendFlags#SOLICITED}
+     * @return the RDMAP opcode, or -1
      */
     public int rdmapOpcode(boolean solicited) {
         return switch (this) {
@@ -131,7 +142,7 @@ public enum WrOpcode {
         };
     }
 
-    /** RFC 7306 §4.1 AOpCode of an Atomic Request: 0x0 FetchAdd, 0x2 CmpSwap; -1 for other opcodes. */
+    /** {@return the RFC 7306 §4.1 AOpCode of an Atomic Request: 0x0 FetchAdd, 0x2 CmpSwap; -1 for other opcodes} */
     public int atomicOpcode() {
         return switch (this) {
             case ATOMIC_FETCH_AND_ADD -> 0x0;
@@ -140,7 +151,7 @@ public enum WrOpcode {
         };
     }
 
-    /** The opcode a successful completion of this request reports ({@code ibv_wc_opcode}). */
+    /** {@return the opcode a successful completion of this request reports ({@code ibv_wc_opcode})} */
     public WcOpcode completionOpcode() {
         return switch (this) {
             case SEND, SEND_WITH_INV, SEND_WITH_IMM, IMMEDIATE_DATA -> WcOpcode.SEND;
@@ -154,7 +165,12 @@ public enum WrOpcode {
         };
     }
 
-    /** The opcode with the given {@code IBV_WR_*} value, or {@code null} if none is supported. */
+    /**
+     * The opcode with the given {@code IBV_WR_*} value, or {@code null} if none is supported.
+     *
+     * @param ibvValue an {@code IBV_WR_*} value
+     * @return the opcode, or {@code null}
+     */
     public static WrOpcode ofIbv(int ibvValue) {
         for (WrOpcode op : VALUES) {
             if (op.ibvValue == ibvValue) {

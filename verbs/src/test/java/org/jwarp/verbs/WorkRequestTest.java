@@ -195,7 +195,7 @@ class WorkRequestTest {
     }
 
     /**
-     * DESIGN.md rule 3: refilling prepared work requests, checking them and filling completions
+     * docs/design.md rule 3: refilling prepared work requests, checking them and filling completions
      * allocates nothing.
      */
     @Test

@@ -45,7 +45,12 @@ public final class OffloadedSockets implements AutoCloseable {
     private final AtomicInteger nextEngine = new AtomicInteger();
     private volatile boolean closed;
 
-    /** The personality on {@code device}'s engine threads, with {@link ToeConfig#defaults()}. */
+    /**
+     * The personality on {@code device}'s engine threads, with {@link ToeConfig#defaults()}.
+     *
+     * @param device a jwarp device
+     * @return the personality
+     */
     public static OffloadedSockets open(RdmaDevice device) {
         return open(device, ToeConfig.defaults());
     }
@@ -55,6 +60,9 @@ public final class OffloadedSockets implements AutoCloseable {
      *
      * @throws IllegalArgumentException if {@code device} is not a jwarp device
      * @throws IllegalStateException    if it is closed or failed
+     * @param device a jwarp device
+     * @param config the sizes and times
+     * @return the personality
      */
     public static OffloadedSockets open(RdmaDevice device, ToeConfig config) {
         return new OffloadedSockets(EngineAccess.slots(device), config);
@@ -76,7 +84,13 @@ public final class OffloadedSockets implements AutoCloseable {
                 () -> engines[Math.floorMod(nextEngine.getAndIncrement(), engines.length)].newQueuePair());
     }
 
-    /** Connects to {@code remote}, waiting as long as TCP takes. */
+    /**
+     * Connects to {@code remote}, waiting as long as TCP takes.
+     *
+     * @param remote the peer's address
+     * @return the connected socket
+     * @throws IOException if the connection could not be made or the personality is closed
+     */
     public ToeSocket connect(InetSocketAddress remote) throws IOException {
         return connect(remote, Long.MAX_VALUE, TimeUnit.NANOSECONDS);
     }
@@ -86,6 +100,11 @@ public final class OffloadedSockets implements AutoCloseable {
      *
      * @throws java.net.ConnectException      if the peer refused or could not be reached
      * @throws java.net.SocketTimeoutException if the timeout passed first
+     * @param remote  the peer's address
+     * @param timeout the longest wait
+     * @param unit    the unit of {@code timeout}
+     * @return the connected socket
+     * @throws IOException if the address is unresolved or the personality is closed
      */
     public ToeSocket connect(InetSocketAddress remote, long timeout, TimeUnit unit) throws IOException {
         checkOpen();
@@ -102,6 +121,9 @@ public final class OffloadedSockets implements AutoCloseable {
      * {@link ToeServerSocket#getLocalSocketAddress()}).
      *
      * @param backlog connections the kernel queues before an accept asks for them
+     * @param local the address to listen on
+     * @return the listener
+     * @throws IOException if the address cannot be bound or the personality is closed
      */
     public ToeServerSocket listen(InetSocketAddress local, int backlog) throws IOException {
         checkOpen();
@@ -113,11 +135,12 @@ public final class OffloadedSockets implements AutoCloseable {
         return l;
     }
 
+    /** {@return the sizes and times this personality runs with} */
     public ToeConfig config() {
         return config;
     }
 
-    /** The counters, summed over the engine threads. */
+    /** {@return the counters, summed over the engine threads} */
     public ToeStats stats() {
         ToeStats sum = engines[0].stats();
         for (int i = 1; i < engines.length; i++) {
@@ -126,7 +149,7 @@ public final class OffloadedSockets implements AutoCloseable {
         return sum;
     }
 
-    /** Engine threads this personality runs on. */
+    /** {@return the number of engine threads this personality runs on} */
     public int engineThreads() {
         return engines.length;
     }

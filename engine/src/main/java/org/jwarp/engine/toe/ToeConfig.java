@@ -26,11 +26,20 @@ public record ToeConfig(int sendBufferBytes, int sendNotifyBytes, int receiveBuf
                         int buffersPerSocket, long fillTimeoutNanos, int queueDepth, long closeLingerMillis,
                         boolean tcpNoDelay) {
 
-    /** 512 KiB send buffer, wake at 128 KiB free, 64 anonymous buffers of 128 KiB, 8 per socket, 200 µs fill. */
+    /**
+     * 512 KiB send buffer, wake at 128 KiB free, 64 anonymous buffers of 128 KiB, 8 per socket, 200 µs fill.
+     *
+     * @return the defaults
+     */
     public static ToeConfig defaults() {
         return new ToeConfig(512 * 1024, 128 * 1024, 128 * 1024, 64, 8, 200_000, 256, 30_000, false);
     }
 
+    /**
+     * Validates the sizes and times.
+     *
+     * @throws IllegalArgumentException naming the first size or time out of its range
+     */
     public ToeConfig {
         if (sendBufferBytes < 4096 || sendBufferBytes > (1 << 30) || Integer.bitCount(sendBufferBytes) != 1) {
             throw new IllegalArgumentException("sendBufferBytes must be a power of two from 4096 to 2^30, not "
@@ -62,31 +71,58 @@ public record ToeConfig(int sendBufferBytes, int sendNotifyBytes, int receiveBuf
         }
     }
 
-    /** This configuration with anonymous buffers of {@code bytes} (the receive chunk). */
+    /**
+     * This configuration with anonymous buffers of {@code bytes} (the receive chunk).
+     *
+     * @param bytes the size of each anonymous buffer
+     * @param count anonymous buffers per engine thread
+     * @return the new configuration
+     */
     public ToeConfig withReceiveBuffer(int bytes, int count) {
         return new ToeConfig(sendBufferBytes, sendNotifyBytes, bytes, count, Math.min(buffersPerSocket, count),
                 fillTimeoutNanos, queueDepth, closeLingerMillis, tcpNoDelay);
     }
 
-    /** This configuration with a send buffer of {@code bytes}, waking a writer once {@code notifyBytes} are free. */
+    /**
+     * This configuration with a send buffer of {@code bytes}, waking a writer once {@code notifyBytes} are free.
+     *
+     * @param bytes       each socket's send buffer, a power of two
+     * @param notifyBytes free bytes that wake a writer
+     * @return the new configuration
+     */
     public ToeConfig withSendBuffer(int bytes, int notifyBytes) {
         return new ToeConfig(bytes, notifyBytes, receiveBufferBytes, receiveBuffers, buffersPerSocket,
                 fillTimeoutNanos, queueDepth, closeLingerMillis, tcpNoDelay);
     }
 
-    /** This configuration with {@code nanos} of fill timeout. */
+    /**
+     * This configuration with {@code nanos} of fill timeout.
+     *
+     * @param nanos how long a partly filled buffer waits for more data
+     * @return the new configuration
+     */
     public ToeConfig withFillTimeout(long nanos) {
         return new ToeConfig(sendBufferBytes, sendNotifyBytes, receiveBufferBytes, receiveBuffers, buffersPerSocket,
                 nanos, queueDepth, closeLingerMillis, tcpNoDelay);
     }
 
-    /** This configuration with {@code depth} slots per queue. */
+    /**
+     * This configuration with {@code depth} slots per queue.
+     *
+     * @param depth slots per queue, a power of two
+     * @return the new configuration
+     */
     public ToeConfig withQueueDepth(int depth) {
         return new ToeConfig(sendBufferBytes, sendNotifyBytes, receiveBufferBytes, receiveBuffers, buffersPerSocket,
                 fillTimeoutNanos, depth, closeLingerMillis, tcpNoDelay);
     }
 
-    /** This configuration with TCP_NODELAY {@code on} or off. */
+    /**
+     * This configuration with TCP_NODELAY {@code on} or off.
+     *
+     * @param on whether TCP_NODELAY is set
+     * @return the new configuration
+     */
     public ToeConfig withTcpNoDelay(boolean on) {
         return new ToeConfig(sendBufferBytes, sendNotifyBytes, receiveBufferBytes, receiveBuffers, buffersPerSocket,
                 fillTimeoutNanos, queueDepth, closeLingerMillis, on);

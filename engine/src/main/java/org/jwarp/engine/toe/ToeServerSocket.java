@@ -46,7 +46,12 @@ public final class ToeServerSocket implements Closeable {
         }
     }
 
-    /** Waits for the next connection. */
+    /**
+     * Waits for the next connection.
+     *
+     * @return the accepted socket
+     * @throws IOException if the listener is closed or failed
+     */
     public ToeSocket accept() throws IOException {
         return accept(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
     }
@@ -56,6 +61,9 @@ public final class ToeServerSocket implements Closeable {
      *
      * @throws SocketTimeoutException if none came in time
      * @throws SocketException        if the listener is closed
+     * @param timeout the longest wait
+     * @param unit    the unit of {@code timeout}
+     * @return the accepted socket
      */
     public ToeSocket accept(long timeout, TimeUnit unit) throws IOException {
         ToeSocket s = next();
@@ -81,7 +89,7 @@ public final class ToeServerSocket implements Closeable {
         return accepted.poll();
     }
 
-    /** The bound address (with the port the system chose for port 0). */
+    /** {@return the bound address (with the port the system chose for port 0)} */
     public InetSocketAddress getLocalSocketAddress() {
         return local;
     }
@@ -102,6 +110,7 @@ public final class ToeServerSocket implements Closeable {
         }
     }
 
+    /** {@return whether {@link #close()} has run} */
     public boolean isClosed() {
         return closing;
     }

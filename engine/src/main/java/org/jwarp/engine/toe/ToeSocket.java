@@ -116,6 +116,10 @@ public final class ToeSocket implements Closeable {
      *
      * @throws SocketException if the socket is closed or the connection failed (after every byte
      *                         received before the failure has been read)
+     * @param b   where the bytes go
+     * @param off the first index in {@code b}
+     * @param len the most bytes to read
+     * @return bytes read, or -1 at the end of the stream
      */
     public int read(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
@@ -140,6 +144,8 @@ public final class ToeSocket implements Closeable {
      * Non-blocking read: copies what has arrived into {@code dst}.
      *
      * @return bytes copied, 0 if none has arrived, -1 at the end of the stream
+     * @param dst where the bytes go
+     * @throws IOException if the socket is closed or the connection failed
      */
     public int read(ByteBuffer dst) throws IOException {
         if (!dst.hasRemaining()) {
@@ -161,12 +167,19 @@ public final class ToeSocket implements Closeable {
         }
     }
 
-    /** Waits until a read would not return 0 (data, the end of the stream, a failure or a close). */
+    /**
+     * Waits until a read would not return 0 (data, the end of the stream, a failure or a close).
+     *
+     * @param timeout the longest wait
+     * @param unit    the unit of {@code timeout}
+     * @return whether a read would not return 0
+     * @throws IOException if the thread is interrupted while waiting ({@link java.io.InterruptedIOException})
+     */
     public boolean awaitReadable(long timeout, TimeUnit unit) throws IOException {
         return home.await(readable, unit.toNanos(timeout));
     }
 
-    /** Bytes that can be read now without waiting. */
+    /** {@return the bytes that can be read now without waiting} */
     public int available() {
         home.drain();
         long n = -rxOffset;
@@ -254,6 +267,11 @@ public final class ToeSocket implements Closeable {
     /**
      * Blocking write: returns once every byte is in the send buffer (not yet on the wire). Sleeps
      * while the send buffer is full.
+     *
+     * @param b   the bytes
+     * @param off the first index in {@code b}
+     * @param len how many bytes to write
+     * @throws IOException if the socket is closed, its output shut down or the connection failed
      */
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
@@ -277,6 +295,8 @@ public final class ToeSocket implements Closeable {
      * engine.
      *
      * @return bytes taken (0 if the send buffer is full)
+     * @param src the bytes
+     * @throws IOException if the socket is closed, its output shut down or the connection failed
      */
     public int write(ByteBuffer src) throws IOException {
         enter(writing, "write");
@@ -290,6 +310,11 @@ public final class ToeSocket implements Closeable {
     /**
      * Waits until at least {@link ToeConfig#sendNotifyBytes()} of the send buffer are free (or the
      * socket failed or closed).
+     *
+     * @param timeout the longest wait
+     * @param unit    the unit of {@code timeout}
+     * @return whether the space is free
+     * @throws IOException if the socket is closed, its output shut down or the connection failed
      */
     public boolean awaitWritable(long timeout, TimeUnit unit) throws IOException {
         checkWritable();
@@ -353,19 +378,27 @@ public final class ToeSocket implements Closeable {
         home.engine.checkAlive();
     }
 
-    /** Bytes the engine has passed to TCP so far (the mirrored cumulative count). */
+    /** {@return the bytes the engine has passed to TCP so far (the mirrored cumulative count)} */
     public long bytesSent() {
         return bytesSent;
     }
 
     // ------------------------------------------------------------------ host: streams, state, close
 
-    /** A blocking stream over {@link #read(byte[], int, int)}; closing it closes the socket. */
+    /**
+     * A blocking stream over {@link #read(byte[], int, int)}; closing it closes the socket.
+     *
+     * @return the stream
+     */
     public InputStream getInputStream() {
         return in;
     }
 
-    /** A blocking stream over {@link #write(byte[], int, int)}; closing it closes the socket. */
+    /**
+     * A blocking stream over {@link #write(byte[], int, int)}; closing it closes the socket.
+     *
+     * @return the stream
+     */
     public OutputStream getOutputStream() {
         return out;
     }
@@ -373,6 +406,8 @@ public final class ToeSocket implements Closeable {
     /**
      * Ends this side's output: once every byte written is sent, the peer reads the end of the
      * stream. Reading goes on.
+     *
+     * @throws IOException if the socket is closed or the connection failed
      */
     public void shutdownOutput() throws IOException {
         if (outputShut) {
@@ -402,20 +437,22 @@ public final class ToeSocket implements Closeable {
         dropReceived();
     }
 
+    /** {@return whether the socket is connected: the connection was made, has not failed and is not closed} */
     public boolean isConnected() {
         return connectAnswered && failure == null && !closing;
     }
 
+    /** {@return whether {@link #close()} has been called} */
     public boolean isClosed() {
         return closing;
     }
 
-    /** The peer's address. */
+    /** {@return the peer's address} */
     public InetSocketAddress getRemoteSocketAddress() {
         return remote;
     }
 
-    /** This end's address. */
+    /** {@return this end's address} */
     public InetSocketAddress getLocalSocketAddress() {
         return local;
     }

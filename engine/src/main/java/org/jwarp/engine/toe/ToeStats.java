@@ -20,7 +20,12 @@ public record ToeStats(long requests, long eventsPosted, long eventsTaken, long 
                        long bytesReceived, long socketFailures, long starvedReads, long poolStarvations,
                        long eventQueueFull, long requestQueueFull, long freeBuffers) {
 
-    /** The sum of two views. */
+    /**
+     * The sum of two views.
+     *
+     * @param o the other view
+     * @return the sum
+     */
     public ToeStats plus(ToeStats o) {
         return new ToeStats(requests + o.requests, eventsPosted + o.eventsPosted, eventsTaken + o.eventsTaken,
                 interrupts + o.interrupts, bytesSent + o.bytesSent, bytesReceived + o.bytesReceived,
@@ -28,7 +33,12 @@ public record ToeStats(long requests, long eventsPosted, long eventsTaken, long 
                 eventQueueFull + o.eventQueueFull, requestQueueFull + o.requestQueueFull, freeBuffers + o.freeBuffers);
     }
 
-    /** What happened between {@code before} and this view (free buffers: this view's). */
+    /**
+     * What happened between {@code before} and this view (free buffers: this view's).
+     *
+     * @param before an earlier view
+     * @return the difference
+     */
     public ToeStats minus(ToeStats before) {
         return new ToeStats(requests - before.requests, eventsPosted - before.eventsPosted,
                 eventsTaken - before.eventsTaken, interrupts - before.interrupts, bytesSent - before.bytesSent,

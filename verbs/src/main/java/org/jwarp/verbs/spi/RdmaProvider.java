@@ -15,6 +15,8 @@ public interface RdmaProvider {
     /**
      * The provider's name, matched against {@link DeviceConfig#providerName()}: short, lower-case,
      * stable (the jwarp engine is {@code "jwarp"}).
+     *
+     * @return the name
      */
     String name();
 
@@ -24,6 +26,8 @@ public interface RdmaProvider {
      * (DEDICATED mode) or prepares the invoked duty cycle (INVOKER mode).
      *
      * @throws IllegalArgumentException if the provider cannot honour a setting (naming it)
+     * @param config the configuration
+     * @return the open device
      */
     RdmaDevice open(DeviceConfig config);
 }

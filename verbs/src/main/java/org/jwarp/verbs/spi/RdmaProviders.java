@@ -5,7 +5,11 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
-/** Lookup of {@link RdmaProvider}s through {@link ServiceLoader}. */
+/**
+ * Lookup of {@link RdmaProvider}s through {@link ServiceLoader}: how
+ * {@link org.jwarp.verbs.RdmaDevice#open(org.jwarp.verbs.DeviceConfig)} finds the provider a
+ * configuration names. Applications rarely call it themselves; it lists what is on the class path.
+ */
 public final class RdmaProviders {
 
     /** Maven coordinates of the default provider, named in the "nothing found" message. */
@@ -19,6 +23,8 @@ public final class RdmaProviders {
      *
      * @throws IllegalStateException if a registered provider cannot be loaded or instantiated (the
      *                               cause says which)
+     * @param loader where to look
+     * @return the providers
      */
     public static List<RdmaProvider> all(ClassLoader loader) {
         List<RdmaProvider> found = new ArrayList<>();
@@ -39,6 +45,9 @@ public final class RdmaProviders {
      *
      * @throws IllegalStateException if none is found; the message names what to add to the class path
      *                               or lists the names that are available
+     * @param name   the provider's name, or {@code null}
+     * @param loader where to look
+     * @return the provider
      */
     public static RdmaProvider find(String name, ClassLoader loader) {
         List<RdmaProvider> all = all(loader);
