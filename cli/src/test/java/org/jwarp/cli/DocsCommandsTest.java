@@ -17,8 +17,8 @@ import picocli.CommandLine;
  * The docs check: every command that README.md and the pages under {@code docs/} show — in code
  * blocks, or inline as {@code ./jwarp ...} — is parsed by the real command line, so no page names
  * an option, a value or a subcommand that does not exist. Test runs it names ({@code -Dtest=X},
- * {@code -pl M}) must name existing tests and modules, and the classes a {@code java} line starts
- * must exist. Running the commands is left to the tests of each command; this check keeps the
+ * {@code -pl M}) must name existing tests and modules, the classes a {@code java} line starts must
+ * exist, and a Maven {@code goal@execution} must be one of the parent pom's executions. Running the commands is left to the tests of each command; this check keeps the
  * pages from drifting from the code.
  */
 class DocsCommandsTest {
@@ -106,7 +106,7 @@ class DocsCommandsTest {
                     joined.append(' ').append(lines.get(++i).strip());
                 }
                 String line = withoutComment(joined.toString());
-                if (line.matches("(\\./)?jwarp .*|\\./run-tests.*|java .*")) {
+                if (line.matches("(\\./)?jwarp .*|\\./run-tests.*|java .*|mvn .*")) {
                     out.add(new DocCommand(first + 1, line));
                 }
             } else if (!fenced) {
@@ -138,6 +138,9 @@ class DocsCommandsTest {
         }
         if (first.equals("./run-tests")) {
             return runTestsNames(words);
+        }
+        if (first.equals("mvn")) {
+            return mavenExecutions(line);
         }
         return javaClasses(line);
     }
@@ -172,6 +175,18 @@ class DocsCommandsTest {
                         return "no test class " + test;
                     }
                 }
+            }
+        }
+        return null;
+    }
+
+    /** A {@code goal@execution} a page names must be an execution of the parent pom. */
+    private static String mavenExecutions(String line) throws IOException {
+        Matcher m = Pattern.compile("[\\w-]+:[\\w-]+@([\\w-]+)").matcher(line);
+        String pom = Files.readString(ROOT.resolve("pom.xml"));
+        while (m.find()) {
+            if (!pom.contains("<id>" + m.group(1) + "</id>")) {
+                return "the parent pom has no execution " + m.group(1);
             }
         }
         return null;
