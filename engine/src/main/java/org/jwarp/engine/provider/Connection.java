@@ -22,7 +22,7 @@ import org.jwarp.wire.rdmap.TerminateError;
  * ({@link #setupFailed}); an established connection ends with one {@link CmEvent.Disconnected}
  * naming its cause. Everything here runs on the owning engine thread.
  */
-final class Connection {
+final class Connection implements EngineScheduler.Scheduled {
 
     private static final int CONNECTING = 0;
     private static final int HANDSHAKE = 1;
@@ -103,7 +103,7 @@ final class Connection {
      */
     private void phase(int next) {
         phase = next;
-        if (parked) {
+        if (schedule.parked()) {
             owner.unpark(this);              // an end (a command, an event handler) is carried out in the duty cycle
         }
         if (next == CLOSED && setup instanceof ResponderSetup r) {
@@ -130,111 +130,35 @@ final class Connection {
         return (ResponderSetup) setup;
     }
 
-    /**
-     * Whether the running stream should read its socket this duty cycle: always, unless the engine
-     * thread carries enough connections to ask the kernel which are readable
-     * ({@link EngineWorker#READINESS_FROM_PROPERTY}).
-     */
-    private boolean readable = true;
+    /** This connection's standing with its engine thread's scheduler (engine thread). */
+    private final Schedule schedule = new Schedule();
 
-    boolean readable() {
-        return readable;
+    @Override
+    public Schedule schedule() {
+        return schedule;
     }
 
-    /** Engine thread: this cycle, read only if {@code r} (the selector's verdict). */
-    void readable(boolean r) {
-        readable = r;
+    /** Established and running, nothing framed or waiting for room in the socket, no setup timer. */
+    @Override
+    public boolean idle() {
+        return phase == RUNNING && driver.quiet();
     }
 
-    /**
-     * How long after its last traffic a connection counts as quiet, and after its last received
-     * bytes as deaf. Either is read only every {@link EngineWorker#QUIET_READ_EVERY}-th duty cycle
-     * while the engine spins ({@link #readEveryCycle}).
-     */
-    static final long QUIET_AFTER_NANOS = 1_000_000;
-
-    /** When the stream last sent or received bytes (engine thread). */
-    private long lastTraffic;
-    /** When the stream last received bytes (engine thread). */
-    private long lastHeard;
-    /** Whether this duty cycle sent, or left framed bytes waiting for room in the socket (engine thread). */
-    private boolean sending;
-
-    /** Engine thread: the stream sent bytes at {@code now}. */
-    void traffic(long now) {
-        lastTraffic = now;
+    @Override
+    public boolean hasPosted() {
+        return qp != null && qp.hasPosted();
     }
 
-    /** Engine thread: the stream received bytes at {@code now}. */
-    void heard(long now) {
-        lastHeard = now;
-        lastTraffic = now;
-    }
-
-    /** Engine thread: what this cycle's transmit did ({@code sent}: FPDUs framed or written). */
-    void sending(int sent) {
-        sending = sent > 0 || sentAhead || phase == RUNNING && driver.pending() > 0;
-        posterSent = sentAhead;
-        sentAhead = false;
-    }
-
-    /** Whether the poster's transmit sent since the last cycle's ({@link EngineWorker#transmitNow}). */
-    private boolean sentAhead;
-    /** Whether this duty cycle is the one its poster runs after sending (engine thread). */
-    private boolean posterSent;
-
-    /** Engine thread: the poster's transmit, just before a duty cycle, sent (that cycle counts it as its own). */
-    void sentAhead() {
-        sentAhead = true;
-    }
-
-    /** Whether the engine thread parked this connection ({@link EngineWorker#park}; engine thread). */
-    private boolean parked;
-
-    boolean parked() {
-        return parked;
-    }
-
-    /** Engine thread: parked, or visited again; the QP's posts look at the same. */
-    void parked(boolean p) {
-        parked = p;
+    @Override
+    public void parkedChanged(boolean parked) {
         if (qp != null) {
-            qp.parked(p);
+            qp.parked(parked);
         }
     }
 
-    /**
-     * Engine thread, after this cycle's work: nothing for the duty cycle to do here until the
-     * application posts, the peer sends or the connection ends — established and running, this
-     * cycle sent nothing and nothing waits for room in the socket, no setup timer runs.
-     */
-    boolean quiet() {
-        return phase == RUNNING && !sending && driver.quiet();
-    }
-
-    /**
-     * Engine thread: whether the stream is worth a read every duty cycle while the engine spins.
-     * Yes while the peer is talking (bytes in the last {@link #QUIET_AFTER_NANOS}). A connection
-     * that only sends — one side of a stream of Writes — is not, in the cycles that send and in
-     * those between: its reads would come back empty, a system call each, and a cycle without one
-     * is short, so the in-turn read soon comes. One silent both ways is not either when neighbours
-     * share the cycle, so that a busy connection's poll is not slowed by a read of each idle one;
-     * a lone one is, since nothing else needs the cycle. The cycle a poster runs right after its
-     * request left ({@link #sentAhead}) reads it only in turn.
-     */
-    boolean readEveryCycle(long now, boolean lone) {
-        if (posterSent) {
-            // the cycle a poster runs after its request left: the answer cannot be here yet, and
-            // the thread that posted polls again (its polls run the cycles that read)
-            return false;
-        }
-        if (now - lastHeard < QUIET_AFTER_NANOS) {
-            return true;
-        }
-        if (sending || now - lastTraffic < QUIET_AFTER_NANOS) {
-            return false;
-        }
-        return lone;
+    /** Framed bytes of the running stream wait for room in the socket. */
+    boolean bytesPending() {
+        return phase == RUNNING && driver.pending() > 0;
     }
 
     /** Engine thread: joins the engine's selector, so readiness wakes an idle engine. */
@@ -254,7 +178,7 @@ final class Connection {
 
     /** Engine thread: leaves the selector it joined (the connection moves to another engine thread). */
     void unregister() {
-        readable = true;
+        schedule.readable(true);
         if (key != null) {
             key.cancel();
             key = null;

@@ -229,12 +229,12 @@ final class EngineThreads {
             return awaitEngineThread(done, unit.toNanos(Math.max(0, timeout)));
         }
         IdleStrategy idle = IdleStrategies.create(device.config(), invokerParker());
-        long deadline = System.nanoTime() + unit.toNanos(Math.max(0, timeout));
+        long deadline = device.clock().nanoTime() + unit.toNanos(Math.max(0, timeout));
         while (true) {
             if (done.getAsBoolean()) {
                 return true;
             }
-            if (deadline - System.nanoTime() <= 0) {
+            if (deadline - device.clock().nanoTime() <= 0) {
                 return false;
             }
             int work = invoke();
@@ -258,9 +258,9 @@ final class EngineThreads {
         if (standby != null) {
             standby.handOver();
         }
-        long deadline = System.nanoTime() + timeoutNanos;
+        long deadline = device.clock().nanoTime() + timeoutNanos;
         while (!done.getAsBoolean()) {
-            long left = deadline - System.nanoTime();
+            long left = deadline - device.clock().nanoTime();
             if (left <= 0) {
                 return false;
             }

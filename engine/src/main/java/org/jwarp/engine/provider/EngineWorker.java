@@ -32,19 +32,27 @@ final class EngineWorker implements Agent {
     static final String READINESS_FROM_PROPERTY = "jwarp.engine.readinessFrom";
 
     private final StagingPool staging = new StagingPool();
-    private final int readinessFrom = Integer.getInteger(READINESS_FROM_PROPERTY, 8);
-    private boolean wasSelective;
-    private final java.util.function.Consumer<java.nio.channels.SelectionKey> markReadable = key -> {
-        if (key.attachment() instanceof Connection c && key.isValid() && key.isReadable()) {
-            c.readable(true);
-            unpark(c);
+    /** The readiness check the scheduler asks: the selector's readable keys (made once: a cycle allocates nothing). */
+    private final EngineScheduler.Readiness<Connection> selectorReadiness = new EngineScheduler.Readiness<>() {
+        private java.util.function.Consumer<Connection> readable;
+        private final java.util.function.Consumer<java.nio.channels.SelectionKey> onKey = key -> {
+            if (key.attachment() instanceof Connection c && key.isValid() && key.isReadable()) {
+                readable.accept(c);
+            }
+        };
+
+        @Override
+        public void selectNow(java.util.function.Consumer<Connection> r) throws java.io.IOException {
+            readable = r;
+            sleeper.selector().selectNow(onKey);
         }
     };
+    /** Which connections a duty cycle visits and reads: the whole policy ({@link EngineScheduler}). */
+    private final EngineScheduler<Connection> scheduler = new EngineScheduler<>(
+            Integer.getInteger(READINESS_FROM_PROPERTY, EngineScheduler.DEFAULT_READINESS_FROM), selectorReadiness);
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     /** Every connection this thread owns. */
     private final List<Connection> connections = new ArrayList<>();
-    /** The connections each duty cycle visits: all but the parked ones ({@link #park}). */
-    private final List<Connection> active = new ArrayList<>();
     /** QPs posted to while their connection was parked (a stack the posters push onto, taken whole). */
     private final AtomicReference<JwarpQp> listed = new AtomicReference<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
@@ -135,7 +143,7 @@ final class EngineWorker implements Agent {
             }
             work++;
         }
-        long now = System.nanoTime();
+        long now = device.clock().nanoTime();
         long s = sleeper.sleeps();
         boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
         sleepsSeen = s;
@@ -146,21 +154,19 @@ final class EngineWorker implements Agent {
         // connection has nothing to batch with, and writes at once
         boolean batch = uring != null && connections.size() > 1;
         takeListed();
+        List<Connection> active = scheduler.active();
         for (int i = 0; i < active.size(); i++) {
             Connection c = active.get(i);
             try {
                 int sent = c.transmitWork(woke, batch);     // sends first: none waits behind a read
-                c.sending(sent);
-                if (sent > 0) {
-                    c.traffic(now);
-                    work += sent;
-                }
+                scheduler.transmitted(c, sent, c.bytesPending(), now);
+                work += sent;
             } catch (RuntimeException | OutOfMemoryError e) {
                 c.failed(e);
             }
         }
         flushIo();
-        boolean selective = askWhichAreReadable(now, woke);
+        boolean selective = scheduler.chooseReads(now, woke, connections);
         int kept = 0;
         for (int i = 0; i < active.size(); i++) {          // by index: an end in an event handler may unpark one
             Connection c = active.get(i);
@@ -175,11 +181,11 @@ final class EngineWorker implements Agent {
             if (c.finished()) {
                 connections.remove(c);                      // a failed setup releases its socket and buffers
                 work++;
-            } else if (!(selective && done == 0 && c.quiet() && park(c))) {
+            } else if (scheduler.stays(c, done, selective)) {
                 active.set(kept++, c);
             }
         }
-        truncate(active, kept);
+        scheduler.truncate(kept);
         for (int i = 0; i < channels.size(); i++) {
             work += channels.get(i).pollTimers();
         }
@@ -211,8 +217,8 @@ final class EngineWorker implements Agent {
         try {
             int sent = c.transmitWork(false, false);
             if (sent > 0) {
-                c.sentAhead();
-                c.traffic(System.nanoTime());
+                c.schedule().sentAhead();
+                c.schedule().traffic(device.clock().nanoTime());
             }
             return sent;
         } catch (RuntimeException | OutOfMemoryError e) {
@@ -242,84 +248,14 @@ final class EngineWorker implements Agent {
         }
     }
 
-    /**
-     * From {@link #readinessFrom} connections on, one {@code epoll_wait} (a selectNow) says which
-     * sockets have bytes, and only those are read: N connections cost one system call per cycle
-     * and a read per readable one, not N reads. Below it a read costs what the epoll_wait would,
-     * and {@link #readBusyAndQuietsInTurn} says which are read. Returns whether reads follow
-     * readiness this cycle (and quiet connections may be parked).
-     */
-    private boolean askWhichAreReadable(long now, boolean woke) {
-        boolean selective = connections.size() >= readinessFrom;
-        if (!selective) {
-            if (wasSelective) {
-                unparkAll();                                // below the threshold every connection is visited
-            }
-            readBusyAndQuietsInTurn(now, woke);
-            wasSelective = false;
-            return false;
-        }
-        for (int i = 0; i < active.size(); i++) {
-            active.get(i).readable(false);
-        }
-        wasSelective = true;
-        try {
-            sleeper.selector().selectNow(markReadable);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("engine selector failed", e);
-        }
-        return true;
-    }
-
-    /**
-     * Parks a quiet connection ({@link Connection#quiet}), so that the duty cycles of a thread
-     * carrying many connections cost what its busy ones need, not a visit to each idle one. A
-     * parked connection is visited again when the selector finds it readable, when its QP is
-     * posted to ({@link #postedWhileParked}), when it ends, or when reads stop following
-     * readiness. False if a post arrived meanwhile (it stays active).
-     */
-    private boolean park(Connection c) {
-        c.parked(true);
-        // parked is written before the send queue is read, as a post publishes before it reads
-        // parked (JwarpQp#kick): one of the two sees the other's write, and no post is missed
-        VarHandle.fullFence();
-        if (c.qp().hasPosted()) {
-            c.parked(false);
-            return false;
-        }
-        c.readable(false);
-        parkedCount.lazySet(parkedCount.get() + 1);
-        return true;
-    }
-
     /** A parked connection is visited again, from this duty cycle on (engine thread). */
     void unpark(Connection c) {
-        if (leavesParking(c)) {
-            active.add(c);
-        }
+        scheduler.unpark(c);
     }
 
-    /** Whether {@code c} was parked; if so it is not any more (not yet back in {@link #active}). */
-    private boolean leavesParking(Connection c) {
-        if (!c.parked()) {
-            return false;
-        }
-        c.parked(false);
-        parkedCount.lazySet(parkedCount.get() - 1);
-        return true;
-    }
-
-    /** Connections parked now: written by this thread only, read by counter readers. */
-    private final AtomicInteger parkedCount = new AtomicInteger();
-
+    /** Connections parked now (any thread: counter readers). */
     int parkedCount() {
-        return parkedCount.get();
-    }
-
-    private void unparkAll() {
-        for (int i = 0; i < connections.size(); i++) {
-            unpark(connections.get(i));
-        }
+        return scheduler.parkedCount();
     }
 
     /**
@@ -355,36 +291,11 @@ final class EngineWorker implements Agent {
         }
     }
 
-    private static void truncate(List<Connection> list, int size) {
-        for (int i = list.size() - 1; i >= size; i--) {
-            list.remove(i);
-        }
-    }
-
     /** Connections the duty cycle visits (engine thread; tests). */
     int activeCount() {
-        return active.size();
+        return scheduler.active().size();
     }
 
-    /**
-     * Below the readiness threshold: a connection the peer talks on is read every cycle; one that
-     * only sends, or a quiet neighbour ({@link Connection#readEveryCycle}), every
-     * {@link #QUIET_READ_EVERY}-th; and every one after a sleep (data may be what ended it). Such
-     * a connection's first bytes wait at most that many cycles while the engine spins.
-     */
-    private void readBusyAndQuietsInTurn(long now, boolean woke) {
-        boolean all = woke | ++cycle % QUIET_READ_EVERY == 0;
-        boolean lone = connections.size() == 1;
-        for (int i = 0; i < active.size(); i++) {
-            Connection c = active.get(i);
-            c.readable(all || c.readEveryCycle(now, lone));
-        }
-    }
-
-    /** Duty cycles between two reads of a quiet connection while the engine spins. */
-    static final int QUIET_READ_EVERY = 8;
-
-    private long cycle;
     private long sleepsSeen;
 
     /**
@@ -397,7 +308,7 @@ final class EngineWorker implements Agent {
             min = Math.min(min, channels.get(i).nanosToNextDeadline());
         }
         if (!tenants.isEmpty()) {
-            long now = System.nanoTime();
+            long now = device.clock().nanoTime();
             for (int i = 0; i < tenants.size(); i++) {
                 long d = tenants.get(i).deadline();
                 if (d != Long.MAX_VALUE) {
@@ -426,10 +337,7 @@ final class EngineWorker implements Agent {
     private final boolean sleepsLong;
 
     private void noteTimers() {
-        boolean timers = false;
-        for (int i = 0; i < active.size() && !timers; i++) {
-            timers = !active.get(i).quiet();
-        }
+        boolean timers = scheduler.timersRunning();
         if (timers != timersRunning) {
             timersRunning = timers;
         }
@@ -479,7 +387,7 @@ final class EngineWorker implements Agent {
 
     void addConnection(Connection c) {
         connections.add(c);
-        active.add(c);
+        scheduler.add(c);
         c.register(sleeper.selector());
     }
 
@@ -498,9 +406,7 @@ final class EngineWorker implements Agent {
     /** The connection moves to another engine thread: it leaves this one's duty cycle and selector. */
     void detach(Connection c) {
         connections.remove(c);
-        if (!leavesParking(c)) {
-            active.remove(c);
-        }
+        scheduler.remove(c);
         c.unregister();
     }
 
@@ -544,11 +450,10 @@ final class EngineWorker implements Agent {
         for (int i = connections.size() - 1; i >= 0; i--) {
             Connection c = connections.get(i);
             if (c.qp() == qp) {
-                leavesParking(c);
+                scheduler.remove(c);
                 connections.remove(i);
             }
         }
-        active.removeIf(c -> c.qp() == qp);
     }
 
     /**
@@ -565,7 +470,7 @@ final class EngineWorker implements Agent {
             c.shutdown();
         }
         connections.clear();
-        active.clear();
+        scheduler.clear();
         for (JwarpListener l : listeners) {
             l.close();
         }

@@ -92,7 +92,7 @@ final class JwarpConnectionManager implements ConnectionManager {
             closeQuietly(ch, e);
             throw new UncheckedIOException("cannot connect to " + remote + ": " + e.getMessage(), e);
         }
-        long deadline = System.nanoTime() + params.timeout().toNanos();
+        long deadline = device.clock().nanoTime() + params.timeout().toNanos();
         Connection c = Connection.connecting(device, ch, remote, jqp, params.privateData(), params.ord(), params.ird(),
                 deadline, handler);
         EngineWorker w = jqp.worker();

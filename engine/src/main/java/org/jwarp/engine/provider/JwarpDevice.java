@@ -29,6 +29,7 @@ import org.jwarp.engine.io.Uring;
 import org.jwarp.engine.io.UringSocketIo;
 import org.jwarp.engine.ring.RingCapacity;
 import org.jwarp.stack.StagTable;
+import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventHandler;
@@ -74,6 +75,8 @@ final class JwarpDevice implements RdmaDevice {
     private static final AtomicInteger DEVICES = new AtomicInteger();
 
     private final DeviceConfig config;
+    /** The time every engine rule of this device reads (timers, traffic, setup deadlines). */
+    private final NanoClock clock = NanoClock.SYSTEM;
     private final StagTable stags;
     private final EngineThreads engines;
     private final NodeLocalMemory registeredMemory = new NodeLocalMemory();
@@ -386,6 +389,10 @@ final class JwarpDevice implements RdmaDevice {
             livenessWarned = true;
             System.err.println("jwarp: " + why + "; an idle connection still notices a vanished peer by keepalive");
         }
+    }
+
+    NanoClock clock() {
+        return clock;
     }
 
     void report(Throwable t) {

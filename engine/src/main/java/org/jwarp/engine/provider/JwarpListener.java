@@ -6,7 +6,6 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.CmEventHandler;
 import org.jwarp.verbs.Listener;
 
@@ -34,7 +33,7 @@ final class JwarpListener implements Listener {
     JwarpListener(JwarpDevice device, ServerSocketChannel server, int backlog, CmEventHandler handler,
                   EngineWorker worker) throws IOException {
         this.device = device;
-        this.admission = SetupAdmission.withDefaults(backlog, NanoClock.SYSTEM);
+        this.admission = SetupAdmission.withDefaults(backlog, device.clock());
         this.server = server;
         this.handler = handler;
         this.local = (InetSocketAddress) server.getLocalAddress();
@@ -68,7 +67,7 @@ final class JwarpListener implements Listener {
             owner.execute(() -> {
                 Connection c;
                 try {
-                    c = Connection.accepted(device, ch, this, owner, choice.entry(), System.nanoTime());
+                    c = Connection.accepted(device, ch, this, owner, choice.entry(), device.clock().nanoTime());
                 } catch (RuntimeException | OutOfMemoryError e) {
                     closeQuietly(ch);      // the socket goes with the connection that could not be made
                     throw e;

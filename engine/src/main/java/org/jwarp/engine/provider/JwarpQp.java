@@ -415,7 +415,7 @@ final class JwarpQp implements QueuePair {
      * thread sleeps).
      */
     private void kick() {
-        // the post is published before parked is read, as EngineWorker#park writes parked before
+        // the post is published before parked is read, as EngineScheduler#park writes parked before
         // it reads the send queue: one of the two sees the other's write
         VarHandle.fullFence();
         if (parked) {
@@ -431,7 +431,7 @@ final class JwarpQp implements QueuePair {
     private final IntSupplier transmitHere = () -> worker.transmitNow(this);
 
     /**
-     * Whether the engine thread parked this QP's connection ({@link EngineWorker#park}): it is
+     * Whether the engine thread parked this QP's connection ({@link EngineScheduler}): it is
      * not visited until something calls for it, and a post must tell the engine. Written by the
      * engine thread.
      */

@@ -162,11 +162,11 @@ final class StreamDriver {
         if (leftover != null) {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
         }
-        runningSince = System.nanoTime();
-        c.heard(runningSince);
+        runningSince = c.device.clock().nanoTime();
+        c.schedule().heard(runningSince);
         responderSpeaksAt = graceful ? runningSince + RESPONDER_GRACE_NANOS : 0;
         rtrDeadline = runningSince + c.device.config().mpaTimeouts().awaitRtr().toNanos();
-        work(System.nanoTime());
+        work(c.device.clock().nanoTime());
     }
 
     private static DeviceConfig.RtrKind rtrKind(RtrType t) {
@@ -202,13 +202,13 @@ final class StreamDriver {
             work += drainTx();
         }
         long n = 0;
-        if (c.readable()) {
+        if (c.schedule().readable()) {
             n = receiver.read(stream, c.owner().staging().rx());
             counters.increment(cSocketReads);
         }
         if (n > 0) {
             work++;
-            c.heard(now);
+            c.schedule().heard(now);
             // what the bytes just received call for (Read Responses, a Terminate) goes out now
             work += stream.transmit(sink);
             work += drainTx();

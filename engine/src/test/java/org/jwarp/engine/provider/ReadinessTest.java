@@ -75,7 +75,7 @@ class ReadinessTest {
     /**
      * Below the readiness threshold, while the application's polls keep the engine cycling for a
      * busy connection whose peer talks, that one is read every cycle and a quiet neighbour
-     * only every {@link EngineWorker#QUIET_READ_EVERY}-th; bytes that then arrive on the quiet one
+     * only every {@link EngineScheduler#QUIET_READ_EVERY}-th; bytes that then arrive on the quiet one
      * are still taken within that many cycles.
      */
     @Test
@@ -97,19 +97,19 @@ class ReadinessTest {
             long quietReads = quiet.counters().get(CounterNames.SOCKET_READS) - quietBefore;
             // far above the in-turn rate; not every cycle, should the machine stall the peer for a while
             assertTrue(busyReads >= posts * 3 / 4, "the busy connection is read every cycle: " + busyReads);
-            long turns = posts / EngineWorker.QUIET_READ_EVERY;
+            long turns = posts / EngineScheduler.QUIET_READ_EVERY;
             assertTrue(quietReads >= turns - 2 && quietReads <= turns + 2, "the quiet connection was read "
                     + quietReads + " times in " + posts + " cycles, expected about " + turns);
             // a message on the quiet connection is taken within QUIET_READ_EVERY of this thread's cycles
             r.sendNote(1, (byte) 42);
             int cycles = awaitByte(m, r.inbox, 1, (byte) 42);
-            assertTrue(cycles <= EngineWorker.QUIET_READ_EVERY + 1, "placed after " + cycles + " cycles");
+            assertTrue(cycles <= EngineScheduler.QUIET_READ_EVERY + 1, "placed after " + cycles + " cycles");
         }
     }
 
     /**
      * A connection that only sends — one side of a stream of Writes — is read only every
-     * {@link EngineWorker#QUIET_READ_EVERY}-th cycle, since its reads would come back empty; bytes
+     * {@link EngineScheduler#QUIET_READ_EVERY}-th cycle, since its reads would come back empty; bytes
      * its peer then sends are still taken within that many of its sending cycles.
      */
     @Test
@@ -123,7 +123,7 @@ class ReadinessTest {
                 assertEquals(PostStatus.OK, sender.postSend(r.write()));
             }
             long reads = sender.counters().get(CounterNames.SOCKET_READS) - before;
-            long turns = posts / EngineWorker.QUIET_READ_EVERY;
+            long turns = posts / EngineScheduler.QUIET_READ_EVERY;
             assertTrue(reads >= turns - 2 && reads <= turns + 2, "the sending connection was read " + reads
                     + " times in " + posts + " cycles, expected about " + turns);
             r.sendNote(0, (byte) 42);
@@ -134,7 +134,7 @@ class ReadinessTest {
                 assertEquals(PostStatus.OK, sender.postSend(r.write()));
                 cycles++;
             }
-            assertTrue(cycles <= EngineWorker.QUIET_READ_EVERY + 1, "placed after " + cycles + " sending cycles");
+            assertTrue(cycles <= EngineScheduler.QUIET_READ_EVERY + 1, "placed after " + cycles + " sending cycles");
         }
     }
 
@@ -159,7 +159,7 @@ class ReadinessTest {
             long reads = qp.counters().get(CounterNames.SOCKET_READS) - before;
             // a read in each poster's cycle too would make 2 a round; in turn it is 1 and an eighth,
             // with room for polls that came before the kernel had delivered the peer's bytes
-            long most = rounds + rounds / EngineWorker.QUIET_READ_EVERY + rounds / 4;
+            long most = rounds + rounds / EngineScheduler.QUIET_READ_EVERY + rounds / 4;
             assertTrue(reads >= rounds - 2 && reads <= most, "the connection was read " + reads + " times in " + rounds
                     + " rounds of the polls that took the peer's byte and a post; expected " + (rounds - 2) + " to " + most);
         }
@@ -168,7 +168,7 @@ class ReadinessTest {
     /**
      * A lone connection that only sends is read in turn in the duty cycles between its posts as
      * well (an application polling for completions runs them), not only in those that send; bytes
-     * its peer then sends are still taken within {@link EngineWorker#QUIET_READ_EVERY} cycles.
+     * its peer then sends are still taken within {@link EngineScheduler#QUIET_READ_EVERY} cycles.
      */
     @Test
     void aLoneSenderIsReadInTurnInTheCyclesBetweenItsPostsToo() throws Exception {
@@ -185,7 +185,7 @@ class ReadinessTest {
                 }
             }
             long reads = sender.counters().get(CounterNames.SOCKET_READS) - before;
-            long turns = posts * (1 + idleCycles) / EngineWorker.QUIET_READ_EVERY;
+            long turns = posts * (1 + idleCycles) / EngineScheduler.QUIET_READ_EVERY;
             // a read in every cycle between the posts would be posts * idleCycles (1,200) and more;
             // the upper bound leaves room for a stall of the machine longer than QUIET_AFTER_NANOS,
             // after which a few cycles read as for a connection silent both ways
@@ -193,14 +193,14 @@ class ReadinessTest {
                     + " times in " + posts * (1 + idleCycles) + " cycles, expected about " + turns);
             r.sendNote(0, (byte) 42);
             int cycles = awaitByte(m, r.inbox, 0, (byte) 42);
-            assertTrue(cycles <= EngineWorker.QUIET_READ_EVERY + 1, "placed after " + cycles + " cycles");
+            assertTrue(cycles <= EngineScheduler.QUIET_READ_EVERY + 1, "placed after " + cycles + " cycles");
         }
     }
 
     /**
      * Connected pairs (two unless said) and their regions, each client connection having heard from its peer
      * once (so that no silent-peer nudge, {@link StreamDriver#SILENT_PEER_NUDGE_NANOS}, makes it
-     * talk in the measured window), then more than {@link Connection#QUIET_AFTER_NANOS} of
+     * talk in the measured window), then more than {@link Schedule#QUIET_AFTER_NANOS} of
      * silence both ways.
      */
     private static final class Regions {
@@ -227,7 +227,7 @@ class ReadinessTest {
                 assertEquals(PostStatus.OK, m.serverQps.get(i).postSend(noteTo(i, (byte) (i + 1))));
                 awaitByte(m, inbox, i, (byte) (i + 1));
             }
-            long quietFrom = System.nanoTime() + 5 * Connection.QUIET_AFTER_NANOS;
+            long quietFrom = System.nanoTime() + 5 * Schedule.QUIET_AFTER_NANOS;
             while (System.nanoTime() - quietFrom < 0) {
                 m.client.invoke();
             }
