@@ -51,6 +51,8 @@ final class EngineWorker implements Agent {
     private final EngineScheduler<Connection> scheduler = new EngineScheduler<>(
             Integer.getInteger(READINESS_FROM_PROPERTY, EngineScheduler.DEFAULT_READINESS_FROM), selectorReadiness);
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
+    static final int COMMAND_DRAIN_LIMIT = 64;
     /** Every connection this thread owns. */
     private final List<Connection> connections = new ArrayList<>();
     /** QPs posted to while their connection was parked (a stack the posters push onto, taken whole). */
@@ -131,18 +133,8 @@ final class EngineWorker implements Agent {
 
     @Override
     public int doWork() {
-        int work = 0;
         doorbell.consume();
-        for (Runnable c = commands.poll(); c != null; c = commands.poll()) {
-            try {
-                c.run();
-            } catch (RuntimeException | OutOfMemoryError e) {
-                // a setup command (an accepted socket, a connect) that failed ends only its own
-                // connection; the engine thread serves the others
-                device.report(new IllegalStateException("an engine command failed: " + e, e));
-            }
-            work++;
-        }
+        int work = runCommands();
         long now = device.clock().nanoTime();
         long s = sleeper.sleeps();
         boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
@@ -200,6 +192,24 @@ final class EngineWorker implements Agent {
             staging.trim();                                 // going idle: keep no buffers for bursts
         }
         return work;
+    }
+
+    /**
+     * Runs the queued commands, at most {@link #COMMAND_DRAIN_LIMIT}: a flood of setups cannot
+     * starve the data path, and the next cycle (which comes at once: this one did work) takes the rest.
+     */
+    private int runCommands() {
+        int n = 0;
+        for (Runnable c; n < COMMAND_DRAIN_LIMIT && (c = commands.poll()) != null; n++) {
+            try {
+                c.run();
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // a setup command (an accepted socket, a connect) that failed ends only its own
+                // connection; the engine thread serves the others
+                device.report(new IllegalStateException("an engine command failed: " + e, e));
+            }
+        }
+        return n;
     }
 
     /**
