@@ -156,6 +156,16 @@ public final class RdmapStream {
         }
     }
 
+    /**
+     * Runs {@code action} once the first FPDU received in full operation has been processed, before
+     * any FPDU behind it in the same bytes: a responder whose RTR arrived is connected (RFC 6581
+     * §9.2) before the messages that follow the RTR complete, so that an application answering a
+     * completion finds its queue pair ready to send. Setup only.
+     */
+    public void onFirstFpdu(Runnable action) {
+        s.firstFpduEnded = action;
+    }
+
     /** True while an RTR is queued and not yet handed to the LLP. */
     public boolean rtrPending() {
         return s.tx.rtrPending() != null;

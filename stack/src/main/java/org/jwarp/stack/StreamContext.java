@@ -48,6 +48,8 @@ final class StreamContext {
     long fpdusReceived;
     /** Responder: nothing is sent before the initiator's first FPDU (RFC 5044 §7.1.2 rule 4). */
     boolean txHeldForFirstFpdu;
+    /** Run once, when the first FPDU has been processed and before any after it is; or null. */
+    Runnable firstFpduEnded;
 
     StreamContext(int qpNum, int pd, StagTable stags, WorkQueue<SendWr> sendQueue, WorkQueue<RecvWr> recvQueue,
                   CompletionSink sendCq, CompletionSink recvCq, boolean signalAll, int maxSge, CounterSet counters) {

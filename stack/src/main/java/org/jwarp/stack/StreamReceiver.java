@@ -149,6 +149,9 @@ final class StreamReceiver {
                 }
             }
         }
+        if (s.fpdusReceived == 1 && s.firstFpduEnded != null) {
+            s.firstFpduEnded.run();    // before the FPDUs behind it complete anything (RFC 6581 §9.2)
+        }
     }
 
     private void onFramingError(TerminateError error) {

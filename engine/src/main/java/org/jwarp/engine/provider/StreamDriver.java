@@ -159,6 +159,14 @@ final class StreamDriver {
                 sp.markersTx(), sp.markersRx(), mp.rtr().map(StreamDriver::rtrKind).orElse(null), c.localAddress(),
                 c.remoteAddress()));
         c.running();
+        if (!handshake.isInitiator()) {
+            // the RTR makes the responder connected before what follows it completes
+            stream.onFirstFpdu(() -> {
+                if (!established) {
+                    checkEstablished();
+                }
+            });
+        }
         if (leftover != null) {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
         }
