@@ -121,13 +121,20 @@ public abstract class RdmaEndpointGroup<C extends RdmaEndpoint> {
         return connParam;
     }
 
-    /** Closes the group's endpoints and server endpoints, then its connection manager thread. */
-    public synchronized void close() throws IOException, InterruptedException {
+    /**
+     * Closes the group's endpoints and server endpoints, then its connection manager thread. The
+     * group's lock is not held meanwhile: the thread dispatches the disconnections through it.
+     */
+    public void close() throws IOException, InterruptedException {
         if (closed.getAndSet(true)) {
             return;
         }
-        List<C> endpoints = new ArrayList<>(clientEndpointMap.values());
-        List<RdmaServerEndpoint<C>> servers = new ArrayList<>(serverEndpointMap.values());
+        List<C> endpoints;
+        List<RdmaServerEndpoint<C>> servers;
+        synchronized (this) {
+            endpoints = new ArrayList<>(clientEndpointMap.values());
+            servers = new ArrayList<>(serverEndpointMap.values());
+        }
         for (C endpoint : endpoints) {
             endpoint.close();
         }
