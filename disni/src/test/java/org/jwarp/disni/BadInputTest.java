@@ -138,6 +138,53 @@ class BadInputTest {
         assertThrows(IOException.class, post::execute, "a freed call");
     }
 
+    /** The stateful verb calls' promise: prepared posts and polls executed again allocate nothing (as jwarp's AllocationTest measures). */
+    @Test
+    void preparedPostAndPollExecutionsAllocateNothing() throws Exception {
+        IbvSge rsge = new IbvSge();
+        rsge.setAddr(serverMr.getAddr());
+        rsge.setLength(64);
+        rsge.setLkey(serverMr.getLkey());
+        IbvRecvWR rwr = new IbvRecvWR();
+        rwr.setSg_list(new LinkedList<>(List.of(rsge)));
+        var recv = accepted.postRecv(List.of(rwr));
+        var send = client.postSend(List.of(send(1, clientMr.getAddr(), 32, clientMr.getLkey())));
+        IbvWC[] cwc = {new IbvWC()};
+        IbvWC[] swc = {new IbvWC()};
+        SVCPollCq clientPoll = client.getCqProvider().getCQ().poll(cwc, 1);
+        SVCPollCq serverPoll = accepted.getCqProvider().getCQ().poll(swc, 1);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = 0;
+        int rounds = 20_000;
+        for (int i = 0; i < rounds; i++) {
+            if (i == rounds / 2) {
+                before = threads.getCurrentThreadAllocatedBytes();
+            }
+            recv.execute();
+            send.execute();
+            long deadline = System.nanoTime() + WAIT_NS;
+            while (clientPoll.execute().getPolls() == 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no send completion in round " + i);
+                }
+            }
+            while (serverPoll.execute().getPolls() == 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no receive completion in round " + i);
+                }
+            }
+            if (cwc[0].getStatus() != 0 || swc[0].getStatus() != 0) {
+                throw new AssertionError("round " + i + " failed");
+            }
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        // one allocation per execution would cost at least 16 B each, 640 KB over the window; the bound
+        // (under a byte per round) leaves room only for the JIT's and the JVM's own rare allocations
+        assertTrue(allocated < rounds / 2, allocated + " bytes allocated by " + rounds / 2
+                + " rounds of post, post and two polls");
+    }
+
     @Test
     void anAddressOutsideTheRegionIsALocalProtectionError() throws Exception {
         postReceive();

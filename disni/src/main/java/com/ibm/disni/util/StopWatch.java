@@ -21,8 +21,8 @@ public class StopWatch {
         elapsed = 0;
     }
 
-    /** The time since {@link #start()}, or between start and stop once stopped... as the last measurement. */
+    /** The nanoseconds between the last {@link #start()} and {@link #stop()}; 0 before the first stop. */
     public long getExecutionTime() {
-        return start == 0 ? elapsed : System.nanoTime() - start;
+        return elapsed;
     }
 }
