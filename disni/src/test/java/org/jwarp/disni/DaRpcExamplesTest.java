@@ -28,6 +28,9 @@ class DaRpcExamplesTest {
                     String c = client.output();
                     assertTrue(c.contains("finished joining worker 0"), mode + ":\n" + c);
                     assertTrue(c.contains("ops " + OPS + ".0"), mode + ":\n" + c);
+                    // the client times its loop with DiSNI's StopWatch, read without stopping it
+                    java.util.regex.Matcher t = java.util.regex.Pattern.compile("executionTime (\\d+\\.\\d+)").matcher(c);
+                    assertTrue(t.find() && Double.parseDouble(t.group(1)) > 0, mode + ":\n" + c);
                 }
             }
         }
