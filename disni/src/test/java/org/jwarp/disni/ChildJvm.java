@@ -32,10 +32,12 @@ final class ChildJvm implements AutoCloseable {
     /** The test's class path, checked to hold no real DiSNI implementation. */
     static String classPath() {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        StringBuilder absolute = new StringBuilder();
         for (String entry : cp.split(File.pathSeparator)) {
             assertFalse(DISNI_JAR.matcher(entry).matches(), "the real DiSNI jar is on the class path: " + entry);
+            absolute.append(absolute.isEmpty() ? "" : File.pathSeparator).append(Path.of(entry).toAbsolutePath());
         }
-        return cp;
+        return absolute.toString();
     }
 
     static int freePort() throws IOException {
@@ -51,7 +53,9 @@ final class ChildJvm implements AutoCloseable {
         Path dir = Path.of("target", "child-jvms");
         Files.createDirectories(dir);
         Path out = dir.resolve(name + ".out");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        // in target/child-jvms: DaRPC's client writes its datalog file into its working directory
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(out.toFile()).start();
         return new ChildJvm(p, out);
     }
 
