@@ -1,12 +1,9 @@
 package com.ibm.disni.verbs;
 
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.jwarp.disni.Sges;
 import org.jwarp.verbs.PostStatus;
-import org.jwarp.verbs.QpState;
 import org.jwarp.verbs.SendFlags;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WrOpcode;
@@ -22,7 +19,6 @@ final class PostSendCall extends SVCPostSend {
     private static final WrOpcode[] OPCODES = {WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.SEND,
         WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_READ, WrOpcode.ATOMIC_CMP_AND_SWP, WrOpcode.ATOMIC_FETCH_AND_ADD};
 
-    private static final long RTS_WAIT_SECONDS = 10;
 
     private final IbvQP qp;
     private final SendSlot[] slots;
@@ -57,9 +53,6 @@ final class PostSendCall extends SVCPostSend {
             fill(slots[i], wrs[i]);
         }
         int status = post(wrs);
-        if (PostStatus.code(status) == PostStatus.INVALID_STATE && qp.qp.state() == QpState.RTR) {
-            status = afterRts(status);
-        }
         if (!PostStatus.isOk(status)) {
             throw new IOException("ibv_post_send failed: " + PostStatus.toString(status));
         }
@@ -72,24 +65,6 @@ final class PostSendCall extends SVCPostSend {
         } catch (RuntimeException e) {
             throw new IOException("ibv_post_send: " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * A responder's QP can still be in RTR when the peer's first message has already completed a
-     * receive: the engine marks the connection established after it processed the bytes that carried
-     * the peer's RTR and that message. On hardware the QP is in RTS by then, and DiSNI programs
-     * (DaRPC's server) answer from the receive's completion; so wait for RTS and post the rest.
-     */
-    private int afterRts(int status) throws IOException {
-        try {
-            qp.qp.device().invokeUntil(() -> qp.qp.state() != QpState.RTR, RTS_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return status;
-        }
-        int posted = PostStatus.postedCount(status, wrs.length);
-        int rest = post(Arrays.copyOfRange(wrs, posted, wrs.length));
-        return PostStatus.isOk(rest) ? rest : PostStatus.error(PostStatus.code(rest), posted + PostStatus.badIndex(rest));
     }
 
     private static void fill(SendSlot s, SendWr w) {
