@@ -36,9 +36,13 @@ public final class TcpLiveness {
     /** Linux's {@code TCP_USER_TIMEOUT} option name at level {@code IPPROTO_TCP}. */
     private static final int TCP_USER_TIMEOUT = 18;
     private static final int IPPROTO_TCP = 6;
-    private static final Optional<MethodHandle> SETSOCKOPT = Downcalls.find("setsockopt",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                    ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+
+    /** {@code setsockopt}, looked up on first use: a program whose sockets' descriptors are hidden never links it. */
+    private static final class Setsockopt {
+        static final Optional<MethodHandle> HANDLE = Downcalls.find("setsockopt",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    }
 
     private TcpLiveness() {
     }
@@ -63,13 +67,13 @@ public final class TcpLiveness {
         if (SocketDescriptor.why() != null) {
             return "TCP_USER_TIMEOUT not set: " + SocketDescriptor.why();
         }
-        if (SETSOCKOPT.isEmpty()) {
+        if (Setsockopt.HANDLE.isEmpty()) {
             return "TCP_USER_TIMEOUT not set: libc has no setsockopt()";
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment value = arena.allocateFrom(ValueLayout.JAVA_INT, millis);
             MemorySegment capture = Downcalls.captureBuffer(arena);
-            int rc = (int) SETSOCKOPT.get().invokeExact(capture, SocketDescriptor.of(channel), IPPROTO_TCP,
+            int rc = (int) Setsockopt.HANDLE.get().invokeExact(capture, SocketDescriptor.of(channel), IPPROTO_TCP,
                     TCP_USER_TIMEOUT, value, Integer.BYTES);
             return rc == 0 ? null : "TCP_USER_TIMEOUT not set: " + Errno.describe(Downcalls.errno(capture));
         } catch (Throwable e) {

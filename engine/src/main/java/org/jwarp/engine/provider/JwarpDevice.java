@@ -185,7 +185,8 @@ final class JwarpDevice implements RdmaDevice {
         return stags;
     }
 
-    private static final AtomicBoolean SAID_WHY_NIO = new AtomicBoolean();
+    /** Whether the one line on sockets' hidden descriptors (NIO, no TCP_USER_TIMEOUT) was printed in this process. */
+    private static final AtomicBoolean SAID_DESCRIPTORS_HIDDEN = new AtomicBoolean();
 
     /** AUTO: system calls where the JVM shows sockets' descriptors, else NIO and one line (once) saying why. */
     private static DeviceConfig.SocketIo chooseSocketIo(DeviceConfig.SocketIo asked) {
@@ -205,8 +206,9 @@ final class JwarpDevice implements RdmaDevice {
                 if (why == null) {
                     yield DeviceConfig.SocketIo.SYSCALLS;
                 }
-                if (SAID_WHY_NIO.compareAndSet(false, true)) {
-                    System.err.println("jwarp: socket I/O through NIO, not system calls: " + why);
+                if (SAID_DESCRIPTORS_HIDDEN.compareAndSet(false, true)) {
+                    System.err.println("jwarp: socket I/O through NIO, not system calls, and the peer timeout by keepalive"
+                            + " only: " + why);
                 }
                 yield DeviceConfig.SocketIo.NIO;
             }
@@ -385,8 +387,13 @@ final class JwarpDevice implements RdmaDevice {
      */
     void boundPeerSilence(SocketChannel ch) throws IOException {
         String why = TcpLiveness.apply(ch, config.peerTimeout());
-        if (why != null && !livenessWarned) {
-            livenessWarned = true;
+        if (why == null) {
+            return;
+        }
+        boolean first = SocketDescriptor.why() != null ? SAID_DESCRIPTORS_HIDDEN.compareAndSet(false, true)
+                : !livenessWarned;
+        livenessWarned = true;
+        if (first) {
             System.err.println("jwarp: " + why + "; an idle connection still notices a vanished peer by keepalive");
         }
     }
