@@ -32,24 +32,10 @@ final class EngineWorker implements Agent {
     static final String READINESS_FROM_PROPERTY = "jwarp.engine.readinessFrom";
 
     private final StagingPool staging = new StagingPool();
-    /** The readiness check the scheduler asks: the selector's readable keys (made once: a cycle allocates nothing). */
-    private final EngineScheduler.Readiness<Connection> selectorReadiness = new EngineScheduler.Readiness<>() {
-        private java.util.function.Consumer<Connection> readable;
-        private final java.util.function.Consumer<java.nio.channels.SelectionKey> onKey = key -> {
-            if (key.attachment() instanceof Connection c && key.isValid() && key.isReadable()) {
-                readable.accept(c);
-            }
-        };
-
-        @Override
-        public void selectNow(java.util.function.Consumer<Connection> r) throws java.io.IOException {
-            readable = r;
-            sleeper.selector().selectNow(onKey);
-        }
-    };
     /** Which connections a duty cycle visits and reads: the whole policy ({@link EngineScheduler}). */
     private final EngineScheduler<Connection> scheduler = new EngineScheduler<>(
-            Integer.getInteger(READINESS_FROM_PROPERTY, EngineScheduler.DEFAULT_READINESS_FROM), selectorReadiness);
+            Integer.getInteger(READINESS_FROM_PROPERTY, EngineScheduler.DEFAULT_READINESS_FROM),
+            new SelectorReadiness(sleeper));
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
     static final int COMMAND_DRAIN_LIMIT = 64;
