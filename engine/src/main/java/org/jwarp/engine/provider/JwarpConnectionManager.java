@@ -80,7 +80,7 @@ final class JwarpConnectionManager implements ConnectionManager {
             ch = SocketChannel.open();
             ch.configureBlocking(false);
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            device.boundPeerSilence(ch);
+            device.sockets().boundPeerSilence(ch);
             // RSS: the 4-tuple is known before the first packet, so the engine thread its hash names
             // owns the QP and the connection from the start
             InetSocketAddress local = bindForRoute(ch, remote);

@@ -3,30 +3,15 @@ package org.jwarp.engine.provider;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import org.jwarp.engine.counters.CounterFile;
-import org.jwarp.engine.counters.CounterFileReader;
-import org.jwarp.engine.counters.CounterFileWriter;
 import org.jwarp.engine.counters.CounterPublisher;
 import org.jwarp.engine.counters.CounterScopes;
-import org.jwarp.engine.counters.EngineCounters;
-import org.jwarp.engine.io.NioSocketIo;
-import org.jwarp.engine.io.SocketDescriptor;
-import org.jwarp.engine.io.SocketIo;
-import org.jwarp.engine.io.SyscallSocketIo;
-import org.jwarp.engine.io.TcpLiveness;
-import org.jwarp.engine.io.Uring;
-import org.jwarp.engine.io.UringSocketIo;
 import org.jwarp.engine.ring.RingCapacity;
 import org.jwarp.stack.StagTable;
 import org.jwarp.sys.NanoClock;
@@ -36,8 +21,6 @@ import org.jwarp.verbs.CmEventHandler;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.ConnectionManager;
-import org.jwarp.verbs.CounterNames;
-import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.Counters;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.Moderation;
@@ -55,22 +38,6 @@ import org.jwarp.verbs.RssConfig;
  */
 final class JwarpDevice implements RdmaDevice {
 
-    /**
-     * What only an engine thread's group counts: the QPs it owns, its RSS entries, the moves to it,
-     * its CPU time, the QPs it parked.
-     */
-    static final List<String> ENGINE_ONLY_NAMES = List.of(CounterNames.QPS, CounterNames.RSS_ENTRIES,
-            CounterNames.RSS_MOVES_IN, CounterNames.CPU_NS, CounterNames.QPS_PARKED);
-    /** An engine thread's group: its QPs' counters summed, then {@link #ENGINE_ONLY_NAMES}. */
-    static final List<String> ENGINE_COUNTER_NAMES = engineCounterNames();
-
-    private static List<String> engineCounterNames() {
-        List<String> names = new ArrayList<>(JwarpQp.COUNTER_NAMES);
-        names.add(EngineCounters.IDLE_PARKS);     // each park ends in a wake-up
-        names.addAll(ENGINE_ONLY_NAMES);
-        return List.copyOf(names);
-    }
-
     /** Devices opened in this process: each publishes its counters under its own index. */
     private static final AtomicInteger DEVICES = new AtomicInteger();
 
@@ -86,52 +53,26 @@ final class JwarpDevice implements RdmaDevice {
     private final AtomicInteger qpNumbers = new AtomicInteger(0x10);
     private final JwarpConnectionManager cm;
     private final List<JwarpQp> qps = new ArrayList<>();
-    private final long rxDirectFrom = SocketReceiver.configuredDirectFrom();
-    private final DeviceConfig.SocketIo socketIo;
+    /** How the connections use their sockets: the I/O layer, the peer timeout. */
+    private final DeviceSockets sockets;
     private final int index = DEVICES.getAndIncrement();
-    private final CounterPublisher.Registration publication;
+    private final DeviceCounters counters = new DeviceCounters(this);
     private volatile boolean closed;
-    /** Clients listeners refused because their backlog of pending setups was full. */
-    private final AtomicLong setupsRefused = new AtomicLong();
-    /** Whether the one line on a peer timeout that could not be set in full was printed. */
-    private volatile boolean livenessWarned;
     /** What stopped an engine thread, or null. */
     private volatile Throwable failure;
 
     JwarpDevice(DeviceConfig config) {
         this.config = config;
         this.stags = new StagTable(config.limits().maxMrs());
-        this.socketIo = chooseSocketIo(config.socketIo());
+        this.sockets = new DeviceSockets(config, stags);
         this.engines = new EngineThreads(this, config);
         cm = new JwarpConnectionManager(this);
-        publication = publishCounters();
+        counters.publish();
         engines.start();
         rebalancer = engines.workers().length > 1 && config.rss().rebalance() != RssConfig.Rebalance.OFF
                 ? new Rebalancer(this, config.rss()) : null;
         if (rebalancer != null) {
             rebalancer.start();
-        }
-    }
-
-    /**
-     * DESIGN rule 9: the counters go to a file other processes read ({@code jwarp stat}). A device
-     * that cannot create it still works; it says so in one line.
-     */
-    private CounterPublisher.Registration publishCounters() {
-        Path dir = CounterFile.directory();
-        if (dir == null) {
-            return null;
-        }
-        String label = JwarpProvider.NAME + " " + config.threadingMode().name().toLowerCase(Locale.ROOT)
-                + (invokerMode() ? "" : " x" + engines.workers().length);
-        try {
-            CounterFileWriter w = CounterFileWriter.create(dir, ProcessHandle.current().pid(),
-                    CounterFileReader.processStartMillis(), index, label, CounterFile.periodMillis());
-            return CounterPublisher.get().register(w, this::counterGroups, label);
-        } catch (IOException e) {
-            System.err.println("jwarp: device " + index + " does not publish its counters (" + e
-                    + "); set -D" + CounterFile.DIRECTORY_PROPERTY + "=DIR to choose a writable directory");
-            return null;
         }
     }
 
@@ -142,7 +83,7 @@ final class JwarpDevice implements RdmaDevice {
 
     /** The counters file, or null if the device does not publish one. */
     Path counterFile() {
-        return publication == null ? null : publication.writer().path();
+        return counters.file();
     }
 
     /**
@@ -151,19 +92,7 @@ final class JwarpDevice implements RdmaDevice {
      * (allocates).
      */
     List<Counters> counterGroups() {
-        List<Counters> engines = engineCounters();
-        List<Counters> all = new ArrayList<>();
-        all.add(Counters.sum(CounterScopes.DEVICE, engines));
-        all.addAll(engines);
-        CounterSet cmGroup = new CounterSet(CounterScopes.CM, List.of(CounterNames.SETUPS_REFUSED));
-        cmGroup.add(0, setupsRefused.get());
-        all.add(cmGroup);
-        synchronized (qps) {
-            for (JwarpQp qp : qps) {
-                all.add(qp.counters());
-            }
-        }
-        return all;
+        return counters.groups();
     }
 
     @Override
@@ -176,61 +105,18 @@ final class JwarpDevice implements RdmaDevice {
         return config;
     }
 
-    /** Payload bytes from which a segment is read straight into its target ({@link SocketReceiver}). */
-    long rxDirectFrom() {
-        return rxDirectFrom;
+    /** How this device's connections use their sockets. */
+    DeviceSockets sockets() {
+        return sockets;
     }
 
     StagTable stags() {
         return stags;
     }
 
-    /** Whether the one line on sockets' hidden descriptors (NIO, no TCP_USER_TIMEOUT) was printed in this process. */
-    private static final AtomicBoolean SAID_DESCRIPTORS_HIDDEN = new AtomicBoolean();
-
-    /** AUTO: system calls where the JVM shows sockets' descriptors, else NIO and one line (once) saying why. */
-    private static DeviceConfig.SocketIo chooseSocketIo(DeviceConfig.SocketIo asked) {
-        String why = SocketDescriptor.why();
-        return switch (asked) {
-            case NIO -> DeviceConfig.SocketIo.NIO;
-            case SYSCALLS, URING, URING_SQPOLL -> {
-                if (why == null && asked != DeviceConfig.SocketIo.SYSCALLS) {
-                    why = Uring.why(asked == DeviceConfig.SocketIo.URING_SQPOLL);
-                }
-                if (why != null) {
-                    throw new UnsupportedOperationException("socket I/O layer " + asked.option() + ": " + why);
-                }
-                yield asked;
-            }
-            case AUTO -> {
-                if (why == null) {
-                    yield DeviceConfig.SocketIo.SYSCALLS;
-                }
-                if (SAID_DESCRIPTORS_HIDDEN.compareAndSet(false, true)) {
-                    System.err.println("jwarp: socket I/O through NIO, not system calls, and the peer timeout by keepalive"
-                            + " only: " + why);
-                }
-                yield DeviceConfig.SocketIo.NIO;
-            }
-        };
-    }
-
     @Override
     public String socketIoLayer() {
-        return socketIo.option();
-    }
-
-    /**
-     * A running connection's socket calls, in this device's layer ({@code capacity}: pieces per call;
-     * an io_uring layer uses the ring of the engine thread that runs the connection at each call).
-     */
-    SocketIo socketIo(Connection c, int capacity) {
-        return switch (socketIo) {
-            case SYSCALLS -> new SyscallSocketIo(c.channel, capacity);
-            case URING, URING_SQPOLL -> new UringSocketIo(c.channel, capacity,
-                    () -> c.owner().uring(socketIo == DeviceConfig.SocketIo.URING_SQPOLL), socketIo.option());
-            case NIO, AUTO -> new NioSocketIo(c.channel, capacity, stags::deregistrations);
-        };
+        return sockets.layerName();
     }
 
     @Override
@@ -380,36 +266,19 @@ final class JwarpDevice implements RdmaDevice {
         return java.util.Optional.ofNullable(failure);
     }
 
-    /** Setup-path failures nobody is waiting for: printed with their cause, never swallowed. */
-    /**
-     * Bounds how long {@code ch}'s peer may vanish without the connection noticing
-     * ({@link DeviceConfig#peerTimeout()}); what cannot be set is said once on stderr.
-     */
-    void boundPeerSilence(SocketChannel ch) throws IOException {
-        String why = TcpLiveness.apply(ch, config.peerTimeout());
-        if (why == null) {
-            return;
-        }
-        boolean first = SocketDescriptor.why() != null ? SAID_DESCRIPTORS_HIDDEN.compareAndSet(false, true)
-                : !livenessWarned;
-        livenessWarned = true;
-        if (first) {
-            System.err.println("jwarp: " + why + "; an idle connection still notices a vanished peer by keepalive");
-        }
-    }
-
     NanoClock clock() {
         return clock;
     }
 
+    /** Setup-path failures nobody is waiting for: printed with their cause, never swallowed. */
     void report(Throwable t) {
         System.err.println("jwarp: " + t.getMessage());
         t.printStackTrace(System.err);
     }
 
-    /** A listener refused a client because its backlog of pending setups was full. */
+    /** A listener dropped a client to make room (silent under pressure, or the oldest at its bound). */
     void setupRefused() {
-        setupsRefused.incrementAndGet();
+        counters.setupRefused();
     }
 
     /** The sum over {@link #engineCounters()}: every QP's, open or closed since, and every doorbell. */
@@ -420,42 +289,11 @@ final class JwarpDevice implements RdmaDevice {
 
     /**
      * Per engine thread: its doorbell figures (doorbells, wake-ups, parks) and the sums of the
-     * standard counters of the QPs it carries and of those it carried that closed (FPDUs and bytes
-     * in and out, Terminates, CRC errors).
+     * standard counters of the QPs it carries and of those it carried that closed.
      */
     @Override
     public List<Counters> engineCounters() {
-        List<Counters> out = new ArrayList<>();
-        EngineWorker[] workers = engines.workers();
-        for (int i = 0; i < workers.length; i++) {
-            EngineWorker w = workers[i];
-            String scope = CounterScopes.engine(i);
-            List<Counters> parts = new ArrayList<>();
-            parts.add(new CounterSet(scope, ENGINE_COUNTER_NAMES)); // the names of the sum
-            parts.add(w.doorbell().counters(scope));
-            parts.add(w.retired());
-            int owned = 0;
-            synchronized (qps) {
-                for (JwarpQp qp : qps) {
-                    if (qp.worker() == w) {
-                        parts.add(qp.counters());
-                        owned++;
-                    }
-                }
-            }
-            int qpsNow = owned;
-            int engine = i;
-            parts.add(Counters.view(scope, ENGINE_ONLY_NAMES, index -> switch (index) {
-                case 0 -> qpsNow;
-                case 1 -> engines.steering().entriesOf(engine);
-                case 2 -> w.movesIn();
-                case 3 -> engines.cpuNanos(engine);
-                case 4 -> w.parkedCount();
-                default -> throw new IndexOutOfBoundsException("engine counter index " + index);
-            }));
-            out.add(Counters.sum(scope, parts));
-        }
-        return out;
+        return counters.engines();
     }
 
     /** The engine threads, or the duty cycle the application's calls run. */
@@ -575,6 +413,7 @@ final class JwarpDevice implements RdmaDevice {
             rebalancer.close();
         }
         RuntimeException failure = engines.stop();
+        CounterPublisher.Registration publication = counters.publication();
         if (publication != null) {
             try {
                 publication.close(); // the file goes with the device

@@ -84,7 +84,7 @@ final class JwarpListener implements Listener {
             ch = server.accept();
             ch.configureBlocking(false);
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            device.boundPeerSilence(ch);
+            device.sockets().boundPeerSilence(ch);
             return ch;
         } catch (ClosedChannelException e) {
             return null;     // the listener closed while waiting (the normal way out), or the client left at once

@@ -138,9 +138,9 @@ final class StreamDriver {
         counters = qp.counterSet();
         cSocketWrites = counters.require(CounterNames.SOCKET_WRITES);
         cSocketReads = counters.require(CounterNames.SOCKET_READS);
-        SocketIo io = c.device.socketIo(c, Math.max(GatherFpduSink.MAX_IOV, qp.maxSge() + 1));
+        SocketIo io = c.device.sockets().open(c, Math.max(GatherFpduSink.MAX_IOV, qp.maxSge() + 1));
         sink.start(io, sp.crc(), sp.markersTx(), 0);
-        receiver.start(io, qp.maxSge(), sp.markersRx(), c.device.rxDirectFrom());
+        receiver.start(io, qp.maxSge(), sp.markersRx(), c.device.sockets().rxDirectFrom());
         qp.connection = c;
         qp.lifecycle().mpaDone();
         boolean initiator = handshake.isInitiator();
