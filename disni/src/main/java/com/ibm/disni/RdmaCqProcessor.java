@@ -113,6 +113,8 @@ public abstract class RdmaCqProcessor<C extends RdmaEndpoint> extends RdmaCqProv
             running = false;
         }
         if (thread.isAlive() && thread != Thread.currentThread()) {
+            // out of its wait at once, not after the group's timeout
+            thread.interrupt();
             thread.join();
         }
         super.close();

@@ -10,9 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jwarp.cli.JwarpCommand;
 import org.jwarp.cli.rping.RpingPattern;
-import picocli.CommandLine;
 
 /**
  * Runs one {@link Cell}: jwarp's rping in this JVM (through the real {@code jwarp rping} command
@@ -47,10 +45,16 @@ final class CellRunner {
             vm.guestKill("srv");
             return fail(cell, "siw rping -s did not start listening" + vm.healthNote(), "");
         }
-        List<String> args = new ArrayList<>(List.of("rping", "-c", "-a", "127.0.0.1", "-p", "" + SiwVm.GUEST_RPING_PORT,
-                "-C", "" + cell.count(), "-S", "" + cell.size(), "-V", "-d", "--timeout", "" + STEP_TIMEOUT_S));
-        args.addAll(cell.config().args());
-        Jwarp j = Jwarp.run(args);
+        List<String> args;
+        if (cell.config().disni()) {
+            args = List.of("-c", "-a", "127.0.0.1", "-p", "" + SiwVm.GUEST_RPING_PORT, "-C", "" + cell.count(), "-S",
+                    "" + cell.size(), "-V", "-t", "" + STEP_TIMEOUT_S);
+        } else {
+            args = new ArrayList<>(List.of("rping", "-c", "-a", "127.0.0.1", "-p", "" + SiwVm.GUEST_RPING_PORT,
+                    "-C", "" + cell.count(), "-S", "" + cell.size(), "-V", "-d", "--timeout", "" + STEP_TIMEOUT_S));
+            args.addAll(cell.config().args());
+        }
+        Jwarp j = Jwarp.run(HostRping.of(cell.config()), args);
         // a refused connection never reaches siw's rping, which then waits for another: do not wait long
         boolean exited = vm.awaitJob("srv", Duration.ofSeconds(j.exit == 0 ? 30 : 3));
         if (!exited) {
@@ -68,10 +72,16 @@ final class CellRunner {
 
     /** siw rping -c  ->  jwarp rping -s (in this JVM, listening before the guest connects). */
     private CellResult fromSiw(Cell cell) throws InterruptedException {
-        List<String> args = new ArrayList<>(List.of("rping", "-s", "-a", "127.0.0.1", "-p", "" + SiwVm.HOST_RPING_PORT,
-                "-S", "" + RpingPattern.MAX_SIZE, "-V", "-d", "--timeout", "" + STEP_TIMEOUT_S));
-        args.addAll(cell.config().args());
-        Jwarp server = Jwarp.start(args, "listening on");
+        List<String> args;
+        if (cell.config().disni()) {
+            args = List.of("-s", "-a", "127.0.0.1", "-p", "" + SiwVm.HOST_RPING_PORT, "-S", "" + RpingPattern.MAX_SIZE,
+                    "-t", "" + STEP_TIMEOUT_S);
+        } else {
+            args = new ArrayList<>(List.of("rping", "-s", "-a", "127.0.0.1", "-p", "" + SiwVm.HOST_RPING_PORT,
+                    "-S", "" + RpingPattern.MAX_SIZE, "-V", "-d", "--timeout", "" + STEP_TIMEOUT_S));
+            args.addAll(cell.config().args());
+        }
+        Jwarp server = Jwarp.start(HostRping.of(cell.config()), args, "listening on");
         if (!server.awaitMarker(Duration.ofSeconds(20))) {
             server.stop();
             return fail(cell, "jwarp rping -s did not listen: " + firstLine(server.err), server.out + server.err);
@@ -140,6 +150,7 @@ final class CellRunner {
     static final class Jwarp {
         private static final AtomicInteger IDS = new AtomicInteger();
         final String marker;
+        private final HostRping program;
         final CountDownLatch seen = new CountDownLatch(1);
         final CountDownLatch done = new CountDownLatch(1);
         volatile int exit = -1;
@@ -147,20 +158,31 @@ final class CellRunner {
         volatile String err = "";
         private Thread thread;
 
-        private Jwarp(String marker) {
+        private Jwarp(HostRping program, String marker) {
+            this.program = program;
             this.marker = marker;
         }
 
-        /** Runs the command to its end on this thread. */
+        /** Runs the jwarp command to its end on this thread. */
         static Jwarp run(List<String> args) {
-            Jwarp j = new Jwarp(null);
+            return run(HostRping.JWARP, args);
+        }
+
+        /** Runs {@code program} to its end on this thread. */
+        static Jwarp run(HostRping program, List<String> args) {
+            Jwarp j = new Jwarp(program, null);
             j.execute(args);
             return j;
         }
 
-        /** Starts the command on a thread; {@link #awaitMarker} waits for an output line containing {@code marker}. */
+        /** Starts the jwarp command on a thread, as {@link #start(HostRping, List, String)}. */
         static Jwarp start(List<String> args, String marker) {
-            Jwarp j = new Jwarp(marker);
+            return start(HostRping.JWARP, args, marker);
+        }
+
+        /** Starts {@code program} on a thread; {@link #awaitMarker} waits for an output line containing {@code marker}. */
+        static Jwarp start(HostRping program, List<String> args, String marker) {
+            Jwarp j = new Jwarp(program, marker);
             j.thread = new Thread(() -> j.execute(args), "jwarp-" + IDS.incrementAndGet());
             j.thread.setDaemon(true);
             j.thread.start();
@@ -180,10 +202,7 @@ final class CellRunner {
             };
             StringWriter e = new StringWriter();
             try {
-                CommandLine cl = JwarpCommand.newCommandLine();
-                cl.setOut(new PrintWriter(o, true));
-                cl.setErr(new PrintWriter(e, true));
-                exit = cl.execute(args.toArray(String[]::new));
+                exit = program.execute(args, new PrintWriter(o, true), new PrintWriter(e, true));
             } finally {
                 out = o.toString();
                 err = e.toString();

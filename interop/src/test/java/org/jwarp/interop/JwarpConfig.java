@@ -32,6 +32,17 @@ record JwarpConfig(String name, List<String> args) {
     /** As responder, accepts only a Send RTR, which siw cannot send. */
     static final JwarpConfig RTR_SEND = of("rtr=send", "--rtr", "send");
 
+    /**
+     * Not jwarp's rping but {@code org.jwarp.disni.rping.DisniRping}: rping written against DiSNI's
+     * API, on jwarp-disni with the device's defaults.
+     */
+    static final JwarpConfig DISNI = of("disni rping");
+
+    /** True for {@link #DISNI}. */
+    boolean disni() {
+        return equals(DISNI);
+    }
+
     /** As initiator every knob counts. */
     static final List<JwarpConfig> CLIENT = List.of(V2_RTR_CRC, V2_RTR_NOCRC, V2_CRC, V2_NOCRC, V1_CRC, V1_NOCRC);
     /**

@@ -132,6 +132,22 @@ class SiwInteropTest {
                 SiwVm.HOST_RPING_PORT, "siw-to-jwarp.pcap");
     }
 
+    /** rping written against DiSNI's API, on jwarp-disni, as client of siw's rping; the capture checked by tshark. */
+    @Test
+    @Order(2)
+    void captureDisniToSiw() throws InterruptedException {
+        capture(new Cell("stock", true, JwarpConfig.DISNI, 4097, Matrix.COUNT, Optional.empty()),
+                SiwVm.GUEST_RPING_PORT, "disni-to-siw.pcap");
+    }
+
+    /** siw's rping as client of rping written against DiSNI's API, on jwarp-disni; the capture checked by tshark. */
+    @Test
+    @Order(2)
+    void captureSiwToDisni() throws InterruptedException {
+        capture(new Cell("stock", false, JwarpConfig.DISNI, 1443, Matrix.COUNT, Optional.empty()),
+                SiwVm.HOST_RPING_PORT, "siw-to-disni.pcap");
+    }
+
     /**
      * siw takes at most 256 bytes of MPA private data (RFC 5044: 512) and closes the connection,
      * with no Reply, on more: 252 bytes after the RFC 6581 header pass, 253 do not, and jwarp names
