@@ -47,8 +47,15 @@ final class ChildJvm implements AutoCloseable {
     }
 
     static ChildJvm start(String name, String mainClass, String... args) throws IOException {
+        return start(name, List.of(), mainClass, args);
+    }
+
+    /** As {@link #start(String, String, String...)}, with {@code jvmOptions} (system properties, say) before the class. */
+    static ChildJvm start(String name, List<String> jvmOptions, String mainClass, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", classPath(), mainClass));
+                "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", classPath(), mainClass));
         cmd.addAll(List.of(args));
         Path dir = Path.of("target", "child-jvms");
         Files.createDirectories(dir);

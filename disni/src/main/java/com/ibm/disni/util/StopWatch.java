@@ -1,35 +1,39 @@
 package com.ibm.disni.util;
 
 /**
- * Elapsed time in nanoseconds. Programs read it without stopping the watch (DaRPC's client calls
- * {@link #start()} and then {@link #getExecutionTime()}), so until {@link #stop()} it is the time
- * since the start, and after it the time from start to stop.
+ * Accumulated wall-clock time in milliseconds, as DiSNI's own: {@link #start()} opens an interval,
+ * {@link #stop()} adds it to the total, and {@link #getExecutionTime()} closes an open interval
+ * before it returns the total (DaRPC's client starts the watch, runs its loop, and reads it once,
+ * dividing by 1,000 for seconds). {@link #reset()} clears the total.
  */
 public class StopWatch {
-    private long start;
-    private long stop;
-    private boolean stopped;
+    private long startedAt;
+    private long total;
 
     public StopWatch() {
+        reset();
     }
 
     public void start() {
-        start = System.nanoTime();
-        stopped = false;
+        startedAt = System.currentTimeMillis();
     }
 
+    /** Adds the open interval, if any, to the total. */
     public void stop() {
-        stop = System.nanoTime();
-        stopped = true;
+        if (startedAt > 0) {
+            total += System.currentTimeMillis() - startedAt;
+            startedAt = 0;
+        }
     }
 
     public void reset() {
-        start = System.nanoTime();
-        stopped = false;
+        startedAt = 0;
+        total = 0;
     }
 
-    /** Nanoseconds since {@link #start()}, or from start to {@link #stop()} once stopped. */
+    /** The total in milliseconds, after closing an open interval. */
     public long getExecutionTime() {
-        return (stopped ? stop : System.nanoTime()) - start;
+        stop();
+        return total;
     }
 }

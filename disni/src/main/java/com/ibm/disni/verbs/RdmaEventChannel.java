@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jwarp.disni.DisniDevice;
+import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.RdmaDevice;
 
 /**
  * An event channel ({@code struct rdma_event_channel}): the queue the events of its ids arrive on,
@@ -54,6 +57,17 @@ public class RdmaEventChannel {
             throw new IOException("rdma_get_cm_event: the event channel is closed");
         }
         try {
+            RdmaDevice device = DisniDevice.get();
+            if (device.config().threadingMode() == DeviceConfig.ThreadingMode.INVOKER) {
+                // no engine thread: events arise only while some thread runs the duty cycle, so the
+                // waiting thread runs it (as CmEventQueue.poll(timeout, device) does)
+                boolean forever = timeout < 0;
+                while (!device.invokeUntil(() -> !events.isEmpty() || !isOpen, forever ? 1000 : timeout,
+                        TimeUnit.MILLISECONDS) && forever && isOpen) {
+                    // waited a second for an event that may take longer; go on
+                }
+                return events.poll();
+            }
             if (timeout >= 0) {
                 return events.poll(timeout, TimeUnit.MILLISECONDS);
             }
