@@ -15,16 +15,19 @@ import java.util.Locale;
  * {@link SocketChannel} with {@code TCP_NODELAY} per side, {@code batch} requests written before
  * their responses are read (1: one at a time, as DaRPC's {@code future-poll}). The client prints
  * {@code executionTime} and {@code ops} as DaRPC's client does, and checks every response's value.
+ * A request's first field is the response's length, so the same loop stands in for an RDMA READ
+ * of that many bytes ({@code RESPONSE}, default 24).
  *
  * <pre>
  * SocketsRpc server PORT
- * SocketsRpc client HOST PORT LOOPS BATCH
+ * SocketsRpc client HOST PORT LOOPS BATCH [RESPONSE]
  * </pre>
  */
 final class SocketsRpc {
 
     static final int REQUEST = 16;
     static final int RESPONSE = 24;
+    static final int MAX_RESPONSE = 64 * 1024;
 
     private SocketsRpc() {
     }
@@ -32,11 +35,11 @@ final class SocketsRpc {
     public static void main(String[] args) throws IOException {
         if (args.length == 2 && args[0].equals("server")) {
             serve(Integer.parseInt(args[1]));
-        } else if (args.length == 5 && args[0].equals("client")) {
+        } else if ((args.length == 5 || args.length == 6) && args[0].equals("client")) {
             call(new InetSocketAddress(args[1], Integer.parseInt(args[2])), Integer.parseInt(args[3]),
-                    Integer.parseInt(args[4]));
+                    Integer.parseInt(args[4]), args.length == 6 ? Integer.parseInt(args[5]) : RESPONSE);
         } else {
-            System.err.println("usage: SocketsRpc server PORT | client HOST PORT LOOPS BATCH");
+            System.err.println("usage: SocketsRpc server PORT | client HOST PORT LOOPS BATCH [RESPONSE]");
             System.exit(2);
         }
     }
@@ -47,13 +50,14 @@ final class SocketsRpc {
             listener.bind(new InetSocketAddress("127.0.0.1", port));
             System.out.println("listening on " + port);
             ByteBuffer req = ByteBuffer.allocateDirect(REQUEST);
-            ByteBuffer resp = ByteBuffer.allocateDirect(RESPONSE);
+            ByteBuffer resp = ByteBuffer.allocateDirect(MAX_RESPONSE);
             while (true) {
                 try (SocketChannel ch = listener.accept()) {
                     ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                     while (readFully(ch, req.clear())) {
-                        resp.clear();
-                        resp.putInt(0, req.getInt(0)).putInt(4, req.getInt(4) + 1).putLong(8, req.getLong(8))
+                        int length = Math.clamp(req.getInt(0), RESPONSE, MAX_RESPONSE);
+                        resp.clear().limit(length);
+                        resp.putInt(0, length).putInt(4, req.getInt(4) + 1).putLong(8, req.getLong(8))
                                 .putLong(16, 0);
                         writeFully(ch, resp);
                     }
@@ -62,27 +66,27 @@ final class SocketsRpc {
         }
     }
 
-    static void call(InetSocketAddress server, int loops, int batch) throws IOException {
+    static void call(InetSocketAddress server, int loops, int batch, int response) throws IOException {
         try (SocketChannel ch = SocketChannel.open(server)) {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             ByteBuffer req = ByteBuffer.allocateDirect(REQUEST * batch);
-            ByteBuffer resp = ByteBuffer.allocateDirect(RESPONSE * batch);
+            ByteBuffer resp = ByteBuffer.allocateDirect(response * batch);
             long t0 = System.nanoTime();
             int done = 0;
             while (done < loops) {
                 int n = Math.min(batch, loops - done);
                 req.clear().limit(n * REQUEST);
                 for (int i = 0; i < n; i++) {
-                    req.putInt(i * REQUEST, 1).putInt(i * REQUEST + 4, done + i).putLong(i * REQUEST + 8, System.nanoTime());
+                    req.putInt(i * REQUEST, response).putInt(i * REQUEST + 4, done + i).putLong(i * REQUEST + 8, System.nanoTime());
                 }
                 writeFully(ch, req);
-                resp.clear().limit(n * RESPONSE);
+                resp.clear().limit(n * response);
                 if (!readFully(ch, resp)) {
                     throw new IOException("the server closed the connection after " + done + " calls");
                 }
                 for (int i = 0; i < n; i++) {
-                    if (resp.getInt(i * RESPONSE + 4) != done + i + 1) {
-                        throw new IOException("wrong response to call " + (done + i) + ": " + resp.getInt(i * RESPONSE + 4));
+                    if (resp.getInt(i * response + 4) != done + i + 1) {
+                        throw new IOException("wrong response to call " + (done + i) + ": " + resp.getInt(i * response + 4));
                     }
                 }
                 done += n;
