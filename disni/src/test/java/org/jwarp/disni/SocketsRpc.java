@@ -19,7 +19,7 @@ import java.util.Locale;
  * of that many bytes ({@code RESPONSE}, default 24).
  *
  * <pre>
- * SocketsRpc server PORT
+ * SocketsRpc server PORT [ADDRESS]
  * SocketsRpc client HOST PORT LOOPS BATCH [RESPONSE]
  * </pre>
  */
@@ -33,21 +33,21 @@ final class SocketsRpc {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length == 2 && args[0].equals("server")) {
-            serve(Integer.parseInt(args[1]));
+        if ((args.length == 2 || args.length == 3) && args[0].equals("server")) {
+            serve(args.length == 3 ? args[2] : "127.0.0.1", Integer.parseInt(args[1]));
         } else if ((args.length == 5 || args.length == 6) && args[0].equals("client")) {
             call(new InetSocketAddress(args[1], Integer.parseInt(args[2])), Integer.parseInt(args[3]),
                     Integer.parseInt(args[4]), args.length == 6 ? Integer.parseInt(args[5]) : RESPONSE);
         } else {
-            System.err.println("usage: SocketsRpc server PORT | client HOST PORT LOOPS BATCH [RESPONSE]");
+            System.err.println("usage: SocketsRpc server PORT [ADDRESS] | client HOST PORT LOOPS BATCH [RESPONSE]");
             System.exit(2);
         }
     }
 
     /** Serves one client at a time, for ever. */
-    static void serve(int port) throws IOException {
+    static void serve(String address, int port) throws IOException {
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
-            listener.bind(new InetSocketAddress("127.0.0.1", port));
+            listener.bind(new InetSocketAddress(address, port));
             System.out.println("listening on " + port);
             ByteBuffer req = ByteBuffer.allocateDirect(REQUEST);
             ByteBuffer resp = ByteBuffer.allocateDirect(MAX_RESPONSE);
