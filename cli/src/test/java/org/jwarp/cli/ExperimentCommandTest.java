@@ -52,8 +52,8 @@ class ExperimentCommandTest {
             var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                     .parse(new InputSource(new StringReader(Files.readString(out.resolve(svg)))));
             assertEquals("svg", doc.getDocumentElement().getTagName());
-            // 2 series of one engine thread (moderated or not), 6 of two (3 steerings, moderated or not); XChart
-            // draws lines, markers and glyphs as paths: at least one per series
+            // 2 series of one engine thread (moderated or not), 6 of two (3 steerings, moderated or not): a line
+            // per series and one in the legend, each a path
             assertTrue(doc.getElementsByTagName("path").getLength() >= 8, svg + ": a line per series");
             assertTrue(!Files.readString(out.resolve(svg)).contains("<!DOCTYPE"), svg + ": standalone, no external DTD");
         }
