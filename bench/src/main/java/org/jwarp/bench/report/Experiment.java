@@ -4,9 +4,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** One experiment result directory, read ({@link ResultDirectory#read}). */
+/**
+ * One experiment result directory, read ({@link ResultDirectory#read}): the CSV's header and rows,
+ * the plots, the README, and from {@code results.json} the mode, the plan's fields (as text) and
+ * the run's notes.
+ */
 public record Experiment(Path dir, String schema, List<String> header, List<String[]> rows, Map<String, String> svgs,
-                         String readme) {
+                         String readme, String mode, Map<String, String> plan, List<String> notes) {
 
     /** The experiment's name: the schema's, e.g. {@code toe} of {@code jwarp-experiment-toe/1}. */
     public String name() {

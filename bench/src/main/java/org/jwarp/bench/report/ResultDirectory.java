@@ -1,10 +1,12 @@
 package org.jwarp.bench.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,7 +44,17 @@ public final class ResultDirectory {
             throw new IllegalArgumentException(dir + " has no results.json and results.csv: it is not the output of "
                     + "'jwarp experiment'");
         }
-        String schema = JsonCodec.read(Files.readString(json), json.toString(), SCHEMAS).get("schema").asText();
+        JsonNode doc = JsonCodec.read(Files.readString(json), json.toString(), SCHEMAS);
+        String schema = doc.get("schema").asText();
+        Map<String, String> plan = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> f : doc.properties()) {
+            switch (f.getKey()) {
+                case "schema", "mode", "results" -> { }
+                case "notes" -> f.getValue().forEach(n -> notes.add(n.asText()));
+                default -> plan.put(f.getKey(), planValue(f.getValue()));
+            }
+        }
         List<String> lines = Files.readAllLines(csv);
         if (lines.isEmpty()) {
             throw new IllegalArgumentException(csv + " is empty");
@@ -61,6 +73,16 @@ public final class ResultDirectory {
         }
         Path readme = dir.resolve("README.md");
         return new Experiment(dir, schema, Arrays.asList(lines.getFirst().split(",", -1)), rows, svgs,
-                Files.isRegularFile(readme) ? Files.readString(readme) : "");
+                Files.isRegularFile(readme) ? Files.readString(readme) : "", doc.path("mode").asText(""), plan, notes);
+    }
+
+    /** A plan field as text: a list's items joined by ", ", a value as it is. */
+    private static String planValue(JsonNode v) {
+        if (v.isArray()) {
+            List<String> items = new ArrayList<>();
+            v.forEach(i -> items.add(i.isValueNode() ? i.asText() : i.toString()));
+            return String.join(", ", items);
+        }
+        return v.isValueNode() ? v.asText() : v.toString();
     }
 }
