@@ -16,7 +16,7 @@ record DegenLink(String delayMs, String direction, long packets, long dropped, S
     private static final Pattern NOTE = Pattern.compile("^degen at ([0-9.]+) ms: (.*)$");
     /** A direction's counters: rx and tx packets and bytes, queue, queue_max, then the five drop counters. */
     private static final Pattern COUNTERS = Pattern.compile("\\b(a2b|b2a)((?:\\s+\\d+){11})\\b");
-    private static final Pattern LATENESS = Pattern.compile("\\b(a2b|b2a) n=\\d+ p50=([0-9.]+ \\w+) p99=([0-9.]+ \\w+) "
+    private static final Pattern LATENESS = Pattern.compile("\\b(a2b|b2a)\\s+n=\\d+ p50=([0-9.]+ \\w+) p99=([0-9.]+ \\w+) "
             + "p99\\.9=([0-9.]+ \\w+) max=([0-9.]+ \\w+)");
 
     /** The directions of {@code note}, or none if it is no degen note. */
@@ -44,9 +44,14 @@ record DegenLink(String delayMs, String direction, long packets, long dropped, S
                 }
             }
             out.add(new DegenLink(delay, late.group(1).equals("a2b") ? "A → B" : "B → A", packets, dropped,
-                    late.group(2), late.group(3), late.group(4), late.group(5)));
+                    micro(late.group(2)), micro(late.group(3)), micro(late.group(4)), micro(late.group(5))));
         }
         return out;
+    }
+
+    /** degen writes microseconds as {@code us}. */
+    private static String micro(String time) {
+        return time.replace(" us", " µs");
     }
 
     static boolean isNote(String note) {
