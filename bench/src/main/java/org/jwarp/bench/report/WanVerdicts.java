@@ -20,6 +20,9 @@ import java.util.TreeMap;
  */
 final class WanVerdicts {
 
+    /** What a headline adds when the run had no delay sweep (it needs root), so the outcome rests on the LAN half. */
+    private static final String NO_SWEEP = "; no delay sweep in this run";
+
     private WanVerdicts() {
     }
 
@@ -78,11 +81,11 @@ final class WanVerdicts {
         }
         int held = (below == ratios.size() ? 1 : 0) + (!delayRatios.isEmpty() && follow ? 1 : 0);
         String headline = f("jwarp %.2f-%.2f× sockets' one-way latency by size (the paper: RDMA below sockets)",
-                min(ratios), max(ratios)) + (delayRatios.isEmpty() ? "" : f("; with delay %.2f-%.2f×, both following "
+                min(ratios), max(ratios)) + (delayRatios.isEmpty() ? NO_SWEEP : f("; with delay %.2f-%.2f×, both following "
                 + "the delay", min(delayRatios), max(delayRatios)));
         return new Verdict(Verdict.of(held, delayRatios.isEmpty() ? 1 : 2), headline, "Typical one-way latency, jwarp "
                 + "/ busy-polling sockets, by size: " + sizes + below + " of " + ratios.size() + " sizes below sockets"
-                + (delayRatios.isEmpty() ? " (no delay sweep: it needs root)." : ". With added delay (jwarp / sockets): "
+                + (delayRatios.isEmpty() ? " (no delay sweep in this run)." : ". With added delay (jwarp / sockets): "
                 + delays + (follow ? "both follow the delay, as in the paper." : "they do not both follow the delay.")));
     }
 
@@ -117,7 +120,7 @@ final class WanVerdicts {
             }
         }
         String headline = f("READ fetch %.0f → %.0f µs from %s to %s ms of remote load; sockets %.0f → %.0f µs", r0, r1,
-                trim(f("%.3f", lo)), trim(f("%.3f", hi)), s0, s1);
+                trim(f("%.3f", lo)), trim(f("%.3f", hi)), s0, s1) + (delayed == 0 ? NO_SWEEP : "");
         return new Verdict(Verdict.of((flat ? 1 : 0) + (delayed > 0 && ahead == delayed ? 1 : 0), delayed > 0 ? 2 : 1),
                 headline, headline + ": " + (flat ? "READ stays flat while sockets grow with the load, as the paper "
                 + "found" : "READ did not stay flat against sockets here") + (delayed == 0 ? "." : f(". With added delay "
@@ -168,11 +171,11 @@ final class WanVerdicts {
         }
         boolean large = rndz < eager;
         String headline = f("at %s rendezvous %.0f µs against eager %.0f µs", size(largest), rndz, eager)
-                + (lastDelay == null ? "" : f("; at %s ms of delay rendezvous %.2f× eager", trim(lastDelay), lastRatio));
+                + (lastDelay == null ? NO_SWEEP : f("; at %s ms of delay rendezvous %.2f× eager", trim(lastDelay), lastRatio));
         return new Verdict(Verdict.of((large ? 1 : 0) + (lastDelay != null && lastRatio > 1 ? 1 : 0),
                 lastDelay == null ? 1 : 2), headline, "Message latency, eager / WRITE rendezvous / READ rendezvous, by "
                 + "size: " + sizes + (large ? "rendezvous wins the largest size, as the paper argues. " : "rendezvous "
-                + "does not win the largest size here. ") + (lastDelay == null ? "No delay sweep (it needs root)."
+                + "does not win the largest size here. ") + (lastDelay == null ? "No delay sweep in this run."
                 : "By added delay at 64 KiB: " + delays + (lastRatio > 1 ? "the address exchange's extra round trips "
                 + "dominate as the delay grows, as the paper argues." : "rendezvous is not behind at the largest delay.")));
     }
@@ -208,7 +211,7 @@ final class WanVerdicts {
         Verdict.Outcome o = ahead == total ? Verdict.Outcome.REPRODUCED : ahead * 2 >= total ? Verdict.Outcome.PARTLY
                 : Verdict.Outcome.NOT;
         return new Verdict(o, f("RDMA WRITE's overlap at or above sockets' at %d of %d (size, computation) points",
-                ahead, total), f("Overlap ratio, RDMA WRITE against sockets: at or above sockets at %d of %d points",
+                ahead, total) + (delays.isEmpty() ? NO_SWEEP : ""), f("Overlap ratio, RDMA WRITE against sockets: at or above sockets at %d of %d points",
                 ahead, total) + (behind.isEmpty() ? "" : "; behind (RDMA / sockets) at " + String.join(", ", behind))
                 + (delays.isEmpty() ? "." : ". With added delay (RDMA / sockets): " + delays
                 + "the delay is overlapped by both."));
@@ -228,7 +231,7 @@ final class WanVerdicts {
         Verdict.Outcome o = r < s && r < 1.1 ? Verdict.Outcome.REPRODUCED : r < s ? Verdict.Outcome.PARTLY
                 : Verdict.Outcome.NOT;
         return new Verdict(o, f("the server job ×%.2f under RDMA WRITE streams, ×%.2f under sockets streams (median "
-                + "over sizes)", r, s), f("The server job's slowdown under background streams (median over sizes): "
+                + "over sizes)", r, s) + (rd == null ? NO_SWEEP : ""), f("The server job's slowdown under background streams (median over sizes): "
                 + "×%.2f with RDMA WRITE (%.2f to %.2f), ×%.2f with sockets (%.2f to %.2f)%s: %s", r, min(rdma), max(rdma),
                 s, min(sockets), max(sockets), rd == null || sd == null ? "" : f("; with added delay ×%.2f against ×%.2f",
                 median(rd), median(sd)), r < s ? "RDMA costs the server's application less CPU than sockets, as the "
