@@ -112,7 +112,8 @@ class ReportCommandTest {
         Files.writeString(dir.resolve("results.json"), "{\"schema\": \"jwarp-bench/1\", \"rows\": []}\n");
         r = JwarpCommandTest.run("report", dir.toString(), "--out", dir.resolve("r.html").toString());
         assertEquals(2, r.exit());
-        assertTrue(r.err().contains("results.json is a jwarp-bench/1 document; expected one of jwarp-experiment-toe/1"),
+        assertTrue(r.err().contains("results.json is a jwarp-bench/1 document; expected one of "
+                + String.join(", ", org.jwarp.bench.report.ResultDirectory.SCHEMAS)),
                 r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
     }

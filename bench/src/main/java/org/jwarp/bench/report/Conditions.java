@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jwarp.bench.experiments.RunResult;
 
 /**
  * The conditions of a run as small tables: the plan (mode and the plan's fields), the machine and
@@ -19,7 +20,7 @@ final class Conditions {
     private Conditions() {
     }
 
-    static void render(StringBuilder sb, Experiment e) {
+    static void render(StringBuilder sb, RunResult e) {
         List<List<String>> run = new ArrayList<>();
         if (!e.mode().isEmpty()) {
             run.add(List.of("mode", e.mode()));

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jwarp.bench.experiments.Rows;
 
 /**
  * degen's own statistics for one delay of a sweep, read back from the note an experiment writes
@@ -26,7 +27,7 @@ record DegenLink(String delayMs, String direction, long packets, long dropped, S
         if (!m.matches()) {
             return out;
         }
-        String delay = Verdicts.trim(m.group(1));
+        String delay = Rows.trim(m.group(1));
         String stats = m.group(2);
         Matcher late = LATENESS.matcher(stats);
         while (late.find()) {

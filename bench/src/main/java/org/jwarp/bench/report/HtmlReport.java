@@ -7,6 +7,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jwarp.bench.experiments.Experiment;
+import org.jwarp.bench.experiments.Experiments;
+import org.jwarp.bench.experiments.Paper;
+import org.jwarp.bench.experiments.RunResult;
+import org.jwarp.bench.experiments.Verdict;
 
 /**
  * {@code jwarp report}: one self-contained HTML page from experiment result directories. At the
@@ -52,10 +57,10 @@ public final class HtmlReport {
     }
 
     /** The page for {@code experiments}, in order. */
-    public static String render(List<Experiment> experiments) {
+    public static String render(List<RunResult> experiments) {
         List<Verdict> verdicts = new ArrayList<>();
-        for (Experiment e : experiments) {
-            verdicts.add(Verdicts.of(e));
+        for (RunResult e : experiments) {
+            verdicts.add(known(e).verdict(e));
         }
         StringBuilder sb = new StringBuilder();
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>jwarp: the papers' "
@@ -72,14 +77,14 @@ public final class HtmlReport {
         return sb.toString();
     }
 
-    private static void summary(StringBuilder sb, List<Experiment> experiments, List<Verdict> verdicts) {
+    private static void summary(StringBuilder sb, List<RunResult> experiments, List<Verdict> verdicts) {
         sb.append("<h2>Summary</h2>\n<table class=\"summary\"><thead><tr><th>experiment</th><th>reproduces</th>"
                 + "<th>verdict</th><th>on the numbers</th></tr></thead><tbody>\n");
         for (int i = 0; i < experiments.size(); i++) {
-            Experiment e = experiments.get(i);
+            RunResult e = experiments.get(i);
             Verdict v = verdicts.get(i);
             sb.append("<tr><th scope=\"row\"><a href=\"#").append(Html.esc(e.name())).append("\">")
-                    .append(Html.esc(e.name())).append("</a></th><td>").append(Html.esc(Paper.of(e.name()).figure()))
+                    .append(Html.esc(e.name())).append("</a></th><td>").append(Html.esc(known(e).paper().figure()))
                     .append("</td><td>").append(badge(v)).append("</td><td>").append(Html.esc(v.headline()))
                     .append("</td></tr>\n");
         }
@@ -87,11 +92,11 @@ public final class HtmlReport {
     }
 
     private static String badge(Verdict v) {
-        return "<span class=\"badge " + v.outcome().css() + "\">" + v.outcome().label + "</span>";
+        return "<span class=\"badge " + v.outcome().css() + "\">" + v.outcome().label() + "</span>";
     }
 
-    private static void section(StringBuilder sb, Experiment e, Verdict v) {
-        Paper p = Paper.of(e.name());
+    private static void section(StringBuilder sb, RunResult e, Verdict v) {
+        Paper p = known(e).paper();
         sb.append("<section class=\"experiment\" id=\"").append(Html.esc(e.name())).append("\">\n<h2>")
                 .append(Html.esc(p.title())).append("</h2>\n");
         sb.append("<p><b>The question.</b> ").append(Html.esc(p.question())).append("</p>\n");
@@ -113,6 +118,12 @@ public final class HtmlReport {
                 .append("</pre></details>\n</section>\n");
     }
 
+    /** The experiment that wrote {@code run}: ResultDirectory reads only the registry's schemas. */
+    private static Experiment known(RunResult run) {
+        return Experiments.named(run.name()).orElseThrow(() -> new IllegalArgumentException(run.dir()
+                + " holds results of an experiment this jwarp does not know: " + run.schema()));
+    }
+
     /** An SVG document as an inline element: whatever comes before {@code <svg} (an XML prolog) goes. */
     private static String inline(String svg) {
         int at = svg.indexOf("<svg");
@@ -121,7 +132,7 @@ public final class HtmlReport {
 
     /** Reads every directory and writes the page to {@code out}. */
     public static Path write(List<Path> dirs, Path out) throws IOException {
-        List<Experiment> list = new ArrayList<>();
+        List<RunResult> list = new ArrayList<>();
         for (Path d : dirs) {
             list.add(ResultDirectory.read(d));
         }

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.jwarp.bench.experiments.Experiments;
+import org.jwarp.bench.experiments.RunResult;
 import org.jwarp.bench.json.JsonCodec;
 
 /**
@@ -20,10 +22,7 @@ import org.jwarp.bench.json.JsonCodec;
 public final class ResultDirectory {
 
     /** The experiments' schemas this jwarp reads (docs/json.md). */
-    public static final List<String> SCHEMAS = List.of("jwarp-experiment-toe/1", "jwarp-experiment-rss/1",
-            "jwarp-experiment-latency/1", "jwarp-experiment-progress/1", "jwarp-experiment-rendezvous/1",
-            "jwarp-experiment-iwarp-vs-tcp/1", "jwarp-experiment-overlap/1", "jwarp-experiment-cpu-impact/1",
-            "jwarp-experiment-verbs-options/1");
+    public static final List<String> SCHEMAS = Experiments.schemas();
 
     private ResultDirectory() {
     }
@@ -33,7 +32,7 @@ public final class ResultDirectory {
      *
      * @throws IllegalArgumentException one line, saying what is missing or what the directory holds instead
      */
-    public static Experiment read(Path dir) throws IOException {
+    public static RunResult read(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException(dir + " is not a directory; give the output directory of a 'jwarp "
                     + "experiment' run");
@@ -72,7 +71,7 @@ public final class ResultDirectory {
             }
         }
         Path readme = dir.resolve("README.md");
-        return new Experiment(dir, schema, Arrays.asList(lines.getFirst().split(",", -1)), rows, svgs,
+        return new RunResult(dir, schema, Arrays.asList(lines.getFirst().split(",", -1)), rows, svgs,
                 Files.isRegularFile(readme) ? Files.readString(readme) : "", doc.path("mode").asText(""), plan, notes);
     }
 

@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jwarp.bench.experiment.SizeText;
+import org.jwarp.bench.experiments.Rows;
+import org.jwarp.bench.experiments.RunResult;
 
 /**
  * An experiment's rows as tables a reader can take in: one table per part of the run (the size
@@ -42,7 +44,7 @@ final class ResultTable {
     }
 
     /** The tables of {@code e}, each under a heading if the run has parts. */
-    static void render(StringBuilder sb, Experiment e) {
+    static void render(StringBuilder sb, RunResult e) {
         int part = e.header().indexOf("part");
         Map<String, List<String[]>> parts = new LinkedHashMap<>();
         for (String[] r : e.rows()) {
@@ -139,7 +141,7 @@ final class ResultTable {
             if ((column.equals("size") || column.equals("chunk")) && v == Math.rint(v)) {
                 return SizeText.of((long) v);
             }
-            return value.matches("-?\\d+") && value.length() > 4 ? grouped(value) : Html.number(v);
+            return value.matches("-?\\d+") && value.length() > 4 ? grouped(value) : Rows.number(v);
         } catch (NumberFormatException x) {
             return value;
         }

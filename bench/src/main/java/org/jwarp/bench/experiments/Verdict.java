@@ -1,4 +1,4 @@
-package org.jwarp.bench.report;
+package org.jwarp.bench.experiments;
 
 import java.util.List;
 
@@ -7,31 +7,36 @@ import java.util.List;
  * sentence that names the numbers it rests on, and (where the paper gives numbers) the paper's
  * numbers beside ours as a small table ({@code comparisonHeader} empty: none).
  */
-record Verdict(Outcome outcome, String headline, String text, List<String> comparisonHeader,
+public record Verdict(Outcome outcome, String headline, String text, List<String> comparisonHeader,
                List<List<String>> comparison) {
 
     /** How far a run reproduced the paper's finding. */
-    enum Outcome {
+    public enum Outcome {
         REPRODUCED("reproduced"), PARTLY("partly"), NOT("not reproduced"), NONE("no verdict");
 
-        final String label;
+        private final String label;
 
         Outcome(String label) {
             this.label = label;
         }
 
+        /** As the report names it. */
+        public String label() {
+            return label;
+        }
+
         /** The CSS class of its badge. */
-        String css() {
+        public String css() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
     }
 
-    Verdict(Outcome outcome, String headline, String text) {
+    public Verdict(Outcome outcome, String headline, String text) {
         this(outcome, headline, text, List.of(), List.of());
     }
 
     /** No verdict: the run lacks what the comparison needs. */
-    static Verdict none(String why) {
+    public static Verdict none(String why) {
         return new Verdict(Outcome.NONE, why, "No verdict: " + why);
     }
 
