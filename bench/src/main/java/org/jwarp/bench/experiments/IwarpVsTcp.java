@@ -11,30 +11,18 @@ import java.util.List;
 import java.util.Map;
 
 /** Software iWARP against TCP, MPA CRC on and off (seed 002); the paper gives numbers, set beside ours. */
-final class IwarpVsTcp implements Experiment {
+final class IwarpVsTcp extends SeedExperiment {
 
-    private static final Paper PAPER = new Paper("Software iWARP against TCP, CRC on and off (seed 002)",
-            "seed 002 Tables 1, 2, Fig. 2-4",
-            "Does a software iWARP stack keep up with TCP in latency and throughput, what does the MPA CRC cost, "
-                    + "and how much CPU does each side use?",
-            "Software iWARP was within a few µs of TCP's latency (kernel stack with CRC 20.3 µs at 4 B and "
-                    + "615.5 µs at 64 kB, TCP 16.9 and 594.8 µs), about 10 Mb/s below TCP in throughput on "
-                    + "1 GbE, the CRC costing about 8 Mb/s; its host ran near full CPU load, much of it the CRC.");
-
-
-    @Override
-    public String name() {
-        return "iwarp-vs-tcp";
-    }
-
-    @Override
-    public String description() {
-        return "seed 002 Tables 1-2, Fig. 2-4: latency and throughput, jwarp (MPA CRC on, off) vs Java TCP sockets; each side's CPU by thread time and by a cycle soaker";
-    }
-
-    @Override
-    public Paper paper() {
-        return PAPER;
+    IwarpVsTcp() {
+        super("iwarp-vs-tcp", "seed 002 Tables 1-2, Fig. 2-4: latency and throughput, jwarp (MPA CRC on, off) "
+                + "vs Java TCP sockets; each side's CPU by thread time and by a cycle soaker",
+                new Paper("Software iWARP against TCP, CRC on and off (seed 002)",
+                    "seed 002 Tables 1, 2, Fig. 2-4",
+                    "Does a software iWARP stack keep up with TCP in latency and throughput, what does the MPA CRC cost, "
+                            + "and how much CPU does each side use?",
+                    "Software iWARP was within a few µs of TCP's latency (kernel stack with CRC 20.3 µs at 4 B and "
+                            + "615.5 µs at 64 kB, TCP 16.9 and 594.8 µs), about 10 Mb/s below TCP in throughput on "
+                            + "1 GbE, the CRC costing about 8 Mb/s; its host ran near full CPU load, much of it the CRC."));
     }
 
     @Override

@@ -11,30 +11,16 @@ import java.util.List;
 import java.util.Map;
 
 /** One-way latency, RDMA WRITE against sockets (seed 000, Fig. 3 and 8). */
-final class Latency implements Experiment {
+final class Latency extends SeedExperiment {
 
-    private static final Paper PAPER = new Paper("Latency (seed 000, Fig. 3 and Fig. 8)", "seed 000 Fig. 3, 8",
-            "What one-way latency does RDMA WRITE give against TCP sockets, by message size on a LAN, and how "
-                    + "does a WAN delay change the comparison?",
-            "On the LAN RDMA's latency is well below sockets' for small messages and the gap narrows as "
-                    + "messages grow; with emulated WAN delay both curves follow the delay, which dominates.");
-
-    /** What a headline adds when the run had no delay sweep (it needs root), so the outcome rests on the LAN half. */
-    private static final String NO_SWEEP = "; no delay sweep in this run";
-
-    @Override
-    public String name() {
-        return "latency";
-    }
-
-    @Override
-    public String description() {
-        return "seed 000 Fig. 3 and 8: RDMA WRITE vs sockets one-way latency by size, and by WAN delay (testbed, root)";
-    }
-
-    @Override
-    public Paper paper() {
-        return PAPER;
+    Latency() {
+        super("latency", "seed 000 Fig. 3 and 8: RDMA WRITE vs sockets one-way latency by size, and by "
+                + "WAN delay (testbed, root)",
+                new Paper("Latency (seed 000, Fig. 3 and Fig. 8)", "seed 000 Fig. 3, 8",
+                    "What one-way latency does RDMA WRITE give against TCP sockets, by message size on a LAN, and how "
+                            + "does a WAN delay change the comparison?",
+                    "On the LAN RDMA's latency is well below sockets' for small messages and the gap narrows as "
+                            + "messages grow; with emulated WAN delay both curves follow the delay, which dominates."));
     }
 
     @Override
@@ -71,7 +57,7 @@ final class Latency implements Experiment {
         }
         int held = (below == ratios.size() ? 1 : 0) + (!delayRatios.isEmpty() && follow ? 1 : 0);
         String headline = f("jwarp %.2f-%.2f× sockets' one-way latency by size (the paper: RDMA below sockets)",
-                min(ratios), max(ratios)) + (delayRatios.isEmpty() ? NO_SWEEP : f("; with delay %.2f-%.2f×, both following "
+                min(ratios), max(ratios)) + (delayRatios.isEmpty() ? Rows.NO_SWEEP : f("; with delay %.2f-%.2f×, both following "
                 + "the delay", min(delayRatios), max(delayRatios)));
         return new Verdict(Verdict.of(held, delayRatios.isEmpty() ? 1 : 2), headline, "Typical one-way latency, jwarp "
                 + "/ busy-polling sockets, by size: " + sizes + below + " of " + ratios.size() + " sizes below sockets"

@@ -10,33 +10,19 @@ import java.util.List;
 import java.util.Map;
 
 /** Computation and communication overlap (seed 000, Fig. 4a and 5). */
-final class Overlap implements Experiment {
+final class Overlap extends SeedExperiment {
 
-    private static final Paper PAPER = new Paper("Computation and communication overlap (seed 000, Fig. 4a and Fig. 5)",
-            "seed 000 Fig. 4a, 5",
-            "How much of a client's time is computation when it starts a ping-pong, computes, then finishes it: "
-                    + "RDMA WRITE against non-blocking sockets, by computation time and by WAN delay?",
-            "RDMA reaches a high overlap ratio already at small computation times, sockets later: part of the "
-                    + "sockets' work (copies, the rest of the message) runs in the application after its "
-                    + "computation. At 242 ms of computation the gap narrows as the WAN delay grows, RDMA still "
-                    + "ahead at a few ms.");
-
-    /** What a headline adds when the run had no delay sweep (it needs root), so the outcome rests on the LAN half. */
-    private static final String NO_SWEEP = "; no delay sweep in this run";
-
-    @Override
-    public String name() {
-        return "overlap";
-    }
-
-    @Override
-    public String description() {
-        return "seed 000 Fig. 4a and 5: computation overlapping a ping-pong, RDMA WRITE vs non-blocking sockets, by computation time, and by WAN delay (testbed, root)";
-    }
-
-    @Override
-    public Paper paper() {
-        return PAPER;
+    Overlap() {
+        super("overlap", "seed 000 Fig. 4a and 5: computation overlapping a ping-pong, RDMA WRITE vs "
+                + "non-blocking sockets, by computation time, and by WAN delay (testbed, root)",
+                new Paper("Computation and communication overlap (seed 000, Fig. 4a and Fig. 5)",
+                    "seed 000 Fig. 4a, 5",
+                    "How much of a client's time is computation when it starts a ping-pong, computes, then finishes it: "
+                            + "RDMA WRITE against non-blocking sockets, by computation time and by WAN delay?",
+                    "RDMA reaches a high overlap ratio already at small computation times, sockets later: part of the "
+                            + "sockets' work (copies, the rest of the message) runs in the application after its "
+                            + "computation. At 242 ms of computation the gap narrows as the WAN delay grows, RDMA still "
+                            + "ahead at a few ms."));
     }
 
     @Override
@@ -71,7 +57,7 @@ final class Overlap implements Experiment {
         Verdict.Outcome o = ahead == total ? Verdict.Outcome.REPRODUCED : ahead * 2 >= total ? Verdict.Outcome.PARTLY
                 : Verdict.Outcome.NOT;
         return new Verdict(o, f("RDMA WRITE's overlap at or above sockets' at %d of %d (size, computation) points",
-                ahead, total) + (delays.isEmpty() ? NO_SWEEP : ""), f("Overlap ratio, RDMA WRITE against sockets: at or above sockets at %d of %d points",
+                ahead, total) + (delays.isEmpty() ? Rows.NO_SWEEP : ""), f("Overlap ratio, RDMA WRITE against sockets: at or above sockets at %d of %d points",
                 ahead, total) + (behind.isEmpty() ? "" : "; behind (RDMA / sockets) at " + String.join(", ", behind))
                 + (delays.isEmpty() ? "." : ". With added delay (RDMA / sockets): " + delays
                 + "the delay is overlapped by both."));

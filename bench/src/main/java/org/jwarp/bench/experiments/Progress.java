@@ -9,30 +9,16 @@ import java.util.List;
 import java.util.Map;
 
 /** Communication progress: fetching from a busy process (seed 000, Fig. 4b and 6). */
-final class Progress implements Experiment {
+final class Progress extends SeedExperiment {
 
-    private static final Paper PAPER = new Paper("Communication progress (seed 000, Fig. 4b and Fig. 6)", "seed 000 Fig. 4b, 6",
-            "How long does fetching 1 KiB from a remote process take when that process is busy computing: RDMA "
-                    + "READ against a sockets request and response?",
-            "RDMA READ stays flat whatever the remote load, since no remote process takes part; the sockets "
-                    + "fetch grows with the load. With large WAN delay the delay dominates both, RDMA still ahead.");
-
-    /** What a headline adds when the run had no delay sweep (it needs root), so the outcome rests on the LAN half. */
-    private static final String NO_SWEEP = "; no delay sweep in this run";
-
-    @Override
-    public String name() {
-        return "progress";
-    }
-
-    @Override
-    public String description() {
-        return "seed 000 Fig. 4b and 6: fetching 1 KiB from a busy process, RDMA READ vs sockets, by remote load, and by WAN delay (testbed, root)";
-    }
-
-    @Override
-    public Paper paper() {
-        return PAPER;
+    Progress() {
+        super("progress", "seed 000 Fig. 4b and 6: fetching 1 KiB from a busy process, RDMA READ vs "
+                + "sockets, by remote load, and by WAN delay (testbed, root)",
+                new Paper("Communication progress (seed 000, Fig. 4b and Fig. 6)", "seed 000 Fig. 4b, 6",
+                    "How long does fetching 1 KiB from a remote process take when that process is busy computing: RDMA "
+                            + "READ against a sockets request and response?",
+                    "RDMA READ stays flat whatever the remote load, since no remote process takes part; the sockets "
+                            + "fetch grows with the load. With large WAN delay the delay dominates both, RDMA still ahead."));
     }
 
     @Override
@@ -67,7 +53,7 @@ final class Progress implements Experiment {
             }
         }
         String headline = f("READ fetch %.0f → %.0f µs from %s to %s ms of remote load; sockets %.0f → %.0f µs", r0, r1,
-                trim(f("%.3f", lo)), trim(f("%.3f", hi)), s0, s1) + (delayed == 0 ? NO_SWEEP : "");
+                trim(f("%.3f", lo)), trim(f("%.3f", hi)), s0, s1) + (delayed == 0 ? Rows.NO_SWEEP : "");
         return new Verdict(Verdict.of((flat ? 1 : 0) + (delayed > 0 && ahead == delayed ? 1 : 0), delayed > 0 ? 2 : 1),
                 headline, headline + ": " + (flat ? "READ stays flat while sockets grow with the load, as the paper "
                 + "found" : "READ did not stay flat against sockets here") + (delayed == 0 ? "." : f(". With added delay "

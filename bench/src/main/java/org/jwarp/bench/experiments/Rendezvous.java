@@ -9,32 +9,18 @@ import java.util.List;
 import java.util.Map;
 
 /** Eager SEND against WRITE- and READ-based rendezvous (seed 000, Fig. 9). */
-final class Rendezvous implements Experiment {
+final class Rendezvous extends SeedExperiment {
 
-    private static final Paper PAPER = new Paper("Rendezvous protocols (seed 000, Fig. 9)", "seed 000 Fig. 9",
-            "What does exchanging buffer addresses for every message cost, against copying through pre-posted "
-                    + "receive buffers: eager SEND, WRITE-based and READ-based rendezvous, by message size and "
-                    + "by WAN delay, in latency and in the receiver's CPU?",
-            "Rendezvous avoids the copies, so it wins for large messages on a fast link; its control messages "
-                    + "add round trips, so on a high-delay link it loses to eager copying unless messages are "
-                    + "very large. The paper draws the protocols (Fig. 9) and argues the trade-off, without numbers.");
-
-    /** What a headline adds when the run had no delay sweep (it needs root), so the outcome rests on the LAN half. */
-    private static final String NO_SWEEP = "; no delay sweep in this run";
-
-    @Override
-    public String name() {
-        return "rendezvous";
-    }
-
-    @Override
-    public String description() {
-        return "seed 000 Fig. 9: eager SEND vs WRITE- and READ-based rendezvous; message latency and the receiver's CPU by size, and by WAN delay (testbed, root)";
-    }
-
-    @Override
-    public Paper paper() {
-        return PAPER;
+    Rendezvous() {
+        super("rendezvous", "seed 000 Fig. 9: eager SEND vs WRITE- and READ-based rendezvous; message "
+                + "latency and the receiver's CPU by size, and by WAN delay (testbed, root)",
+                new Paper("Rendezvous protocols (seed 000, Fig. 9)", "seed 000 Fig. 9",
+                    "What does exchanging buffer addresses for every message cost, against copying through pre-posted "
+                            + "receive buffers: eager SEND, WRITE-based and READ-based rendezvous, by message size and "
+                            + "by WAN delay, in latency and in the receiver's CPU?",
+                    "Rendezvous avoids the copies, so it wins for large messages on a fast link; its control messages "
+                            + "add round trips, so on a high-delay link it loses to eager copying unless messages are "
+                            + "very large. The paper draws the protocols (Fig. 9) and argues the trade-off, without numbers."));
     }
 
     @Override
@@ -72,7 +58,7 @@ final class Rendezvous implements Experiment {
         }
         boolean large = rndz < eager;
         String headline = f("at %s rendezvous %.0f µs against eager %.0f µs", size(largest), rndz, eager)
-                + (lastDelay == null ? NO_SWEEP : f("; at %s ms of delay rendezvous %.2f× eager", trim(lastDelay), lastRatio));
+                + (lastDelay == null ? Rows.NO_SWEEP : f("; at %s ms of delay rendezvous %.2f× eager", trim(lastDelay), lastRatio));
         return new Verdict(Verdict.of((large ? 1 : 0) + (lastDelay != null && lastRatio > 1 ? 1 : 0),
                 lastDelay == null ? 1 : 2), headline, "Message latency, eager / WRITE rendezvous / READ rendezvous, by "
                 + "size: " + sizes + (large ? "rendezvous wins the largest size, as the paper argues. " : "rendezvous "

@@ -14,6 +14,9 @@ import org.jwarp.bench.experiment.SizeText;
  */
 public final class Rows {
 
+    /** What a headline adds when the run had no delay sweep (it needs root), so the outcome rests on the LAN half. */
+    static final String NO_SWEEP = "; no delay sweep in this run";
+
     private Rows() {
     }
 

@@ -2,30 +2,17 @@ package org.jwarp.bench.experiments;
 
 import static org.jwarp.bench.experiments.Rows.f;
 
-
 /** Receive-side scaling (seed 004): wake-ups and batching as connections are added. */
-final class Rss implements Experiment {
+final class Rss extends SeedExperiment {
 
-    private static final Paper PAPER = new Paper("Receive-Side Scaling (seed 004)", "seed 004",
-            "How do connections spread over engine threads by RSS, round robin or all on one, and what does "
-                    + "interrupt (event) moderation change in wake-ups and batching?",
-            "With more connections per thread each wake-up finds more work (fewer wake-ups, more packets per "
-                    + "wake-up); RSS spreads connections over the threads; moderation cuts wake-ups further.");
-
-
-    @Override
-    public String name() {
-        return "rss";
-    }
-
-    @Override
-    public String description() {
-        return "seed 004: connections x engine threads x steering (RSS, round robin, one) x moderation; throughput, wake-ups, FPDUs per wake-up, CPU per KiB";
-    }
-
-    @Override
-    public Paper paper() {
-        return PAPER;
+    Rss() {
+        super("rss", "seed 004: connections x engine threads x steering (RSS, round robin, one) x "
+                + "moderation; throughput, wake-ups, FPDUs per wake-up, CPU per KiB",
+                new Paper("Receive-Side Scaling (seed 004)", "seed 004",
+                    "How do connections spread over engine threads by RSS, round robin or all on one, and what does "
+                            + "interrupt (event) moderation change in wake-ups and batching?",
+                    "With more connections per thread each wake-up finds more work (fewer wake-ups, more packets per "
+                            + "wake-up); RSS spreads connections over the threads; moderation cuts wake-ups further."));
     }
 
     @Override

@@ -9,34 +9,23 @@ import java.util.List;
 import java.util.Map;
 
 /** Offloaded sockets against Java sockets, host CPU per Gb/s (seed 001, Tables I and II, set beside ours). */
-final class Toe implements Experiment {
+final class Toe extends SeedExperiment {
 
     /** Seed 001, Table II (TOE) and Table I (Solaris TCP): % of one CPU per Gb/s; send 128 KB, 8 KB, receive 128 KB, 8 KB. */
     private static final double[] PAPER_TOE = {11, 14, 12, 24};
     private static final double[] PAPER_TCP = {81, 81, 134, 134};
     private static final int[] CHUNKS = {131072, 8192};
 
-    private static final Paper PAPER = new Paper("Offloaded sockets (seed 001, Tables I and II)", "seed 001 Tables I, II",
-            "How much host CPU does a TCP offload engine save, as % of one CPU per Gb/s, sending and receiving, "
-                    + "when the host passes data in 8 KB and 128 KB chunks?",
-            "Solaris TCP took 81 % of one CPU per Gb/s sending and 134 % receiving; the emulated TOE 11 % / 12 % "
-                    + "with 128 KB chunks and 14 % / 24 % with 8 KB: 7 to 10 times less, and the receive side "
-                    + "gains less with small chunks (one interrupt per chunk).");
-
-
-    @Override
-    public String name() {
-        return "toe";
-    }
-
-    @Override
-    public String description() {
-        return "seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the offloaded sockets and through Java sockets; throughput and host CPU per Gb/s, each side";
-    }
-
-    @Override
-    public Paper paper() {
-        return PAPER;
+    Toe() {
+        super("toe", "seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the "
+                + "offloaded sockets and through Java sockets; throughput and host CPU per Gb/s, "
+                + "each side",
+                new Paper("Offloaded sockets (seed 001, Tables I and II)", "seed 001 Tables I, II",
+                    "How much host CPU does a TCP offload engine save, as % of one CPU per Gb/s, sending and receiving, "
+                            + "when the host passes data in 8 KB and 128 KB chunks?",
+                    "Solaris TCP took 81 % of one CPU per Gb/s sending and 134 % receiving; the emulated TOE 11 % / 12 % "
+                            + "with 128 KB chunks and 14 % / 24 % with 8 KB: 7 to 10 times less, and the receive side "
+                            + "gains less with small chunks (one interrupt per chunk)."));
     }
 
     @Override

@@ -12,31 +12,20 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /** What the verbs options buy: ping and blast (seed 003, Fig. 1-6). */
-final class VerbsOptions implements Experiment {
+final class VerbsOptions extends SeedExperiment {
 
-    private static final Paper PAPER = new Paper("Verbs options: ping and blast (seed 003, Fig. 1-6)", "seed 003 Fig. 1-6",
-            "How do the verbs' options change one-way time, throughput and CPU: the opcode set, inline data, "
-                    + "busy polling against completion events, the outstanding buffers, one work request per "
-                    + "post against post lists, full against periodic signaling?",
-            "Busy polling gives lower one-way times than events (at 100 % CPU), inline helps small messages, "
-                    + "and more outstanding buffers cut the one-way time of small messages several fold (to "
-                    + "about 0.3 µs at 8-16 buffers); post lists did no better than one request per post for "
-                    + "small messages, and periodic signaling made no difference with one request per post.");
-
-
-    @Override
-    public String name() {
-        return "verbs-options";
-    }
-
-    @Override
-    public String description() {
-        return "seed 003 Fig. 1-6: ping and blast over jwarp by opcode set, inline, busy poll vs events, outstanding buffers, post lists, signaling; one-way time, throughput, CPU";
-    }
-
-    @Override
-    public Paper paper() {
-        return PAPER;
+    VerbsOptions() {
+        super("verbs-options", "seed 003 Fig. 1-6: ping and blast over jwarp by opcode set, inline, busy poll "
+                + "vs events, outstanding buffers, post lists, signaling; one-way time, "
+                + "throughput, CPU",
+                new Paper("Verbs options: ping and blast (seed 003, Fig. 1-6)", "seed 003 Fig. 1-6",
+                    "How do the verbs' options change one-way time, throughput and CPU: the opcode set, inline data, "
+                            + "busy polling against completion events, the outstanding buffers, one work request per "
+                            + "post against post lists, full against periodic signaling?",
+                    "Busy polling gives lower one-way times than events (at 100 % CPU), inline helps small messages, "
+                            + "and more outstanding buffers cut the one-way time of small messages several fold (to "
+                            + "about 0.3 µs at 8-16 buffers); post lists did no better than one request per post for "
+                            + "small messages, and periodic signaling made no difference with one request per post."));
     }
 
     @Override
