@@ -73,10 +73,10 @@ class ReportContentTest {
         assertTrue(html.contains("<tr><th scope=\"row\">jwarp</th><td>64 KiB</td><td>20</td><td>25</td><td>90</td></tr>"));
         // the conditions
         assertTrue(html.contains("<tr><th scope=\"row\">delays, ms</th><td>2</td></tr>"));
-        assertTrue(html.contains("<tr><th scope=\"row\">placement, threads</th><td>no pinning</td></tr>"));
-        assertTrue(html.contains("<tr><th scope=\"row\">2</th><td>A → B</td><td>7000</td><td>3</td><td>1.0 µs</td>"
+        assertTrue(html.contains("<tr><th scope=\"row\">placement, threads</th><td class=\"t\">no pinning</td></tr>"));
+        assertTrue(html.contains("<tr><th scope=\"row\">2</th><td class=\"t\">A → B</td><td>7000</td><td>3</td><td>1.0 µs</td>"
                 + "<td>250.1 µs</td><td>250.1 µs</td><td>250.1 µs</td></tr>"), "degen's link, A to B");
-        assertTrue(html.contains("<tr><th scope=\"row\">2</th><td>B → A</td><td>7001</td><td>3</td>"), "B to A");
+        assertTrue(html.contains("<tr><th scope=\"row\">2</th><td class=\"t\">B → A</td><td>7001</td><td>3</td>"), "B to A");
         assertTrue(html.contains("<li><b>Flagged:</b> the points at 2.0 ms ran over a link that differed"));
     }
 

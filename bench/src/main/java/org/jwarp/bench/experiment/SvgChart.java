@@ -24,6 +24,9 @@ public final class SvgChart {
     private static final int TICK_SIZE = 11;
     private static final int LEGEND_SIZE = 11;
     private static final double LEGEND_MAX = 250;
+    /** The widest legend set beside the plot; a wider one goes below it. */
+    private static final double LEGEND_BESIDE = 190;
+    private static final int LEGEND_ROW = 17;
     private static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
         "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
     private static final int MARKERS = 4;
@@ -86,6 +89,10 @@ public final class SvgChart {
             legendWidth = Math.max(legendWidth, SvgText.width(name, LEGEND_SIZE));
         }
         legendWidth = Math.min(LEGEND_MAX, legendWidth + 30);
+        // a wide legend goes below the plot, in two columns, so that the plot keeps the picture's width
+        boolean below = legendWidth > LEGEND_BESIDE;
+        int legendRows = below ? (drawn.size() + 1) / 2 : 0;
+        int height = H + (below ? legendRows * LEGEND_ROW + 6 : 0);
         List<String> titleLines = SvgText.wrap(title, TITLE_SIZE, W - 20);
         double titleSize = Math.min(TITLE_SIZE, TITLE_SIZE * (W - 20) / maxWidth(titleLines, TITLE_SIZE));
         double tickWidth = 0;
@@ -93,15 +100,15 @@ public final class SvgChart {
             tickWidth = Math.max(tickWidth, SvgText.width(y.label(t), TICK_SIZE));
         }
         double left = 28 + tickWidth + 8;
-        double right = W - (drawn.isEmpty() ? 15 : legendWidth + 25);
+        double right = W - (drawn.isEmpty() || below ? 15 : legendWidth + 25);
         double top = 12 + titleLines.size() * (titleSize + 4) + 8;
         double bottom = H - 48;
 
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
-                + "width=\"%d\" height=\"%d\" font-family=\"sans-serif\" role=\"img\">%n", W, H, W, H));
+                + "width=\"%d\" height=\"%d\" font-family=\"sans-serif\" role=\"img\">%n", W, height, W, height));
         sb.append("<title>").append(SvgText.escape(title)).append("</title>\n");
-        sb.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>%n", W, H));
+        sb.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>%n", W, height));
         double ty = 12 + titleSize;
         for (String line : titleLines) {
             text(sb, W / 2.0, ty, titleSize, "middle", "font-weight=\"bold\"", line);
@@ -112,8 +119,8 @@ public final class SvgChart {
             text(sb, (left + right) / 2, (top + bottom) / 2, LABEL_SIZE, "middle", "fill=\"#777\"", "no data");
         }
         int i = 0;
-        double ly = top + 6;
-        double step = drawn.isEmpty() ? 0 : Math.min(17, (H - 10 - ly) / drawn.size());
+        double ly = below ? H + 4 : top + 6;
+        double step = drawn.isEmpty() ? 0 : below ? LEGEND_ROW : Math.min(LEGEND_ROW, (H - 10 - ly) / drawn.size());
         for (Map.Entry<String, List<double[]>> e : drawn.entrySet()) {
             String colour = COLOURS[i % COLOURS.length];
             StringBuilder d = new StringBuilder();
@@ -131,7 +138,7 @@ public final class SvgChart {
             }
             sb.append("</g>\n");
             // the legend: a line and a marker, then the name, one entry per series
-            double lx = right + 15;
+            double lx = below ? left + (i % 2) * (W - left) / 2 : right + 15;
             sb.append(String.format(Locale.ROOT, "<path stroke=\"%s\" stroke-width=\"1.8\" d=\"M%s %sH%s\"/>", colour,
                     SvgText.num(lx), SvgText.num(ly), SvgText.num(lx + 20)));
             sb.append("<g fill=\"").append(colour).append("\">");
@@ -139,7 +146,7 @@ public final class SvgChart {
             sb.append("</g>");
             double size = Math.min(LEGEND_SIZE, LEGEND_SIZE * (LEGEND_MAX - 30) / SvgText.width(e.getKey(), LEGEND_SIZE));
             text(sb, lx + 25, ly + size * 0.35, size, "start", null, e.getKey());
-            ly += step;
+            ly += below && i % 2 == 0 ? 0 : step;
             i++;
         }
         sb.append("</svg>\n");

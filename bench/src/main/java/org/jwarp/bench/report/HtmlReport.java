@@ -29,7 +29,7 @@ public final class HtmlReport {
             + "color:#222;line-height:1.4}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}"
             + "h4{margin:1em 0 .3em}table{border-collapse:collapse;font-size:13px;margin:.3em 0}"
             + "td,th{border:1px solid #ccc;padding:2px 7px;text-align:right;vertical-align:top}thead th{background:#f3f3f3;"
-            + "text-align:center}tbody th{text-align:left;font-weight:normal}table.kv td{text-align:left}"
+            + "text-align:center}tbody th{text-align:left;font-weight:normal}td.t,table.kv td{text-align:left}"
             + ".badge{display:inline-block;padding:1px 8px;border-radius:3px;font-weight:bold;font-size:12px;"
             + "white-space:nowrap}.reproduced{background:#d8f0c8;color:#1d5a0c}.partly{background:#fbeeb8;color:#6b5000}"
             + ".not{background:#f8d0cc;color:#8a1c10}.none{background:#e4e4e4;color:#444}"

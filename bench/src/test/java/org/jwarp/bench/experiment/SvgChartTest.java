@@ -91,6 +91,13 @@ class SvgChartTest {
         assertEquals(8, all(d, "path").stream().filter(p -> p.getAttribute("stroke-width").equals("1.8")
                 && p.getAttribute("d").contains("L")).count(), "a line per series");
         assertTrue(words(d).contains("1Ki"), "sizes in Ki: " + words(d));
+        // names this long go below the plot, two to a row: the picture grows by four rows
+        int height = Integer.parseInt(d.getDocumentElement().getAttribute("height"));
+        assertEquals(400 + 4 * 17 + 6, height);
+        for (Element t : all(d, "text")) {
+            double y = Double.parseDouble(t.getAttribute("y"));
+            assertTrue(y > 0 && y < height, t.getTextContent() + " at y " + y);
+        }
     }
 
     @Test
