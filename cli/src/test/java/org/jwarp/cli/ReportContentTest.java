@@ -65,6 +65,10 @@ class ReportContentTest {
         assertTrue(html.contains("Typical one-way latency, jwarp / busy-polling sockets, by size: 4 B 0.50; 64 KiB 0.50; "
                 + "2 of 2 sizes below sockets. With added delay (jwarp / sockets): 2 ms: 2010 / 2005 µs; both follow the "
                 + "delay, as in the paper."), "the verdict names its numbers");
+        assertTrue(html.contains("<thead><tr><th>one-way latency, RDMA / sockets</th><th>4 B</th><th>64 KiB</th></tr>"
+                + "</thead><tbody>\n<tr><th scope=\"row\">paper: small messages on the LAN (Fig. 8, &quot;differs by almost "
+                + "50 %&quot;)</th><td class=\"t\">about 0.5</td><td></td></tr>\n<tr><th scope=\"row\">ours: jwarp / "
+                + "busy-polling sockets</th><td>0.5</td><td>0.5</td></tr>"), "seed 000's one number beside ours");
         // the size sweep: the transport's column and the numbers, rounded; one delay and one repeat said once
         assertTrue(html.contains("<h4>By message size</h4>\n<p class=\"same\">In every row: delay 0 ms; iterations 300."
                 + "</p>"), html);

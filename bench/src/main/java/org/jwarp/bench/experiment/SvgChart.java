@@ -191,7 +191,8 @@ public final class SvgChart {
             case 0 -> sb.append("<circle cx=\"").append(cx).append("\" cy=\"").append(cy).append("\" r=\"3.2\"/>");
             case 1 -> sb.append("<rect x=\"").append(SvgText.num(x - 3)).append("\" y=\"").append(SvgText.num(y - 3))
                     .append("\" width=\"6\" height=\"6\"/>");
-            case 2 -> sb.append("<path d=\"M").append(cx).append(' ').append(SvgText.num(y - 4)).append("l3.6 6.5h-7.2z\"/>");
+            case 2 -> sb.append("<path d=\"M").append(cx).append(' ').append(SvgText.num(y - 4))
+                    .append("l3.6 6.5h-7.2z\"/>");
             default -> sb.append("<path d=\"M").append(cx).append(' ').append(SvgText.num(y - 4.2))
                     .append("l4 4.2-4 4.2-4-4.2z\"/>");
         }

@@ -38,8 +38,8 @@ final class CpuImpact extends SeedExperiment {
         Verdict.Outcome o = r < s && r < 1.1 ? Verdict.Outcome.REPRODUCED : r < s ? Verdict.Outcome.PARTLY
                 : Verdict.Outcome.NOT;
         return new Verdict(o, f("the server job ×%.2f under RDMA WRITE streams, ×%.2f under sockets streams (median "
-                + "over sizes)", r, s) + (rd == null ? Rows.NO_SWEEP : ""), f("The server job's slowdown under background streams (median over sizes): "
-                + "×%.2f with RDMA WRITE (%.2f to %.2f), ×%.2f with sockets (%.2f to %.2f)%s: %s", r, min(rdma), max(rdma),
+                + "over sizes)", r, s) + (rd == null ? Rows.NO_SWEEP : ""), f("The server job's slowdown under "
+                + "background streams (median over sizes): ×%.2f with RDMA WRITE (%.2f to %.2f), ×%.2f with sockets (%.2f to %.2f)%s: %s", r, min(rdma), max(rdma),
                 s, min(sockets), max(sockets), rd == null || sd == null ? "" : f("; with added delay ×%.2f against ×%.2f",
                 median(rd), median(sd)), r < s ? "RDMA costs the server's application less CPU than sockets, as the "
                 + "paper found" + (r < 1.1 ? " (the job nearly unaffected)." : "; the software engine still takes some "

@@ -57,8 +57,8 @@ final class Overlap extends SeedExperiment {
         Verdict.Outcome o = ahead == total ? Verdict.Outcome.REPRODUCED : ahead * 2 >= total ? Verdict.Outcome.PARTLY
                 : Verdict.Outcome.NOT;
         return new Verdict(o, f("RDMA WRITE's overlap at or above sockets' at %d of %d (size, computation) points",
-                ahead, total) + (delays.isEmpty() ? Rows.NO_SWEEP : ""), f("Overlap ratio, RDMA WRITE against sockets: at or above sockets at %d of %d points",
-                ahead, total) + (behind.isEmpty() ? "" : "; behind (RDMA / sockets) at " + String.join(", ", behind))
+                ahead, total) + (delays.isEmpty() ? Rows.NO_SWEEP : ""), f("Overlap ratio, RDMA WRITE against "
+                + "sockets: at or above sockets at %d of %d points", ahead, total) + (behind.isEmpty() ? "" : "; behind (RDMA / sockets) at " + String.join(", ", behind))
                 + (delays.isEmpty() ? "." : ". With added delay (RDMA / sockets): " + delays
                 + "the delay is overlapped by both."));
     }

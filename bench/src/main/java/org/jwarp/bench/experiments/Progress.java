@@ -18,7 +18,8 @@ final class Progress extends SeedExperiment {
                     "How long does fetching 1 KiB from a remote process take when that process is busy computing: RDMA "
                             + "READ against a sockets request and response?",
                     "RDMA READ stays flat whatever the remote load, since no remote process takes part; the sockets "
-                            + "fetch grows with the load. With large WAN delay the delay dominates both, RDMA still ahead."));
+                            + "fetch grows with the load. With large WAN delay the delay dominates both, RDMA still "
+                            + "ahead."));
     }
 
     @Override

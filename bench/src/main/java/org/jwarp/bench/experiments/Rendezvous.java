@@ -20,7 +20,8 @@ final class Rendezvous extends SeedExperiment {
                             + "by WAN delay, in latency and in the receiver's CPU?",
                     "Rendezvous avoids the copies, so it wins for large messages on a fast link; its control messages "
                             + "add round trips, so on a high-delay link it loses to eager copying unless messages are "
-                            + "very large. The paper draws the protocols (Fig. 9) and argues the trade-off, without numbers."));
+                            + "very large. The paper draws the protocols (Fig. 9) and argues the trade-off, without "
+                            + "numbers."));
     }
 
     @Override
@@ -58,7 +59,8 @@ final class Rendezvous extends SeedExperiment {
         }
         boolean large = rndz < eager;
         String headline = f("at %s rendezvous %.0f µs against eager %.0f µs", size(largest), rndz, eager)
-                + (lastDelay == null ? Rows.NO_SWEEP : f("; at %s ms of delay rendezvous %.2f× eager", trim(lastDelay), lastRatio));
+                + (lastDelay == null ? Rows.NO_SWEEP : f("; at %s ms of delay rendezvous %.2f× eager", trim(lastDelay),
+                lastRatio));
         return new Verdict(Verdict.of((large ? 1 : 0) + (lastDelay != null && lastRatio > 1 ? 1 : 0),
                 lastDelay == null ? 1 : 2), headline, "Message latency, eager / WRITE rendezvous / READ rendezvous, by "
                 + "size: " + sizes + (large ? "rendezvous wins the largest size, as the paper argues. " : "rendezvous "

@@ -11,7 +11,7 @@ import java.util.Map;
 /** Offloaded sockets against Java sockets, host CPU per Gb/s (seed 001, Tables I and II, set beside ours). */
 final class Toe extends SeedExperiment {
 
-    /** Seed 001, Table II (TOE) and Table I (Solaris TCP): % of one CPU per Gb/s; send 128 KB, 8 KB, receive 128 KB, 8 KB. */
+    /** Seed 001, Table II (TOE) and Table I (Solaris TCP), % of one CPU per Gb/s: send 128, 8 KB, receive 128, 8 KB. */
     private static final double[] PAPER_TOE = {11, 14, 12, 24};
     private static final double[] PAPER_TCP = {81, 81, 134, 134};
     private static final int[] CHUNKS = {131072, 8192};
