@@ -69,6 +69,9 @@ class ReportCommandTest {
         assertTrue(html.contains("<p class=\"same\">In every row: engines 1; steering rss;"), "RSS's one engine thread");
         assertTrue(html.contains("<tr><th scope=\"row\">CPUs</th><td>" + Runtime.getRuntime().availableProcessors()
                 + "</td></tr>"), "the conditions as a table");
+        assertTrue(html.contains("<tr><th scope=\"row\">places</th><td class=\"t\">loopback: two processes on 127.0.0.1"
+                + "</td></tr>"), "a plan's list of objects, for reading");
+        assertTrue(!html.contains("paper percent"), "the paper's numbers are beside ours, not among the conditions");
 
         int svgs = count(html, "<div class=\"plot\"");
         assertEquals(2 + 3, svgs, "the TOE run's 2 plots and the RSS run's 3");

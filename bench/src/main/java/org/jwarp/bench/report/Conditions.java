@@ -82,6 +82,7 @@ final class Conditions {
     static String field(String json) {
         String unit = json.endsWith("Ms") ? ", ms" : json.endsWith("Us") ? ", µs" : "";
         String base = unit.isEmpty() ? json : json.substring(0, json.length() - 2);
-        return base.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT) + unit;
+        return base.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT)
+                .replaceAll("\\bcpu\\b", "CPU") + unit;
     }
 }

@@ -51,7 +51,12 @@ public final class ResultDirectory {
             switch (f.getKey()) {
                 case "schema", "mode", "results" -> { }
                 case "notes" -> f.getValue().forEach(n -> notes.add(n.asText()));
-                default -> plan.put(f.getKey(), planValue(f.getValue()));
+                default -> {
+                    // the paper's numbers are no condition of the run; the report sets them beside ours
+                    if (!f.getKey().startsWith("paper")) {
+                        plan.put(f.getKey(), planValue(f.getValue()));
+                    }
+                }
             }
         }
         List<String> lines = Files.readAllLines(csv);
@@ -75,13 +80,21 @@ public final class ResultDirectory {
                 Files.isRegularFile(readme) ? Files.readString(readme) : "", doc.path("mode").asText(""), plan, notes);
     }
 
-    /** A plan field as text: a list's items joined by ", ", a value as it is. */
+    /**
+     * A plan field as text: a value as it is, a list's items joined by ", " (or "; " if they are
+     * objects), an object's values joined by ": " (a place: its name, then what it is).
+     */
     private static String planValue(JsonNode v) {
         if (v.isArray()) {
             List<String> items = new ArrayList<>();
-            v.forEach(i -> items.add(i.isValueNode() ? i.asText() : i.toString()));
-            return String.join(", ", items);
+            v.forEach(i -> items.add(planValue(i)));
+            return String.join(v.size() > 0 && v.get(0).isObject() ? "; " : ", ", items);
         }
-        return v.isValueNode() ? v.asText() : v.toString();
+        if (v.isObject()) {
+            List<String> values = new ArrayList<>();
+            v.forEach(i -> values.add(planValue(i)));
+            return String.join(": ", values);
+        }
+        return v.asText();
     }
 }
