@@ -81,6 +81,7 @@ class ReportCommandTest {
         assertEquals("0", attribute(dom, "data-text-outside"), "no word of a plot runs outside it");
         assertEquals("2", attribute(dom, "data-summary-rows"), "a summary line per experiment");
         assertEquals("2", attribute(dom, "data-verdicts"), "a verdict per experiment");
+        attribute(dom, "data-ready-ms");   // when the page was laid out and checked: the check ran to its end
     }
 
     /** An attribute the page's own script set on {@code body}, after Chromium ran it. */

@@ -41,7 +41,10 @@ public final class HtmlReport {
             + "@media print{body{max-width:none;margin:0}.scroll{max-height:none;overflow:visible}"
             + "section{break-before:page}.plot,table{break-inside:avoid}details{display:none}}";
 
-    /** The rendering check: every plot drew something, no word of a plot runs outside it, every verdict is there. */
+    /**
+     * The rendering check: every plot drew something, no word of a plot runs outside it, every
+     * verdict is there, and how long after navigation the page was laid out and checked.
+     */
     private static final String CHECK = "<script>(function(){var plots=document.querySelectorAll('.plot svg');"
             + "var drawn=0,outside=0;plots.forEach(function(s){try{var b=s.getBBox();if(b.width>0&&b.height>0&&"
             + "s.querySelectorAll('path,circle,rect,text').length>0){drawn++;}var v=s.viewBox.baseVal;"
@@ -51,7 +54,8 @@ public final class HtmlReport {
             + "});}catch(x){}});var d=document.body;d.setAttribute('data-plots',plots.length);"
             + "d.setAttribute('data-drawn',drawn);d.setAttribute('data-text-outside',outside);"
             + "d.setAttribute('data-summary-rows',document.querySelectorAll('table.summary tbody tr').length);"
-            + "d.setAttribute('data-verdicts',document.querySelectorAll('section .verdict').length);})();</script>\n";
+            + "d.setAttribute('data-verdicts',document.querySelectorAll('section .verdict').length);"
+            + "d.setAttribute('data-ready-ms',Math.round(performance.now()));})();</script>\n";
 
     private HtmlReport() {
     }
