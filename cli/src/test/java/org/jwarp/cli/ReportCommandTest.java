@@ -71,6 +71,8 @@ class ReportCommandTest {
                 + "</td></tr>"), "the conditions as a table");
         assertTrue(html.contains("<tr><th scope=\"row\">places</th><td class=\"t\">loopback: two processes on 127.0.0.1"
                 + "</td></tr>"), "a plan's list of objects, for reading");
+        assertTrue(html.contains("<tr><th scope=\"row\">machine</th><td class=\"t\">" + System.getProperty("os.name")
+                + " "), "the machine, noted by the experiment");
         assertTrue(!html.contains("paper percent"), "the paper's numbers are beside ours, not among the conditions");
 
         int svgs = count(html, "<div class=\"plot\"");

@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jwarp.bench.experiment.Machine;
 import org.jwarp.bench.experiments.RunResult;
 
 /**
- * The conditions of a run as small tables: the plan (mode and the plan's fields), the machine and
- * placement the experiment noted, degen's measured link per delay, and the points flagged because
+ * The conditions of a run as small tables: the plan (mode and the plan's fields), the machine, CPUs
+ * and placement the experiment noted, degen's measured link per delay, and the points flagged because
  * that link differed from the one asked for.
  */
 final class Conditions {
@@ -33,7 +34,9 @@ final class Conditions {
         List<String> other = new ArrayList<>();
         for (String n : e.notes()) {
             Matcher cpus = CPUS.matcher(n);
-            if (cpus.matches()) {
+            if (n.startsWith(Machine.NOTE)) {
+                run.add(List.of("machine", n.substring(Machine.NOTE.length())));
+            } else if (cpus.matches()) {
                 run.add(List.of("CPUs", cpus.group(1)));
                 for (String item : cpus.group(2).split("; ")) {
                     run.add(List.of("placement, threads", item));
