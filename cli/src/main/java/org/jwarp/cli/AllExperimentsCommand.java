@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jwarp.bench.experiments.Experiments;
 import org.jwarp.bench.report.HtmlReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,9 +24,6 @@ import picocli.CommandLine.Spec;
                 "Quick: each experiment's quick plan (each under 2 minutes)."})
 final class AllExperimentsCommand implements Callable<Integer> {
 
-    /** The subcommands of {@code jwarp experiment} that are not experiments. */
-    private static final List<String> NOT_EXPERIMENTS = List.of("list", "all", "help");
-
     @Spec
     CommandSpec spec;
 
@@ -39,11 +37,9 @@ final class AllExperimentsCommand implements Callable<Integer> {
     record Outcome(String name, Path dir, int exit, double seconds) {
     }
 
-    /** The experiments, in the order {@code jwarp experiment} lists its subcommands. */
+    /** The experiments, in the registry's order ({@link Experiments}): each is a subcommand of {@code jwarp experiment}. */
     List<String> experiments() {
-        List<String> names = new ArrayList<>(spec.parent().subcommands().keySet());
-        names.removeAll(NOT_EXPERIMENTS);
-        return names;
+        return Experiments.names();
     }
 
     @Override

@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jwarp.bench.experiment.RssExperiment;
 import org.jwarp.bench.experiment.RssReport;
+import org.jwarp.bench.experiments.Experiment;
+import org.jwarp.bench.experiments.Experiments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,13 +21,13 @@ import picocli.CommandLine.Spec;
 @Command(name = "experiment", mixinStandardHelpOptions = true,
         description = "The seed papers' experiments: each writes results.csv, results.json, SVG plots and a README.md "
                 + "into its output directory (default results/NAME-TIMESTAMP/).",
-        subcommands = {ExperimentCommand.ListExperiments.class, ExperimentCommand.Rss.class, ToeExperimentCommand.class,
+        subcommands = {ExperimentCommand.ListExperiments.class, ExperimentCommand.Rss.class,
                 LatencyExperimentCommand.class, ProgressExperimentCommand.class, OverlapExperimentCommand.class,
                 CpuImpactExperimentCommand.class, RendezvousExperimentCommand.class, IwarpVsTcpExperimentCommand.class,
-                VerbsOptionsExperimentCommand.class, AllExperimentsCommand.class})
+                VerbsOptionsExperimentCommand.class, ToeExperimentCommand.class, AllExperimentsCommand.class})
 final class ExperimentCommand extends GroupCommand {
 
-    /** {@code jwarp experiment list}. */
+    /** {@code jwarp experiment list}: the registry's experiments ({@link Experiments}), then {@code all}. */
     @Command(name = "list", mixinStandardHelpOptions = true, description = "What experiments exist.")
     static final class ListExperiments implements Callable<Integer> {
         @Spec
@@ -34,24 +36,9 @@ final class ExperimentCommand extends GroupCommand {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            row(out, "rss", "seed 004: connections x engine threads x steering (RSS, round robin, one) x moderation;"
-                    + " throughput, wake-ups, FPDUs per wake-up, CPU per KiB");
-            row(out, "latency", "seed 000 Fig. 3 and 8: RDMA WRITE vs sockets one-way latency by size, and by WAN delay"
-                    + " (testbed, root)");
-            row(out, "progress", "seed 000 Fig. 4b and 6: fetching 1 KiB from a busy process, RDMA READ vs sockets,"
-                    + " by remote load, and by WAN delay (testbed, root)");
-            row(out, "overlap", "seed 000 Fig. 4a and 5: computation overlapping a ping-pong, RDMA WRITE vs"
-                    + " non-blocking sockets, by computation time, and by WAN delay (testbed, root)");
-            row(out, "cpu-impact", "seed 000 Fig. 7: a server job's execution time while many clients stream to it,"
-                    + " RDMA WRITE vs sockets, by message size, and by WAN delay (testbed, root)");
-            row(out, "rendezvous", "seed 000 Fig. 9: eager SEND vs WRITE- and READ-based rendezvous; message latency"
-                    + " and the receiver's CPU by size, and by WAN delay (testbed, root)");
-            row(out, "iwarp-vs-tcp", "seed 002 Tables 1-2, Fig. 2-4: latency and throughput, jwarp (MPA CRC on, off)"
-                    + " vs Java TCP sockets; each side's CPU by thread time and by a cycle soaker");
-            row(out, "verbs-options", "seed 003 Fig. 1-6: ping and blast over jwarp by opcode set, inline, busy poll"
-                    + " vs events, outstanding buffers, post lists, signaling; one-way time, throughput, CPU");
-            row(out, "toe", "seed 001 Tables I-II: a one-way stream in 8 KiB and 128 KiB chunks through the offloaded"
-                    + " sockets and through Java sockets; throughput and host CPU per Gb/s, each side");
+            for (Experiment e : Experiments.ALL) {
+                row(out, e.name(), e.description());
+            }
             row(out, "all", "every experiment above in turn, each into DIR/NAME, then the report of them all (DIR/report.html)");
             out.flush();
             return 0;

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jwarp.bench.experiment.Machine;
 import org.jwarp.bench.json.JsonCodec;
 
 /**
@@ -84,7 +85,7 @@ final class ExperimentData {
         doc.put("schema", schema);
         doc.put("mode", mode);
         doc.putAll(plan);
-        doc.put("notes", notes);
+        doc.put("notes", Machine.withNote(notes));
         doc.put("results", objects);
         return new ArrayList<>(List.of(Files.writeString(dir.resolve("results.csv"), csv.toString()),
                 Files.writeString(dir.resolve("results.json"), JsonCodec.write(doc) + "\n")));

@@ -17,8 +17,10 @@ import picocli.CommandLine.Spec;
 /** {@code jwarp report DIR...}: the experiments' results as one self-contained HTML page. */
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Turns one or more 'jwarp experiment' output directories into one self-contained HTML page: "
-                + "per experiment the paper's question, our plots (inline SVG), the paper's shape, a verdict from the "
-                + "data, the table and the conditions. Nothing is loaded from elsewhere."})
+                + "a summary (one line per experiment: reproduced, partly or not, and on which numbers), then per "
+                + "experiment the paper's question, the verdict from the data, the paper's finding and numbers beside "
+                + "ours, our plots (inline SVG), the data as tables and the run's conditions. Nothing is loaded from "
+                + "elsewhere."})
 final class ReportCommand implements Callable<Integer> {
 
     @Spec

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.jwarp.bench.experiments.Experiments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xml.sax.InputSource;
@@ -52,12 +53,21 @@ class ExperimentCommandTest {
             var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                     .parse(new InputSource(new StringReader(Files.readString(out.resolve(svg)))));
             assertEquals("svg", doc.getDocumentElement().getTagName());
-            // 2 series of one engine thread (moderated or not), 6 of two (3 steerings, moderated or not); XChart
-            // draws lines, markers and glyphs as paths: at least one per series
+            // 2 series of one engine thread (moderated or not), 6 of two (3 steerings, moderated or not): a line
+            // per series and one in the legend, each a path
             assertTrue(doc.getElementsByTagName("path").getLength() >= 8, svg + ": a line per series");
             assertTrue(!Files.readString(out.resolve(svg)).contains("<!DOCTYPE"), svg + ": standalone, no external DTD");
         }
         assertTrue(Files.readString(out.resolve("README.md")).startsWith("# RSS experiment (seed 004)"));
+    }
+
+    /** The registry and the commands agree: every experiment has its subcommand, every subcommand but three is one. */
+    @Test
+    void everyExperimentOfTheRegistryIsASubcommandInItsOrder() {
+        List<String> sub = new java.util.ArrayList<>(JwarpCommand.newCommandLine().getSubcommands().get("experiment")
+                .getSubcommands().keySet());
+        sub.removeAll(List.of("list", "all", "help"));
+        assertEquals(Experiments.names(), sub);
     }
 
     @Test
@@ -65,6 +75,10 @@ class ExperimentCommandTest {
         JwarpCommandTest.Run list = JwarpCommandTest.run("experiment", "list");
         assertEquals(0, list.exit());
         assertTrue(list.out().startsWith("rss "), list.out());
+        List<String> names = list.out().lines().map(l -> l.split(" ")[0]).toList();
+        List<String> expected = new java.util.ArrayList<>(Experiments.names());
+        expected.add("all");
+        assertEquals(expected, names, "the registry's experiments, then all");
         JwarpCommandTest.Run bad = JwarpCommandTest.run("experiment", "rss", "--connections", "0");
         assertEquals(2, bad.exit());
         assertEquals("jwarp: --connections takes values from 1 to 1000, not 0 (see 'jwarp experiment rss --help')",

@@ -55,7 +55,7 @@ class LatencyExperimentCommandTest {
         assertTrue(Files.readString(dir.resolve("results.json")).contains(LatencyExperiment.SCHEMA));
         Path page = dir.resolve("report.html");
         assertEquals(0, JwarpCommandTest.run("report", dir.toString(), "--out", page.toString()).exit());
-        assertTrue(Files.readString(page).contains("jwarp / sockets one-way latency by size: 64 B"));
+        assertTrue(Files.readString(page).contains("Typical one-way latency, jwarp / busy-polling sockets, by size: 64 B "));
     }
 
     @Test

@@ -46,7 +46,7 @@ class OverlapExperimentCommandTest {
         assertTrue(Files.readString(dir.resolve("README.md")).contains("Fig. 5b at 242 ms of computation"));
         Path page = dir.resolve("report.html");
         assertEquals(0, JwarpCommandTest.run("report", dir.toString(), "--out", page.toString()).exit());
-        assertTrue(Files.readString(page).contains("Overlap, RDMA WRITE against sockets: at or above sockets at"));
+        assertTrue(Files.readString(page).contains("Overlap ratio, RDMA WRITE against sockets: at or above sockets at"));
     }
 
     @Test

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code jwarp report}: two real experiment runs (the TOE one on loopback, the RSS one in its
- * smallest form) rendered into one page, which headless Chromium then loads: every plot must be
- * drawn, and the page must name nothing outside itself.
+ * smallest form) rendered into one page, which headless Chromium then loads: the summary must have
+ * a line per experiment, every verdict must be there and name its numbers, every plot must be
+ * drawn with all its words inside it, and the page must name nothing outside itself.
  */
 class ReportCommandTest {
 
@@ -33,20 +34,64 @@ class ReportCommandTest {
         assertEquals(0, rep.exit(), rep.err());
         String html = Files.readString(page);
         assertTrue(html.contains("Offloaded sockets (seed 001") && html.contains("Receive-Side Scaling (seed 004)"));
-        assertTrue(html.contains("TOE / Java sockets") && html.contains("Wake-ups per second on one engine thread"),
-                "a verdict line per experiment");
         assertTrue(!html.contains("src=\"http") && !html.contains("href=\"http") && !html.contains("<link"),
                 "self-contained: nothing loaded from elsewhere");
+        assertTrue(html.length() < 200_000, "two experiments in " + html.length() + " characters");
+
+        // the summary: a line per experiment, its figure, its outcome and the numbers
+        Matcher line = Pattern.compile("<tr><th scope=\"row\"><a href=\"#(\\w[\\w-]*)\">[^<]+</a></th><td>([^<]+)</td>"
+                + "<td><span class=\"badge (reproduced|partly|not|none)\">[^<]+</span></td><td>([^<]+)</td></tr>")
+                .matcher(html);
+        assertTrue(line.find(), "the summary's first line");
+        assertEquals("toe", line.group(1));
+        assertEquals("seed 001 Tables I, II", line.group(2));
+        assertTrue(line.group(4).matches("host CPU per Gb/s, TOE below Java sockets at \\d of 4 points .*"),
+                line.group(4));
+        assertTrue(line.find(), "the summary's second line");
+        assertEquals("rss", line.group(1));
+        assertTrue(line.group(4).matches("wake-ups per second on one engine thread, 1 → 4 connections: \\d+ → \\d+"),
+                line.group(4));
+
+        // a verdict per experiment that names its numbers, the paper's numbers beside ours for the TOE
+        Matcher verdict = Pattern.compile("<p class=\"verdict\" data-outcome=\"(\\w+)\"><span class=\"badge \\1\">"
+                + "[^<]+</span> ([^<]+)</p>").matcher(html);
+        assertTrue(verdict.find() && verdict.group(2).startsWith("Host CPU per Gb/s, TOE / Java sockets (below 1: "
+                + "the offload saves host CPU, as the paper found): loopback send 128 KiB "), verdict.group(2));
+        assertTrue(verdict.find() && verdict.group(2).matches("Wake-ups per second on one engine thread, 1 → 4 "
+                + "connections: \\d+ → \\d+ — they (do not )?fall.*"), verdict.group(2));
+        assertTrue(html.contains("<th scope=\"row\">paper: emulated TOE (Table II)</th><td>11</td><td>14</td><td>12</td>"
+                + "<td>24</td></tr>"), "seed 001's Table II beside ours");
+        assertTrue(html.contains("<th scope=\"row\">loopback: TOE / sockets</th>"));
+
+        // readable tables: units in the headers, a column of one value said once above its table
+        assertTrue(html.contains("<th>host, % of a CPU per Gb/s</th>") && html.contains("<th>wake-ups/s</th>"));
+        assertTrue(!html.contains("<th>host_pct_cpu_per_gbps</th>") && !html.contains("<th>engines</th>"));
+        assertTrue(html.contains("<p class=\"same\">In every row: engines 1; steering rss;"), "RSS's one engine thread");
+        assertTrue(html.contains("<tr><th scope=\"row\">CPUs</th><td>" + Runtime.getRuntime().availableProcessors()
+                + "</td></tr>"), "the conditions as a table");
+        assertTrue(html.contains("<tr><th scope=\"row\">places</th><td class=\"t\">loopback: two processes on 127.0.0.1"
+                + "</td></tr>"), "a plan's list of objects, for reading");
+        assertTrue(html.contains("<tr><th scope=\"row\">machine</th><td class=\"t\">" + System.getProperty("os.name")
+                + " "), "the machine, noted by the experiment");
+        assertTrue(!html.contains("paper percent"), "the paper's numbers are beside ours, not among the conditions");
+
         int svgs = count(html, "<div class=\"plot\"");
         assertEquals(2 + 3, svgs, "the TOE run's 2 plots and the RSS run's 3");
-
         String dom = chromium(page);
-        Matcher plots = Pattern.compile("data-plots=\"(\\d+)\"").matcher(dom);
-        Matcher drawn = Pattern.compile("data-drawn=\"(\\d+)\"").matcher(dom);
-        assertTrue(plots.find() && drawn.find(), "the page's own check did not run: " + dom.substring(0,
+        assertEquals(String.valueOf(svgs), attribute(dom, "data-plots"), "Chromium found every plot");
+        assertEquals(String.valueOf(svgs), attribute(dom, "data-drawn"), "Chromium drew every plot");
+        assertEquals("0", attribute(dom, "data-text-outside"), "no word of a plot runs outside it");
+        assertEquals("2", attribute(dom, "data-summary-rows"), "a summary line per experiment");
+        assertEquals("2", attribute(dom, "data-verdicts"), "a verdict per experiment");
+        attribute(dom, "data-ready-ms");   // when the page was laid out and checked: the check ran to its end
+    }
+
+    /** An attribute the page's own script set on {@code body}, after Chromium ran it. */
+    private static String attribute(String dom, String name) {
+        Matcher m = Pattern.compile(name + "=\"(\\d+)\"").matcher(dom);
+        assertTrue(m.find(), "the page's own check did not run (" + name + "): " + dom.substring(0,
                 Math.min(300, dom.length())));
-        assertEquals(svgs, Integer.parseInt(plots.group(1)), "Chromium found every plot");
-        assertEquals(svgs, Integer.parseInt(drawn.group(1)), "Chromium drew every plot");
+        return m.group(1);
     }
 
     @Test
@@ -73,7 +118,8 @@ class ReportCommandTest {
         Files.writeString(dir.resolve("results.json"), "{\"schema\": \"jwarp-bench/1\", \"rows\": []}\n");
         r = JwarpCommandTest.run("report", dir.toString(), "--out", dir.resolve("r.html").toString());
         assertEquals(2, r.exit());
-        assertTrue(r.err().contains("results.json is a jwarp-bench/1 document; expected one of jwarp-experiment-toe/1"),
+        assertTrue(r.err().contains("results.json is a jwarp-bench/1 document; expected one of "
+                + String.join(", ", org.jwarp.bench.report.ResultDirectory.SCHEMAS)),
                 r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
     }

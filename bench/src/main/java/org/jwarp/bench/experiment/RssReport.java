@@ -27,7 +27,8 @@ public final class RssReport {
         Files.createDirectories(dir);
         List<Path> out = new ArrayList<>();
         out.add(Files.writeString(dir.resolve("results.csv"), csv(results)));
-        out.add(Files.writeString(dir.resolve("results.json"), JsonCodec.write(RssDocument.of(plan, results, mode, notes)) + "\n"));
+        out.add(Files.writeString(dir.resolve("results.json"), JsonCodec.write(RssDocument.of(plan, results, mode,
+                Machine.withNote(notes))) + "\n"));
         out.add(Files.writeString(dir.resolve("throughput.svg"), chart(results, "Aggregate RDMA WRITE throughput",
                 "Gb/s", RssExperiment.Result::gbps)));
         out.add(Files.writeString(dir.resolve("wakeups.svg"), chart(results, "Receiving engine threads' wake-ups",

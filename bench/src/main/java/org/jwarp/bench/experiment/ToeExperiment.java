@@ -126,10 +126,11 @@ public final class ToeExperiment {
         private final Process process;
         private final StringBuilder output = new StringBuilder();
         private final CompletableFuture<Integer> port = new CompletableFuture<>();
+        private final Thread reader;
 
         private Child(Process process) {
             this.process = process;
-            Thread.ofPlatform().daemon().name("toe-experiment-output").start(() -> {
+            reader = Thread.ofPlatform().daemon().name("toe-experiment-output").start(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
                         StandardCharsets.UTF_8))) {
                     for (String line = r.readLine(); line != null; line = r.readLine()) {
@@ -181,7 +182,10 @@ public final class ToeExperiment {
         }
 
         private String text() throws InterruptedException {
-            process.waitFor(200, TimeUnit.MILLISECONDS);
+            // an ended process's last lines (its result) may still be in the pipe: the reader takes them up to EOF
+            if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                reader.join(java.time.Duration.ofSeconds(5));
+            }
             synchronized (output) {
                 return output.toString().strip();
             }

@@ -120,7 +120,8 @@ public final class ToeReport {
         Files.createDirectories(dir);
         List<Path> out = new ArrayList<>();
         out.add(Files.writeString(dir.resolve("results.csv"), csv(runs)));
-        out.add(Files.writeString(dir.resolve("results.json"), JsonCodec.write(ToeDocument.of(plan, places, runs, mode, notes)) + "\n"));
+        out.add(Files.writeString(dir.resolve("results.json"), JsonCodec.write(ToeDocument.of(plan, places, runs, mode,
+                Machine.withNote(notes))) + "\n"));
         for (ToeExperiment.Where w : places) {
             out.add(Files.writeString(dir.resolve("cpu-" + w.name() + ".svg"), cpuChart(runs, w, plan.chunks())));
             out.add(Files.writeString(dir.resolve("throughput-" + w.name() + ".svg"), throughputChart(runs, w, plan.chunks())));

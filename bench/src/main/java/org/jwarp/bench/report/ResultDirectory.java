@@ -1,14 +1,18 @@
 package org.jwarp.bench.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.jwarp.bench.experiments.Experiments;
+import org.jwarp.bench.experiments.RunResult;
 import org.jwarp.bench.json.JsonCodec;
 
 /**
@@ -18,10 +22,7 @@ import org.jwarp.bench.json.JsonCodec;
 public final class ResultDirectory {
 
     /** The experiments' schemas this jwarp reads (docs/json.md). */
-    public static final List<String> SCHEMAS = List.of("jwarp-experiment-toe/1", "jwarp-experiment-rss/1",
-            "jwarp-experiment-latency/1", "jwarp-experiment-progress/1", "jwarp-experiment-rendezvous/1",
-            "jwarp-experiment-iwarp-vs-tcp/1", "jwarp-experiment-overlap/1", "jwarp-experiment-cpu-impact/1",
-            "jwarp-experiment-verbs-options/1");
+    public static final List<String> SCHEMAS = Experiments.schemas();
 
     private ResultDirectory() {
     }
@@ -31,7 +32,7 @@ public final class ResultDirectory {
      *
      * @throws IllegalArgumentException one line, saying what is missing or what the directory holds instead
      */
-    public static Experiment read(Path dir) throws IOException {
+    public static RunResult read(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException(dir + " is not a directory; give the output directory of a 'jwarp "
                     + "experiment' run");
@@ -42,7 +43,22 @@ public final class ResultDirectory {
             throw new IllegalArgumentException(dir + " has no results.json and results.csv: it is not the output of "
                     + "'jwarp experiment'");
         }
-        String schema = JsonCodec.read(Files.readString(json), json.toString(), SCHEMAS).get("schema").asText();
+        JsonNode doc = JsonCodec.read(Files.readString(json), json.toString(), SCHEMAS);
+        String schema = doc.get("schema").asText();
+        Map<String, String> plan = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> f : doc.properties()) {
+            switch (f.getKey()) {
+                case "schema", "mode", "results" -> { }
+                case "notes" -> f.getValue().forEach(n -> notes.add(n.asText()));
+                default -> {
+                    // the paper's numbers are no condition of the run; the report sets them beside ours
+                    if (!f.getKey().startsWith("paper")) {
+                        plan.put(f.getKey(), planValue(f.getValue()));
+                    }
+                }
+            }
+        }
         List<String> lines = Files.readAllLines(csv);
         if (lines.isEmpty()) {
             throw new IllegalArgumentException(csv + " is empty");
@@ -60,7 +76,25 @@ public final class ResultDirectory {
             }
         }
         Path readme = dir.resolve("README.md");
-        return new Experiment(dir, schema, Arrays.asList(lines.getFirst().split(",", -1)), rows, svgs,
-                Files.isRegularFile(readme) ? Files.readString(readme) : "");
+        return new RunResult(dir, schema, Arrays.asList(lines.getFirst().split(",", -1)), rows, svgs,
+                Files.isRegularFile(readme) ? Files.readString(readme) : "", doc.path("mode").asText(""), plan, notes);
+    }
+
+    /**
+     * A plan field as text: a value as it is, a list's items joined by ", " (or "; " if they are
+     * objects), an object's values joined by ": " (a place: its name, then what it is).
+     */
+    private static String planValue(JsonNode v) {
+        if (v.isArray()) {
+            List<String> items = new ArrayList<>();
+            v.forEach(i -> items.add(planValue(i)));
+            return String.join(v.size() > 0 && v.get(0).isObject() ? "; " : ", ", items);
+        }
+        if (v.isObject()) {
+            List<String> values = new ArrayList<>();
+            v.forEach(i -> values.add(planValue(i)));
+            return String.join(": ", values);
+        }
+        return v.asText();
     }
 }

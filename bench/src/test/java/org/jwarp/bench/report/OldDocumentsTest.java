@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jwarp.bench.experiments.RunResult;
 import org.jwarp.bench.json.JsonCodec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +55,7 @@ class OldDocumentsTest {
 
     @Test
     void anOldExperimentDirectoryReads() throws Exception {
-        Experiment e = ResultDirectory.read(sample("rss"));
+        RunResult e = ResultDirectory.read(sample("rss"));
         assertEquals("jwarp-experiment-rss/1", e.schema());
         assertEquals("rss", e.name());
         assertEquals(4, e.rows().size());

@@ -1,0 +1,78 @@
+package org.jwarp.bench.experiments;
+
+import static org.jwarp.bench.experiments.Rows.f;
+import static org.jwarp.bench.experiments.Rows.max;
+import static org.jwarp.bench.experiments.Rows.min;
+import static org.jwarp.bench.experiments.Rows.size;
+import static org.jwarp.bench.experiments.Rows.trim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** One-way latency, RDMA WRITE against sockets (seed 000, Fig. 3 and 8). */
+final class Latency extends SeedExperiment {
+
+    /** The largest of the "small messages" the paper speaks of, bytes. */
+    private static final double SMALL = 1024;
+
+    Latency() {
+        super("latency", "seed 000 Fig. 3 and 8: RDMA WRITE vs sockets one-way latency by size, and by "
+                + "WAN delay (testbed, root)",
+                new Paper("Latency (seed 000, Fig. 3 and Fig. 8)", "seed 000 Fig. 3, 8",
+                    "What one-way latency does RDMA WRITE give against TCP sockets, by message size on a LAN, and how "
+                            + "does a WAN delay change the comparison?",
+                    "On the LAN RDMA's latency is well below sockets' for small messages and the gap narrows as "
+                            + "messages grow; with emulated WAN delay both curves follow the delay, which dominates."));
+    }
+
+    @Override
+    public Verdict verdict(RunResult e) {
+        Map<String, Double> size = Rows.part(e, "size", List.of("size", "transport"), "typical_us");
+        Map<String, Double> delay = Rows.part(e, "delay", List.of("delay_ms", "transport"), "typical_us");
+        List<Double> ratios = new ArrayList<>();
+        StringBuilder sizes = new StringBuilder();
+        int below = 0;
+        List<String> header = new ArrayList<>(List.of("one-way latency, RDMA / sockets"));
+        List<String> paper = new ArrayList<>(List.of("paper: small messages on the LAN (Fig. 8, \"differs by almost "
+                + "50 %\")"));
+        List<String> ours = new ArrayList<>(List.of("ours: jwarp / busy-polling sockets"));
+        for (Map.Entry<String, Double> x : size.entrySet()) {
+            String s = x.getKey().split("\\|")[0];
+            Double so = size.get(s + "|sockets-busypoll");
+            if (x.getKey().endsWith("|jwarp") && so != null) {
+                ratios.add(x.getValue() / so);
+                below += x.getValue() < so ? 1 : 0;
+                sizes.append(f("%s %.2f; ", size(s), x.getValue() / so));
+                header.add(size(s));
+                paper.add(Double.parseDouble(s) <= SMALL ? "about 0.5" : "");
+                ours.add(Rows.number(x.getValue() / so));
+            }
+        }
+        if (ratios.isEmpty()) {
+            return Verdict.none("the run has no size measured over both jwarp and sockets.");
+        }
+        List<Double> delayRatios = new ArrayList<>();
+        StringBuilder delays = new StringBuilder();
+        boolean follow = true;
+        for (Map.Entry<String, Double> x : delay.entrySet()) {
+            String d = x.getKey().split("\\|")[0];
+            Double so = delay.get(d + "|sockets-busypoll");
+            if (x.getKey().endsWith("|jwarp") && so != null) {
+                double ms = Double.parseDouble(d);
+                delayRatios.add(x.getValue() / so);
+                follow &= x.getValue() >= ms * 1000 && so >= ms * 1000 && x.getValue() / so < 1.1;
+                delays.append(f("%s ms: %.0f / %.0f µs; ", trim(d), x.getValue(), so));
+            }
+        }
+        int held = (below == ratios.size() ? 1 : 0) + (!delayRatios.isEmpty() && follow ? 1 : 0);
+        String headline = f("jwarp %.2f-%.2f× sockets' one-way latency by size (the paper: RDMA below sockets)",
+                min(ratios), max(ratios)) + (delayRatios.isEmpty() ? Rows.NO_SWEEP
+                : f("; with delay %.2f-%.2f×, both following the delay", min(delayRatios), max(delayRatios)));
+        return new Verdict(Verdict.of(held, delayRatios.isEmpty() ? 1 : 2), headline, "Typical one-way latency, jwarp "
+                + "/ busy-polling sockets, by size: " + sizes + below + " of " + ratios.size() + " sizes below sockets"
+                + (delayRatios.isEmpty() ? " (no delay sweep in this run)." : ". With added delay (jwarp / sockets): "
+                + delays + (follow ? "both follow the delay, as in the paper." : "they do not both follow the delay.")))
+                .withComparison(header, List.of(paper, ours));
+    }
+}

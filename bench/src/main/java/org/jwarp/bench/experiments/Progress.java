@@ -1,0 +1,73 @@
+package org.jwarp.bench.experiments;
+
+import static org.jwarp.bench.experiments.Rows.f;
+import static org.jwarp.bench.experiments.Rows.max;
+import static org.jwarp.bench.experiments.Rows.min;
+import static org.jwarp.bench.experiments.Rows.trim;
+
+import java.util.List;
+import java.util.Map;
+
+/** Communication progress: fetching from a busy process (seed 000, Fig. 4b and 6). */
+final class Progress extends SeedExperiment {
+
+    Progress() {
+        super("progress", "seed 000 Fig. 4b and 6: fetching 1 KiB from a busy process, RDMA READ vs "
+                + "sockets, by remote load, and by WAN delay (testbed, root)",
+                new Paper("Communication progress (seed 000, Fig. 4b and Fig. 6)", "seed 000 Fig. 4b, 6",
+                    "How long does fetching 1 KiB from a remote process take when that process is busy computing: RDMA "
+                            + "READ against a sockets request and response?",
+                    "RDMA READ stays flat whatever the remote load, since no remote process takes part; the sockets "
+                            + "fetch grows with the load. With large WAN delay the delay dominates both, RDMA still "
+                            + "ahead."));
+    }
+
+    @Override
+    public Verdict verdict(RunResult e) {
+        Map<String, Double> load = Rows.part(e, "load", List.of("load_ms", "stack"), "median_us");
+        double lo = Double.NaN;
+        double hi = Double.NaN;
+        for (String k : load.keySet()) {
+            double l = Double.parseDouble(k.split("\\|")[0]);
+            lo = Double.isNaN(lo) ? l : Math.min(lo, l);
+            hi = Double.isNaN(hi) ? l : Math.max(hi, l);
+        }
+        Double r0 = find(load, lo, "jwarp");
+        Double r1 = find(load, hi, "jwarp");
+        Double s0 = find(load, lo, "sockets");
+        Double s1 = find(load, hi, "sockets");
+        if (r0 == null || r1 == null || s0 == null || s1 == null || !(hi > lo)) {
+            return Verdict.none("the run lacks two remote loads for both stacks.");
+        }
+        boolean flat = r1 - r0 < (s1 - s0) / 4;
+        Map<String, Double> delay = Rows.part(e, "delay", List.of("delay_ms", "stack"), "median_us");
+        StringBuilder delays = new StringBuilder();
+        int ahead = 0;
+        int delayed = 0;
+        for (Map.Entry<String, Double> x : delay.entrySet()) {
+            String d = x.getKey().split("\\|")[0];
+            Double so = delay.get(d + "|sockets");
+            if (x.getKey().endsWith("|jwarp") && so != null) {
+                delayed++;
+                ahead += x.getValue() < so ? 1 : 0;
+                delays.append(f("%s ms %.0f / %.0f µs; ", trim(d), x.getValue(), so));
+            }
+        }
+        String headline = f("READ fetch %.0f → %.0f µs from %s to %s ms of remote load; sockets %.0f → %.0f µs", r0, r1,
+                trim(f("%.3f", lo)), trim(f("%.3f", hi)), s0, s1) + (delayed == 0 ? Rows.NO_SWEEP : "");
+        return new Verdict(Verdict.of((flat ? 1 : 0) + (delayed > 0 && ahead == delayed ? 1 : 0), delayed > 0 ? 2 : 1),
+                headline, headline + ": " + (flat ? "READ stays flat while sockets grow with the load, as the paper "
+                + "found" : "READ did not stay flat against sockets here") + (delayed == 0 ? "." : f(". With added delay "
+                + "at the busy server (READ / sockets): %sREAD ahead at %d of %d delays.", delays, ahead, delayed)));
+    }
+
+    private static Double find(Map<String, Double> m, double load, String stack) {
+        for (Map.Entry<String, Double> x : m.entrySet()) {
+            String[] k = x.getKey().split("\\|");
+            if (Double.parseDouble(k[0]) == load && k[1].equals(stack)) {
+                return x.getValue();
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,71 @@
+package org.jwarp.bench.experiments;
+
+import static org.jwarp.bench.experiments.Rows.f;
+import static org.jwarp.bench.experiments.Rows.min;
+import static org.jwarp.bench.experiments.Rows.size;
+import static org.jwarp.bench.experiments.Rows.trim;
+
+import java.util.List;
+import java.util.Map;
+
+/** Eager SEND against WRITE- and READ-based rendezvous (seed 000, Fig. 9). */
+final class Rendezvous extends SeedExperiment {
+
+    Rendezvous() {
+        super("rendezvous", "seed 000 Fig. 9: eager SEND vs WRITE- and READ-based rendezvous; message "
+                + "latency and the receiver's CPU by size, and by WAN delay (testbed, root)",
+                new Paper("Rendezvous protocols (seed 000, Fig. 9)", "seed 000 Fig. 9",
+                    "What does exchanging buffer addresses for every message cost, against copying through pre-posted "
+                            + "receive buffers: eager SEND, WRITE-based and READ-based rendezvous, by message size and "
+                            + "by WAN delay, in latency and in the receiver's CPU?",
+                    "Rendezvous avoids the copies, so it wins for large messages on a fast link; its control messages "
+                            + "add round trips, so on a high-delay link it loses to eager copying unless messages are "
+                            + "very large. The paper draws the protocols (Fig. 9) and argues the trade-off, without "
+                            + "numbers."));
+    }
+
+    @Override
+    public Verdict verdict(RunResult e) {
+        Map<String, Double> lat = Rows.part(e, "size", List.of("size", "protocol"), "median_us");
+        Map<String, Double> cpu = Rows.part(e, "size", List.of("size", "protocol"), "server_app_us");
+        Map<String, Double> del = Rows.part(e, "delay", List.of("delay_ms", "protocol"), "median_us");
+        StringBuilder sizes = new StringBuilder();
+        String largest = null;
+        for (String k : lat.keySet()) {
+            String s = k.split("\\|")[0];
+            if (k.endsWith("|eager") && lat.containsKey(s + "|write") && lat.containsKey(s + "|read")) {
+                largest = s;
+                sizes.append(f("%s %.0f / %.0f / %.0f µs (receiver's application CPU %.1f / %.1f / %.1f µs); ", size(s),
+                        lat.get(k), lat.get(s + "|write"), lat.get(s + "|read"), cpu.getOrDefault(s + "|eager", Double.NaN),
+                        cpu.getOrDefault(s + "|write", Double.NaN), cpu.getOrDefault(s + "|read", Double.NaN)));
+            }
+        }
+        if (largest == null) {
+            return Verdict.none("the run has no size with all three protocols.");
+        }
+        double eager = lat.get(largest + "|eager");
+        double rndz = Math.min(lat.get(largest + "|write"), lat.get(largest + "|read"));
+        StringBuilder delays = new StringBuilder();
+        double lastRatio = Double.NaN;
+        String lastDelay = null;
+        for (String k : del.keySet()) {
+            String d = k.split("\\|")[0];
+            if (k.endsWith("|eager") && del.containsKey(d + "|write") && del.containsKey(d + "|read")) {
+                lastRatio = Math.min(del.get(d + "|write"), del.get(d + "|read")) / del.get(k);
+                lastDelay = d;
+                delays.append(f("%s ms: %.1f / %.1f / %.1f ms, rendezvous / eager %.2f; ", trim(d), del.get(k) / 1000,
+                        del.get(d + "|write") / 1000, del.get(d + "|read") / 1000, lastRatio));
+            }
+        }
+        boolean large = rndz < eager;
+        String headline = f("at %s rendezvous %.0f µs against eager %.0f µs", size(largest), rndz, eager)
+                + (lastDelay == null ? Rows.NO_SWEEP : f("; at %s ms of delay rendezvous %.2f× eager", trim(lastDelay),
+                lastRatio));
+        return new Verdict(Verdict.of((large ? 1 : 0) + (lastDelay != null && lastRatio > 1 ? 1 : 0),
+                lastDelay == null ? 1 : 2), headline, "Message latency, eager / WRITE rendezvous / READ rendezvous, by "
+                + "size: " + sizes + (large ? "rendezvous wins the largest size, as the paper argues. " : "rendezvous "
+                + "does not win the largest size here. ") + (lastDelay == null ? "No delay sweep in this run."
+                : "By added delay at 64 KiB: " + delays + (lastRatio > 1 ? "the address exchange's extra round trips "
+                + "dominate as the delay grows, as the paper argues." : "rendezvous is not behind at the largest delay.")));
+    }
+}
