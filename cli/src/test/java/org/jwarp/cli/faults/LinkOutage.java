@@ -56,8 +56,8 @@ public final class LinkOutage {
             Thread driver = Thread.ofPlatform().name("faults-qp-driver").start(() -> {
                 try {
                     qp.run(keep);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
                 }
             });
             Thread sockets = Thread.ofPlatform().name("faults-socket-flows").start(() -> {

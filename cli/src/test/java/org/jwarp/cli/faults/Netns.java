@@ -9,6 +9,11 @@ final class Netns {
     private Netns() {
     }
 
+    /** Moves the calling thread into {@code ns} for good. */
+    static void enter(String ns) throws java.io.IOException {
+        org.jwarp.degen.sys.Netns.enterForThisThread(ns);
+    }
+
     static <T> T in(String ns, Callable<T> work) throws Exception {
         FutureTask<T> task = new FutureTask<>(() -> {
             org.jwarp.degen.sys.Netns.enterForThisThread(ns);

@@ -70,6 +70,8 @@ public final class QpFlows implements AutoCloseable {
         }
     }
 
+    private final String nsA;
+    private final String nsB;
     private final RdmaDevice a;
     private final RdmaDevice b;
     private final Arena arena = Arena.ofShared();
@@ -94,8 +96,11 @@ public final class QpFlows implements AutoCloseable {
     private volatile String echoError;
 
     private QpFlows(String nsA, String nsB, String addrB, DeviceConfig config) throws Exception {
-        a = RdmaDevice.open(config);
-        b = RdmaDevice.open(config);
+        this.nsA = nsA;
+        this.nsB = nsB;
+        // opened inside the hosts: their engine threads (and the interfaces they see) are the hosts'
+        a = Netns.in(nsA, () -> RdmaDevice.open(config));
+        b = Netns.in(nsB, () -> RdmaDevice.open(config));
         apd = a.allocPd();
         ProtectionDomain bpd = b.allocPd();
         aSource = apd.registerMemory(arena.allocate((long) SLOTS * SIZE, 4096), Access.LOCAL_WRITE);
@@ -154,11 +159,27 @@ public final class QpFlows implements AutoCloseable {
     }
 
     /**
-     * Runs the flows on this thread: posts until {@code keepPosting} says stop, then lets every
-     * outstanding request complete, fences the WRITE stream with a READ and checks its target.
+     * Runs the flows, on a thread in host A (B's echo on a thread in host B), and returns when they
+     * are done: posts until {@code keepPosting} says stop, then lets every outstanding request
+     * complete, fences the WRITE stream with a READ and checks its target.
      */
-    public void run(java.util.function.BooleanSupplier keepPosting) throws InterruptedException {
-        echo = Thread.ofPlatform().name("faults-echo").start(this::echoLoop);
+    public void run(java.util.function.BooleanSupplier keepPosting) throws Exception {
+        Netns.in(nsA, () -> {
+            drive(keepPosting);
+            return null;
+        });
+    }
+
+    private void drive(java.util.function.BooleanSupplier keepPosting) throws Exception {
+        echo = Thread.ofPlatform().name("faults-echo").start(() -> {
+            try {
+                Netns.enter(nsB);
+            } catch (java.io.IOException e) {
+                echoError = "B's echo thread could not enter " + nsB + ": " + e.getMessage();
+                return;
+            }
+            echoLoop();
+        });
         WorkCompletion[] wcs = new WorkCompletion[16];
         for (int i = 0; i < wcs.length; i++) {
             wcs[i] = new WorkCompletion();
