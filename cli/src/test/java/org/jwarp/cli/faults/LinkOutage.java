@@ -38,7 +38,8 @@ public final class LinkOutage {
         public String markdown() {
             return String.format(Locale.ROOT, "| %s | %s | %s | %s | %.1f | %d | %d | %s | %s | %s |", cut, stack, flow, outcome,
                     seconds, ok, flushed, exactlyOnce ? "yes" : "NO",
-                    mismatch == null ? bytesVerified / 1024 + " KiB, all match" : "MISMATCH: " + mismatch, events);
+                    mismatch != null ? "MISMATCH: " + mismatch : bytesVerified == 0 ? "none (the WRITE target is checked after a fence)"
+                    : bytesVerified / 1024 + " KiB, all match", events);
         }
     }
 

@@ -293,8 +293,12 @@ public final class QpFlows implements AutoCloseable {
         long seq = wc.wrId();
         boolean ok = wc.status() == WcStatus.SUCCESS;
         f.done++;
-        if (!ok && f.rec.error == null) {
-            f.rec.error(wc.status() + " after " + f.rec.ok + " successful requests");
+        if (!ok) {
+            // the QP left RTS: a post now would only be flushed at once (OFED allows it), so stop
+            f.postingStopped = true;
+            if (f.rec.error == null) {
+                f.rec.error(wc.status() + " after " + f.rec.ok + " successful requests");
+            }
         }
         if (ok && f.kind == Kind.READ) {
             long off = (seq % SLOTS) * SIZE;
