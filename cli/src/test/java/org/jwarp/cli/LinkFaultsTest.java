@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  * over sockets; a link that goes down under traffic and comes back; a path with a 9000 and a 1500
  * hop. The short version (CI, under a minute) runs the verbs flows and their sockets counterparts
  * over one link with every fault at once, a 1 s cut and the 9000/1500 hop; {@code -Djwarp.faults=full}
- * adds the perf tests and runs every link, cut and hop (about 20 minutes), writing the tables to
+ * adds the perf tests and runs every link, cut and hop (about 15 minutes), writing the tables to
  * {@code cli/target/link-faults.md} as well as to standard output.
  */
 @Tag("netns")
