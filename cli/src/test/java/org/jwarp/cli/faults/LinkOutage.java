@@ -52,8 +52,8 @@ public final class LinkOutage {
         String cut = org.jwarp.degen.Units.formatNanos(cutNanos);
         try (QpFlows qp = QpFlows.open(t.nsA(), t.nsB(), t.addrB(), config);
              SocketFlows so = SocketFlows.open(t.nsA(), t.nsB(), t.addrB())) {
-            boolean[] stop = {false};
-            java.util.function.BooleanSupplier keep = () -> !stop[0];
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.function.BooleanSupplier keep = () -> !stop.get();
             Thread driver = Thread.ofPlatform().name("faults-qp-driver").start(() -> {
                 try {
                     qp.run(keep);
@@ -91,7 +91,7 @@ public final class LinkOutage {
                 }
                 Thread.sleep(50);
             }
-            stop[0] = true;
+            stop.set(true);
             driver.join();
             sockets.join();
             List<Row> rows = new ArrayList<>();
