@@ -37,12 +37,20 @@ final class LinkOptions {
             description = "Random loss per packet, e.g. 0.1%% (default: none).")
     String loss;
 
+    @Option(names = "--reorder", paramLabel = "P", defaultValue = "0",
+            description = "Packets held back until the packet behind them has left (at most 1 ms), e.g. 1%% (default: none).")
+    String reorder;
+
+    @Option(names = "--duplicate", paramLabel = "P", defaultValue = "0",
+            description = "Packets sent twice, e.g. 1%% (default: none).")
+    String duplicate;
+
     @Option(names = "--queue", paramLabel = "BYTES", defaultValue = "1m",
             description = "Bytes that may wait for the rate-limited link before tail drop (default: ${DEFAULT-VALUE}).")
     String queue;
 
     @Option(names = "--a2b", paramLabel = "K=V,...",
-            description = "Overrides for the A->B direction only, e.g. delay=5ms,rate=1g (keys: delay, jitter, dist, rate, overhead, loss, queue).")
+            description = "Overrides for the A->B direction only, e.g. delay=5ms,rate=1g (keys: delay, jitter, dist, rate, overhead, loss, queue, reorder, duplicate).")
     String a2b;
 
     @Option(names = "--b2a", paramLabel = "K=V,...", description = "Overrides for the B->A direction only.")
@@ -68,7 +76,7 @@ final class LinkOptions {
     @Option(names = "--busy-poll", description = "Never sleep: timestamps arrivals within a microsecond, but takes a whole core.")
     boolean busyPoll;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed for jitter and loss (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed for jitter, loss, reordering and duplication (default: ${DEFAULT-VALUE}).")
     long seed;
 
     /** The router configuration for testbed {@code tb}; bad values become a ParameterException naming the option. */
@@ -81,6 +89,8 @@ final class LinkOptions {
                     .withRate(parse(spec, "--rate", () -> Units.parseRateBitsPerSecond(rate)))
                     .withOverhead(overhead)
                     .withLoss(parse(spec, "--loss", () -> Units.parseProbability(loss)))
+                    .withReorder(parse(spec, "--reorder", () -> Units.parseProbability(reorder)))
+                    .withDuplicate(parse(spec, "--duplicate", () -> Units.parseProbability(duplicate)))
                     .withQueueLimit(parse(spec, "--queue", () -> Units.parseBytes(queue)));
             LinkParams ab = a2b == null ? both : parse(spec, "--a2b", () -> both.withOverrides(a2b));
             LinkParams ba = b2a == null ? both : parse(spec, "--b2a", () -> both.withOverrides(b2a));

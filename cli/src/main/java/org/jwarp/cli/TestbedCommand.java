@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
         description = {"Two hosts, A (10.77.1.1) and B (10.77.2.1), as network namespaces NAME-a and NAME-b, joined by degen "
                 + "(or, as anchors, by a veth pair with tbf or netem). Needs root.",
                 "State, statistics and degen's log live in /run/jwarp-testbed/NAME/."},
-        subcommands = {TestbedCommand.Up.class, TestbedCommand.Down.class, TestbedCommand.Exec.class, TestbedCommand.Status.class})
+        subcommands = {TestbedCommand.Up.class, TestbedCommand.Down.class, TestbedCommand.Exec.class, TestbedCommand.Status.class,
+                TestbedCommand.Cut.class})
 final class TestbedCommand extends GroupCommand {
 
     static final class NameOption {
@@ -122,6 +123,37 @@ final class TestbedCommand extends GroupCommand {
         @Override
         public Integer call() throws Exception {
             spec.commandLine().getOut().println(DegenCommand.testbed(spec, name.name).status());
+            return 0;
+        }
+    }
+
+    @Command(name = "cut", mixinStandardHelpOptions = true,
+            description = "Takes degen's link down in both directions for TIME (every packet dropped, as if the cable were pulled); "
+                    + "it comes back by itself. E.g. 'jwarp testbed cut 10s'.")
+    static final class Cut implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        NameOption name;
+
+        @Parameters(index = "0", paramLabel = "TIME", description = "How long the link stays down, e.g. 1s, 500ms.")
+        String time;
+
+        @Override
+        public Integer call() throws Exception {
+            long nanos;
+            try {
+                nanos = org.jwarp.degen.Units.parseDurationNanos(time);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "TIME: " + e.getMessage(), e);
+            }
+            if (nanos <= 0) {
+                throw new ParameterException(spec.commandLine(), "TIME must be more than 0, was " + time);
+            }
+            DegenCommand.testbed(spec, name.name).cut(nanos);
+            spec.commandLine().getOut().println("link of testbed " + name.name + " down for " + org.jwarp.degen.Units.formatNanos(nanos));
             return 0;
         }
     }

@@ -43,6 +43,10 @@ class DegenCommandTest {
         assertOneLineError(run("testbed", "up", "--emulator", "dummynet"), "--emulator");
         assertOneLineError(run("testbed", "up", "--mtu-b", "100"), "MTU");
         assertOneLineError(run("testbed", "exec", "C", "--", "true"), "must be A or B");
+        assertOneLineError(run("testbed", "up", "--reorder", "150%"), "--reorder");
+        assertOneLineError(run("testbed", "up", "--duplicate", "lots"), "--duplicate");
+        assertOneLineError(run("testbed", "cut", "soon"), "TIME");
+        assertOneLineError(run("testbed", "cut", "0s"), "more than 0");
         assertOneLineError(run("degen", "relay", "--listen", "7000", "--to", "nowhere"), "HOST:PORT");
         assertOneLineError(run("degen", "relay", "--listen", "7000", "--to", "localhost:99999"), "port");
     }

@@ -16,7 +16,8 @@ public final class DirectionStats {
 
     /** Counter indices; the names are stable (they are the keys of the stats file). */
     public enum Counter {
-        RX_PACKETS, RX_BYTES, TX_PACKETS, TX_BYTES, DROP_LOSS, DROP_QUEUE, DROP_MTU, DROP_FULL, TX_ERRORS, QUEUE_DEPTH, QUEUE_DEPTH_MAX, QUEUE_BYTES;
+        RX_PACKETS, RX_BYTES, TX_PACKETS, TX_BYTES, DROP_LOSS, DROP_QUEUE, DROP_MTU, DROP_FULL, TX_ERRORS, QUEUE_DEPTH, QUEUE_DEPTH_MAX, QUEUE_BYTES,
+        DROP_DOWN, REORDERED, DUPLICATED;
 
         public String key() {
             return name().toLowerCase(java.util.Locale.ROOT);

@@ -15,8 +15,11 @@ import java.util.SplittableRandom;
  * The delay is added to each packet's own arrival time, so a burst of N back-to-back packets leaves
  * as the same burst shifted by the delay, never spread by N × delay (the "no cascading" property of
  * the paper's degen). Only the rate limit spreads a burst, by exactly one serialisation time per
- * packet, as a real link would. Due times never decrease: jitter does not reorder packets (a
- * reordering WAN is a different experiment, and TCP would read it as loss).
+ * packet, as a real link would. Due times never decrease: jitter does not reorder packets.
+ * Reordering and duplication are drawn separately, per packet, and carried out by the
+ * {@link DelayLine} when the packet leaves ({@link #flags()}): a packet marked {@link #REORDER}
+ * is held back until the packet behind it has left (at most {@link #REORDER_HOLD_NANOS}), one
+ * marked {@link #DUPLICATE} leaves twice.
  *
  * <p>Pure and single-threaded: time comes in as an argument, randomness from a seeded generator.
  */
@@ -26,6 +29,16 @@ public final class LinkModel {
     public static final int DROP_LOSS = 1;
     public static final int DROP_QUEUE = 2;
 
+    /** Flag of an accepted packet: it leaves twice. */
+    public static final int DUPLICATE = 1;
+    /** Flag of an accepted packet: it leaves after the packet behind it. */
+    public static final int REORDER = 2;
+    /**
+     * Longest a reordered packet waits for a packet to overtake it: long enough for the next
+     * packet of a stream, short enough that a lone packet (a ping-pong's) is merely late.
+     */
+    public static final long REORDER_HOLD_NANOS = 1_000_000L;
+
     private final LinkParams params;
     private final SplittableRandom rng;
     private boolean busy;
@@ -33,6 +46,7 @@ public final class LinkModel {
     private boolean anyDue;
     private long lastDue;
     private long due;
+    private int flags;
 
     public LinkModel(LinkParams params, long seed) {
         this.params = params;
@@ -53,6 +67,14 @@ public final class LinkModel {
         // Loss first, as netem does: a lost packet never occupies the queue or the serialiser.
         if (params.loss() > 0.0 && rng.nextDouble() < params.loss()) {
             return DROP_LOSS;
+        }
+        // One packet is either held back or duplicated: a duplicate of a held packet would
+        // overtake nothing that the original had not.
+        int f = 0;
+        if (params.reorder() > 0.0 && rng.nextDouble() < params.reorder()) {
+            f = REORDER;
+        } else if (params.duplicate() > 0.0 && rng.nextDouble() < params.duplicate()) {
+            f = DUPLICATE;
         }
         long departLink = arrivalNanos;
         if (params.rateBitsPerSecond() > 0) {
@@ -82,11 +104,17 @@ public final class LinkModel {
         anyDue = true;
         lastDue = d;
         due = d;
+        flags = f;
         return ACCEPT;
     }
 
     /** Departure time of the packet last accepted by {@link #admit}. */
     public long due() {
         return due;
+    }
+
+    /** {@link #REORDER}, {@link #DUPLICATE} or 0 for the packet last accepted by {@link #admit}. */
+    public int flags() {
+        return flags;
     }
 }

@@ -14,12 +14,17 @@ import java.util.Locale;
  *                       that "1 Gb/s" carries what a Gigabit Ethernet link carries
  * @param loss           probability that a packet is dropped on arrival (Bernoulli, seeded)
  * @param queueLimitBytes bytes that may wait for the serialiser before tail drop (only with a rate)
+ * @param reorder        probability that a packet is held back and leaves after the packet behind it
+ *                       (or {@link LinkModel#REORDER_HOLD_NANOS} after its due time if none follows)
+ * @param duplicate      probability that a packet leaves twice, the copy right behind the original
  */
 public record LinkParams(long delayNanos, long jitterNanos, JitterDistribution jitter, long rateBitsPerSecond,
-                         int overheadBytes, double loss, long queueLimitBytes) {
+                         int overheadBytes, double loss, long queueLimitBytes, double reorder, double duplicate) {
 
     public static final int ETHERNET_OVERHEAD = 38;
     public static final long DEFAULT_QUEUE_LIMIT = 1L << 20;
+    /** The keys of {@link #withOverrides}. */
+    public static final String KEYS = "delay, jitter, dist, rate, overhead, loss, queue, reorder, duplicate";
 
     public LinkParams {
         if (delayNanos < 0 || jitterNanos < 0 || rateBitsPerSecond < 0 || overheadBytes < 0 || queueLimitBytes <= 0) {
@@ -28,39 +33,51 @@ public record LinkParams(long delayNanos, long jitterNanos, JitterDistribution j
         if (!(loss >= 0.0 && loss <= 1.0)) {
             throw new IllegalArgumentException("loss must be within [0, 1], was " + loss);
         }
+        if (!(reorder >= 0.0 && reorder <= 1.0) || !(duplicate >= 0.0 && duplicate <= 1.0)) {
+            throw new IllegalArgumentException("reorder and duplicate must be within [0, 1], were " + reorder + " and " + duplicate);
+        }
     }
 
     /** A wire with no delay, no limit and no loss. */
     public static LinkParams passThrough() {
-        return new LinkParams(0, 0, JitterDistribution.UNIFORM, 0, ETHERNET_OVERHEAD, 0.0, DEFAULT_QUEUE_LIMIT);
+        return new LinkParams(0, 0, JitterDistribution.UNIFORM, 0, ETHERNET_OVERHEAD, 0.0, DEFAULT_QUEUE_LIMIT, 0.0, 0.0);
     }
 
     public LinkParams withDelay(long nanos) {
-        return new LinkParams(nanos, jitterNanos, jitter, rateBitsPerSecond, overheadBytes, loss, queueLimitBytes);
+        return new LinkParams(nanos, jitterNanos, jitter, rateBitsPerSecond, overheadBytes, loss, queueLimitBytes, reorder, duplicate);
     }
 
     public LinkParams withJitter(long nanos, JitterDistribution dist) {
-        return new LinkParams(delayNanos, nanos, dist, rateBitsPerSecond, overheadBytes, loss, queueLimitBytes);
+        return new LinkParams(delayNanos, nanos, dist, rateBitsPerSecond, overheadBytes, loss, queueLimitBytes, reorder, duplicate);
     }
 
     public LinkParams withRate(long bps) {
-        return new LinkParams(delayNanos, jitterNanos, jitter, bps, overheadBytes, loss, queueLimitBytes);
+        return new LinkParams(delayNanos, jitterNanos, jitter, bps, overheadBytes, loss, queueLimitBytes, reorder, duplicate);
     }
 
     public LinkParams withOverhead(int bytes) {
-        return new LinkParams(delayNanos, jitterNanos, jitter, rateBitsPerSecond, bytes, loss, queueLimitBytes);
+        return new LinkParams(delayNanos, jitterNanos, jitter, rateBitsPerSecond, bytes, loss, queueLimitBytes, reorder, duplicate);
     }
 
     public LinkParams withLoss(double p) {
-        return new LinkParams(delayNanos, jitterNanos, jitter, rateBitsPerSecond, overheadBytes, p, queueLimitBytes);
+        return new LinkParams(delayNanos, jitterNanos, jitter, rateBitsPerSecond, overheadBytes, p, queueLimitBytes, reorder, duplicate);
     }
 
     public LinkParams withQueueLimit(long bytes) {
-        return new LinkParams(delayNanos, jitterNanos, jitter, rateBitsPerSecond, overheadBytes, loss, bytes);
+        return new LinkParams(delayNanos, jitterNanos, jitter, rateBitsPerSecond, overheadBytes, loss, bytes, reorder, duplicate);
+    }
+
+    public LinkParams withReorder(double p) {
+        return new LinkParams(delayNanos, jitterNanos, jitter, rateBitsPerSecond, overheadBytes, loss, queueLimitBytes, p, duplicate);
+    }
+
+    public LinkParams withDuplicate(double p) {
+        return new LinkParams(delayNanos, jitterNanos, jitter, rateBitsPerSecond, overheadBytes, loss, queueLimitBytes, reorder, p);
     }
 
     /**
-     * Applies "key=value,key=value" overrides (delay, jitter, dist, rate, overhead, loss, queue), the
+     * Applies "key=value,key=value" overrides (delay, jitter, dist, rate, overhead, loss, queue, reorder,
+     * duplicate), the
      * syntax of {@code --a2b} and {@code --b2a}.
      */
     public LinkParams withOverrides(String spec) {
@@ -72,7 +89,7 @@ public record LinkParams(long delayNanos, long jitterNanos, JitterDistribution j
             }
             int eq = s.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("'" + s + "' is not key=value (keys: delay, jitter, dist, rate, overhead, loss, queue)");
+                throw new IllegalArgumentException("'" + s + "' is not key=value (keys: " + KEYS + ")");
             }
             String key = s.substring(0, eq).trim().toLowerCase(Locale.ROOT);
             String value = s.substring(eq + 1).trim();
@@ -84,8 +101,10 @@ public record LinkParams(long delayNanos, long jitterNanos, JitterDistribution j
                 case "overhead" -> p.withOverhead(Math.toIntExact(Units.parseBytes(value)));
                 case "loss" -> p.withLoss(Units.parseProbability(value));
                 case "queue" -> p.withQueueLimit(Units.parseBytes(value));
+                case "reorder" -> p.withReorder(Units.parseProbability(value));
+                case "duplicate" -> p.withDuplicate(Units.parseProbability(value));
                 default -> throw new IllegalArgumentException("unknown link key '" + key
-                        + "' (keys: delay, jitter, dist, rate, overhead, loss, queue)");
+                        + "' (keys: " + KEYS + ")");
             };
         }
         return p;
@@ -94,7 +113,7 @@ public record LinkParams(long delayNanos, long jitterNanos, JitterDistribution j
     /** This link as an override spec with exact values, which {@link #withOverrides} reads back. */
     public String toSpec() {
         return "delay=" + delayNanos + "ns,jitter=" + jitterNanos + "ns,dist=" + jitter.name().toLowerCase(Locale.ROOT)
-                + ",rate=" + rateBitsPerSecond + ",overhead=" + overheadBytes + ",loss=" + loss + ",queue=" + queueLimitBytes;
+                + ",rate=" + rateBitsPerSecond + ",overhead=" + overheadBytes + ",loss=" + loss + ",queue=" + queueLimitBytes + ",reorder=" + reorder + ",duplicate=" + duplicate;
     }
 
     /** Serialisation time of an IP packet of {@code bytes} on this link, in nanoseconds (0 without a rate). */
@@ -116,6 +135,12 @@ public record LinkParams(long delayNanos, long jitterNanos, JitterDistribution j
         }
         if (loss > 0) {
             b.append(", loss ").append(String.format(Locale.ROOT, "%.4g%%", loss * 100));
+        }
+        if (reorder > 0) {
+            b.append(", reorder ").append(String.format(Locale.ROOT, "%.4g%%", reorder * 100));
+        }
+        if (duplicate > 0) {
+            b.append(", duplicate ").append(String.format(Locale.ROOT, "%.4g%%", duplicate * 100));
         }
         return b.toString();
     }

@@ -22,6 +22,7 @@ public final class PacketQueue {
     private final int[] length;
     private final long[] arrival;
     private final long[] due;
+    private final int[] flags;
     private long head;
     private long tail;
     private long writePos;
@@ -47,6 +48,7 @@ public final class PacketQueue {
         this.length = new int[slots];
         this.arrival = new long[slots];
         this.due = new long[slots];
+        this.flags = new int[slots];
     }
 
     public int maxPacket() {
@@ -81,6 +83,11 @@ public final class PacketQueue {
 
     /** Appends the packet just written at {@code at} (the value {@link #reserve()} returned). */
     public void commit(long at, int len, long arrivalNanos, long dueNanos) {
+        commit(at, len, arrivalNanos, dueNanos, 0);
+    }
+
+    /** As {@link #commit(long, int, long, long)}, with the {@link LinkModel#flags()} of the packet. */
+    public void commit(long at, int len, long arrivalNanos, long dueNanos, int packetFlags) {
         if (len <= 0 || len > maxPacket) {
             throw new IllegalArgumentException("packet length " + len + " outside 1.." + maxPacket);
         }
@@ -89,6 +96,7 @@ public final class PacketQueue {
         length[i] = len;
         arrival[i] = arrivalNanos;
         due[i] = dueNanos;
+        flags[i] = packetFlags;
         writePos = at + len;
         bytes += len;
         tail++;
@@ -109,6 +117,16 @@ public final class PacketQueue {
 
     public long headDue() {
         return due[(int) head & mask];
+    }
+
+    /** The head packet's {@link LinkModel#flags()}. */
+    public int headFlags() {
+        return flags[(int) head & mask];
+    }
+
+    /** Clears the head packet's flags (its duplicate has been sent). */
+    public void clearHeadFlags() {
+        flags[(int) head & mask] = 0;
     }
 
     public long headArrival() {

@@ -277,13 +277,12 @@ public final class Router implements Runnable {
         int count = 0;
         long now = clock.nanoTime();
         while (line.hasDue(now)) {
-            PacketQueue queue = line.queue();
             // Departure is when the packet is handed to the egress device. The write itself runs
             // the receiving host's IP/TCP input in this thread (TUN injects synchronously), so a
             // timestamp after it would charge the host's stack to the emulator; the time it takes
             // still shows up, as lateness of the packets behind it.
             long handover = now;
-            long n = libc.write(to.fd(), queue.headAddress(), queue.headLength());
+            long n = libc.write(to.fd(), line.nextAddress(), line.nextLength());
             now = clock.nanoTime();
             if (n < 0) {
                 int errno = libc.errno();

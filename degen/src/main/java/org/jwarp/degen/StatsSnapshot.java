@@ -144,6 +144,15 @@ public final class StatsSnapshot {
                     counter(dir, Counter.DROP_LOSS), counter(dir, Counter.DROP_QUEUE),
                     counter(dir, Counter.DROP_MTU), counter(dir, Counter.DROP_FULL), counter(dir, Counter.TX_ERRORS)));
         }
+        for (String dir : DIRECTIONS) {
+            long down = counter(dir, Counter.DROP_DOWN);
+            long reordered = counter(dir, Counter.REORDERED);
+            long duplicated = counter(dir, Counter.DUPLICATED);
+            if (down + reordered + duplicated > 0) {
+                out.write(String.format(Locale.ROOT, "  %-4s faults: %d reordered, %d duplicated, %d dropped while the link was down%n",
+                        dir, reordered, duplicated, down));
+            }
+        }
         out.write(String.format(Locale.ROOT, "  router: spin margin %s, left SCHED_FIFO %d times while saturated, real-time now: %s%n",
                 Units.formatNanos(gauge("router.spin_margin_ns")), gauge("router.rt_demotions"),
                 gauge("router.realtime") == 1 ? "yes" : "no"));

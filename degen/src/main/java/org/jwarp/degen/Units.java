@@ -97,10 +97,10 @@ public final class Units {
     public static double parseProbability(String text) {
         String t = text.trim();
         double p = t.endsWith("%")
-                ? parseNonNegative(t.substring(0, t.length() - 1), text, "a loss rate such as 0.1% or 0.001") / 100.0
-                : parseNonNegative(t, text, "a loss rate such as 0.1% or 0.001");
+                ? parseNonNegative(t.substring(0, t.length() - 1), text, "a probability such as 0.1% or 0.001") / 100.0
+                : parseNonNegative(t, text, "a probability such as 0.1% or 0.001");
         if (p > 1.0) {
-            throw new IllegalArgumentException("loss '" + text + "' is above 100%");
+            throw new IllegalArgumentException("probability '" + text + "' is above 100%");
         }
         return p;
     }

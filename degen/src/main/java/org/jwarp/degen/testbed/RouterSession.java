@@ -30,6 +30,8 @@ public final class RouterSession implements AutoCloseable {
     private final Arena arena;
     private final Tun tunA;
     private final Tun tunB;
+    private final DelayLine a2b;
+    private final DelayLine b2a;
     private final Router router;
     private final Thread routerThread;
     private final StatsReporter reporter;
@@ -43,8 +45,8 @@ public final class RouterSession implements AutoCloseable {
         this.tunA = tunA;
         this.tunB = tunB;
         Topology t = config.topology();
-        DelayLine a2b = line(new DirectionStats("a2b"), config.a2b(), config.seed(), t.mtuB());
-        DelayLine b2a = line(new DirectionStats("b2a"), config.b2a(), config.seed() + 1, t.mtuA());
+        this.a2b = line(new DirectionStats("a2b"), config.a2b(), config.seed(), t.mtuB());
+        this.b2a = line(new DirectionStats("b2a"), config.b2a(), config.seed() + 1, t.mtuA());
         this.router = new Router(tunA, tunB, a2b, b2a, config.tuning(), NanoClock.SYSTEM);
         this.routerThread = new Thread(router, "degen-router");
         this.reporter = new StatsReporter(new DirectionStats[] {a2b.stats(), b2a.stats()},
@@ -59,7 +61,7 @@ public final class RouterSession implements AutoCloseable {
 
     private DelayLine line(DirectionStats stats, org.jwarp.degen.LinkParams params, long seed, int egressMtu) {
         PacketQueue queue = new PacketQueue(arena.allocate(config.ringBytes(), 4096), SLOTS, MAX_PACKET);
-        return new DelayLine(new LinkModel(params, seed), queue, stats, egressMtu);
+        return new DelayLine(new LinkModel(params, seed), queue, stats, egressMtu, arena.allocate(MAX_PACKET, 64));
     }
 
     /** Sets up both TUNs in their hosts and starts forwarding. */
@@ -119,6 +121,13 @@ public final class RouterSession implements AutoCloseable {
     /** What the router thread got from the scheduler; valid once forwarding started. */
     public String schedulingReport() {
         return router.schedulingReport() + "; " + router.calibrationReport();
+    }
+
+    /** Takes the link down in both directions for {@code nanos}: every packet reaching it meanwhile is dropped. */
+    public void cut(long nanos) {
+        long until = NanoClock.SYSTEM.nanoTime() + nanos;
+        a2b.cut(until);
+        b2a.cut(until);
     }
 
     /** The latest statistics, published now. */

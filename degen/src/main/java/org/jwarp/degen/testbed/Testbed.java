@@ -372,6 +372,36 @@ public final class Testbed {
         return new ProcessBuilder(cmd).inheritIO().start().waitFor();
     }
 
+    /** The file through which {@link #cut} asks the degen process to take the link down. */
+    static final String CUT_FILE = "cut";
+
+    /**
+     * Takes degen's link down in both directions for {@code nanos} (every packet reaching it is
+     * dropped, as if the cable were pulled), and returns once degen has done so. It comes back by
+     * itself.
+     */
+    public void cut(long nanos) throws IOException {
+        requireCapable();
+        if (nanos <= 0) {
+            throw new IllegalArgumentException("a cut must last more than 0 ns");
+        }
+        Optional<Properties> state = readState();
+        if (state.isEmpty() || state.flatMap(this::liveDegen).isEmpty()) {
+            throw new TestbedException("testbed " + name + " has no running degen to cut ('jwarp testbed up' with --emulator degen first)");
+        }
+        Path tmp = dir.resolve(CUT_FILE + ".tmp");
+        Files.writeString(tmp, Long.toString(nanos));
+        Files.move(tmp, dir.resolve(CUT_FILE), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (Files.exists(dir.resolve(CUT_FILE))) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new TestbedException("degen did not take the cut request within 5 s; see " + logFile());
+            }
+            LockSupport.parkNanos(2_000_000L);
+        }
+    }
+
     /** Set by the {@code jwarp} launcher script to its own path. */
     public static final String LAUNCHER_ENV = "JWARP_LAUNCHER";
 

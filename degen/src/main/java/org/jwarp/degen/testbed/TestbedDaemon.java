@@ -8,6 +8,8 @@ import java.nio.file.Path;
  * The background degen process that {@code jwarp testbed up} starts: runs the router between the
  * hosts described in {@code STATE_DIR/config}, writes {@code STATE_DIR/ready} once it forwards,
  * and on exit (normal, SIGTERM or SIGINT) prints its final statistics and removes the hosts.
+ * While it runs it takes the link down when asked ({@link Testbed#cut}: a file {@code STATE_DIR/cut}
+ * holding the nanoseconds, which it reads and removes).
  */
 public final class TestbedDaemon {
 
@@ -44,12 +46,41 @@ public final class TestbedDaemon {
         }
         System.out.println("degen: router thread: " + session[0].schedulingReport());
         System.out.flush();
+        RouterSession running = session[0];
+        Thread control = new Thread(() -> watchCuts(running, dir), "degen-control");
+        control.setDaemon(true);
+        control.start();
         Files.writeString(dir.resolve("ready"), Long.toString(ProcessHandle.current().pid()));
         Throwable failure = session[0].awaitRouterExit();
         if (failure != null) {
             System.out.println("degen: router stopped: " + failure);
             failure.printStackTrace(System.out);
             System.exit(1);
+        }
+    }
+
+    /** Polls for cut requests: a few milliseconds of latency on a cut of a second or more is nothing. */
+    private static void watchCuts(RouterSession session, Path dir) {
+        Path request = dir.resolve(Testbed.CUT_FILE);
+        while (true) {
+            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000L);
+            try {
+                if (!Files.exists(request)) {
+                    continue;
+                }
+                long nanos = Long.parseLong(Files.readString(request).trim());
+                session.cut(nanos);
+                Files.delete(request);
+                System.out.println("degen: link down for " + org.jwarp.degen.Units.formatNanos(nanos));
+                System.out.flush();
+            } catch (IOException | RuntimeException e) {
+                System.out.println("degen: a cut request failed: " + e);
+                try {
+                    Files.deleteIfExists(request);
+                } catch (IOException ignored) {
+                    // the next poll reports it again
+                }
+            }
         }
     }
 

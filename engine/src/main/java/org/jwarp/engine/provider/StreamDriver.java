@@ -8,6 +8,7 @@ import java.net.NetworkInterface;
 import java.nio.channels.SelectionKey;
 import org.jwarp.engine.io.IoCompletion;
 import org.jwarp.engine.io.SocketIo;
+import org.jwarp.engine.io.TcpMss;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.StreamParameters;
@@ -185,8 +186,18 @@ final class StreamDriver {
         };
     }
 
-    /** EMSS from the MTU of the interface the connection uses (IP + TCP + timestamps headers off). */
+    /**
+     * EMSS: the connection's current TCP MSS (the peer's MSS option and the path MTU, net of TCP
+     * options), so that an FPDU starts every segment also when a hop has a smaller MTU than our
+     * interface (RFC 5044 §8); else from the MTU of the interface the connection uses.
+     */
     private int emss() {
+        int mss = TcpMss.of(c.channel);
+        // Linux also caps its MSS at half the largest window the peer offered: on loopback's 64 KiB
+        // MTU that cap, not the path, is what TCP_MAXSEG reports, so only an Ethernet-sized MSS is taken.
+        if (mss > 0 && mss < TRUSTED_MSS_LIMIT) {
+            return Math.max(Mulpdu.MINIMUM + 16, mss);
+        }
         try {
             InetSocketAddress local = (InetSocketAddress) c.channel.getLocalAddress();
             NetworkInterface ni = NetworkInterface.getByInetAddress(local.getAddress());
@@ -197,6 +208,9 @@ final class StreamDriver {
             return 1448;
         }
     }
+
+    /** An MSS below this is the path's (jumbo frames included), never the half-window cap. */
+    private static final int TRUSTED_MSS_LIMIT = 16 * 1024;
 
     /** One step of the running connection's work. */
     int work(long now) throws IOException {
