@@ -327,12 +327,14 @@ final class EngineWorker implements Agent {
     /**
      * Whether this thread's idle strategy sleeps past {@code maxParkNanos}
      * ({@link org.jwarp.engine.idle.IdleStrategies#forEngine}: a dedicated engine thread, adaptive
-     * idle); only then do the idle cycles look for running timers. Other threads park for at most
+     * idle); only then do the idle cycles look for running timers (hybrid's standby looks after
+     * its own idle cycles, {@link EngineThreads#standbyCycle}). Other threads park for at most
      * {@code maxParkNanos} anyway, and their idle cycles are a polling application's.
      */
     private final boolean sleepsLong;
 
-    private void noteTimers() {
+    /** After an idle cycle of a thread that may then sleep long (a dedicated engine, hybrid's standby). */
+    void noteTimers() {
         boolean timers = scheduler.timersRunning();
         if (timers != timersRunning) {
             timersRunning = timers;
@@ -370,6 +372,11 @@ final class EngineWorker implements Agent {
         if (tenants.remove(t)) {
             t.shutdown();
         }
+    }
+
+    /** How this engine's thread sleeps (hybrid: the standby thread, when the application is away). */
+    SelectorSleeper sleeper() {
+        return sleeper;
     }
 
     /** The selector this thread sleeps in (engine thread). */
