@@ -37,11 +37,14 @@ import picocli.CommandLine.Spec;
  * default options (a server process started for each run, this process the client), the way
  * users run perftest; {@code --loopback} runs both ends in this process. The ping-pong has a
  * second baseline where a C compiler is present: {@link CPingPong}, the same loop in C. With
- * {@code --toad} every run is placed in seed 001's arrangement ({@link Placement#toad}).
+ * {@code --toad} every run is placed in seed 001's arrangement ({@link Placement#toad}). Last, the
+ * connection setup lines ({@link BenchSetupLines}): connections per second against TCP connect
+ * plus a request and reply, serially and many in flight.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"The engine against its sockets baselines, interleaved: 64 KiB WRITE stream, 64 B WRITE "
                 + "rate (post list 16), 8 B WRITE ping-pong, passive side of 1 MiB READs; every socket I/O layer; "
+                + "connections per second (serial, 64 in flight) against TCP connect + request/reply; "
                 + "medians and quartiles of --pairs runs, and the median of the per-pair ratios.",
                 "Two processes with default options (each run starts a server process), or --loopback."})
 final class BenchCommand implements Callable<Integer> {
@@ -210,6 +213,9 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 out.flush();
             }
+            progress.step(Case.values().length, Case.values().length + 1, "connection setup", 0);
+            rows.addAll(BenchSetupLines.run(out, pairs, quick, layers.getFirst()));
+            progress.clear();
         }
         out.println();
         out.println(" stream and rate: MB/s (2^20 B/s), second figure the sending side's % of one CPU per Gb/s");
@@ -217,6 +223,12 @@ final class BenchCommand implements Callable<Integer> {
         out.println(" percentile; READ: the passive side's application thread, % of one CPU per Gb/s (second:");
         out.println(" its engine's). Ratio: jwarp / baseline per pair; for the ping-pong, lower is better, and");
         out.println(" 'to C' is the variant / " + C_BASELINE + " (two C processes, busy-polling 127.0.0.1) per pair.");
+        out.println(" connection setup: connections established per second (jwarp: MPA Request and Reply with "
+                + BenchSetupLines.PRIVATE_DATA + " B of");
+        out.println(" private data, the RTR, both QPs in RTS; sockets: TCP connect and a " + BenchSetupLines.PRIVATE_DATA
+                + " B request and reply), two processes,");
+        out.println(" " + layers.getFirst().option() + "; second figure this process's CPU per connection; ratio jwarp /"
+                + " sockets per pair.");
         out.printf(Locale.ROOT, " data verified: %s; %.0f s%n", verified ? "yes" : "NO", (System.nanoTime() - t0) / 1e9);
         out.flush();
         if (json) {

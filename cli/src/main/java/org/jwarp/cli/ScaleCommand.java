@@ -10,6 +10,7 @@ import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.scale.ScaleDocument;
 import org.jwarp.bench.scale.ScaleRun;
 import org.jwarp.bench.scale.ScaleServer;
+import org.jwarp.bench.scale.SetupServer;
 import org.jwarp.sys.OpenFileLimit;
 import org.jwarp.verbs.DeviceConfig;
 import picocli.CommandLine;
@@ -56,8 +57,13 @@ final class ScaleCommand implements Callable<Integer> {
             + ") instead of the lines.")
     boolean json;
 
-    @Option(names = "--serve", hidden = true, description = "Be the server process of a scale run.")
-    boolean serve;
+    @Option(names = "--serve", hidden = true, paramLabel = "KIND", description = "Be the server process of a scale"
+            + " run (scale) or of jwarp bench's connection setup lines (setup).")
+    String serve;
+
+    @Option(names = "--private-data", hidden = true, paramLabel = "BYTES", description = "--serve setup: the"
+            + " private-data size of the Replies (read from the Requests) and of the sockets' replies.")
+    int privateData = BenchSetupLines.PRIVATE_DATA;
 
     @Override
     public Integer call() throws Exception {
@@ -67,12 +73,17 @@ final class ScaleCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad("--io must be auto, syscalls, uring, uring-sqpoll or nio, not '" + io + "'");
         }
-        if (serve) {
+        if (serve != null) {
             PrintWriter err = spec.commandLine().getErr();
-            ScaleServer.serve(layer, port -> {
-                err.println("jwarp: scale server waiting for a client on port " + port);
+            java.util.function.IntConsumer waiting = port -> {
+                err.println("jwarp: " + serve + " server waiting for a client on port " + port);
                 err.flush();
-            });
+            };
+            switch (serve) {
+                case "scale" -> ScaleServer.serve(layer, waiting);
+                case "setup" -> SetupServer.serve(layer, privateData, BenchSetupLines.MAX_QPS, waiting);
+                default -> throw bad("--serve takes scale or setup, not '" + serve + "'");
+            }
             return 0;
         }
         if (qps < 2 || qps > MAX_QPS) {
@@ -88,7 +99,7 @@ final class ScaleCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ScaleDocument d;
         try (Progress progress = json ? Progress.none() : Progress.forTerminal()) {
-            ServerProcess server = ServerProcess.start(new ArrayList<>(List.of("scale", "--serve", "--io",
+            ServerProcess server = ServerProcess.start(new ArrayList<>(List.of("scale", "--serve", "scale", "--io",
                     layer.option())));
             try {
                 d = new ScaleRun(new ScaleRun.Options(qps, layer, idleSeconds * 1000, rounds), progress)
@@ -137,6 +148,7 @@ final class ScaleCommand implements Callable<Integer> {
                 + " QPs %.2f µs (p99 %.2f): %.2fx%n", d.pingpongRounds(), d.pingpongAloneUs(), d.pingpongAloneP99Us(),
                 d.qps() - 1, d.pingpongBesideUs(), d.pingpongBesideP99Us(), d.pingpongRatio());
         out.printf(Locale.ROOT, "  every QP      a 64 B WRITE and an 8 B SEND: %,d bytes verified%n", d.bytesVerified());
+        out.printf(Locale.ROOT, "  closed        %,d QPs in %.2f s%n", d.qps(), d.closeSeconds());
         out.printf(Locale.ROOT, "  after close   left: %d file descriptors, %d threads, %,d direct bytes%s%n",
                 d.leaked().fds(), d.leaked().threads(), d.leaked().directBytes(), d.ok() ? "" : "  NOT OK");
     }

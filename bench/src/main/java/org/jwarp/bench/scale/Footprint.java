@@ -48,6 +48,24 @@ public record Footprint(long heapBytes, long directBytes, long rssBytes, int fds
         return new Footprint(heap, direct, rss(), countFds(), ManagementFactory.getThreadMXBean().getThreadCount());
     }
 
+    /**
+     * This process now minus {@code start}, given up to 5 s for ended threads, closed descriptors
+     * and freed direct memory to go (a thread that was told to stop may still be on its way out).
+     */
+    public static Footprint settledSince(Footprint start) {
+        Footprint left = now().minus(start);
+        for (int i = 0; i < 50 && (left.fds > 0 || left.threads > 0 || left.directBytes > 0); i++) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            left = now().minus(start);
+        }
+        return left;
+    }
+
     /** Heap and direct memory: what {@code bytes_per_qp} counts. */
     @JsonIgnore
     public long javaBytes() {

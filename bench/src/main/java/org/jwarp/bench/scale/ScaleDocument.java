@@ -16,6 +16,7 @@ import java.util.List;
  * @param threading             the threading mode of both devices
  * @param setupSeconds          from the first to the last connection of the N
  * @param connectionsPerSecond  {@code qps / setupSeconds}
+ * @param closeSeconds          from the first disconnect to the client's N-th Disconnected event
  * @param bytesPerQp            the larger side's heap and direct memory per connected QP
  * @param idleEngineCpuPercent  both processes' engine threads over the idle window, % of one CPU
  * @param idleWindowMs          the idle window
@@ -28,7 +29,8 @@ import java.util.List;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ScaleDocument(String schema, int qps, int qpsEstablished, List<String> addresses, String socketIo,
-                            String threading, double setupSeconds, double connectionsPerSecond, long bytesPerQp,
+                            String threading, double setupSeconds, double connectionsPerSecond, double closeSeconds,
+                            long bytesPerQp,
                             double idleEngineCpuPercent, int idleWindowMs, double pingpongAloneUs,
                             double pingpongBesideUs, double pingpongRatio, double pingpongAloneP99Us,
                             double pingpongBesideP99Us, int pingpongRounds, long bytesVerified, Leaked leaked,

@@ -66,7 +66,7 @@ public final class ScaleRun {
     /** What {@link #measure} found, with the device closed. */
     private record Measured(String layer, String threading, double setupSeconds, Footprint clientPerQp,
                             Footprint serverPerQp, double engine, double process, ScaleMessage serverIdle,
-                            long[] alone, long[] beside, long verified) {
+                            long[] alone, long[] beside, long verified, double closeSeconds) {
     }
 
     /** Runs against the server whose control port is {@code control} on 127.0.0.1. */
@@ -82,7 +82,7 @@ public final class ScaleRun {
             Measured m = measure(link, addresses);
             Footprint serverLeft = link.ask(ScaleMessage.of("closed", n), ScaleServer.OP_WAIT).footprint();
             link.send(ScaleMessage.of("bye", 0));
-            Footprint clientLeft = settled(start);
+            Footprint clientLeft = Footprint.settledSince(start);
             if (Boolean.getBoolean("jwarp.scale.debug")) {
                 java.util.Set<String> t = debugThreads();
                 t.removeAll(startThreads);
@@ -99,7 +99,7 @@ public final class ScaleRun {
             long expected = (long) n * (ScaleEnd.WRITE_BYTES + ScaleEnd.SEND_BYTES);
             ScaleDocument.Leaked leaked = cl.plus(sl);
             return new ScaleDocument(ScaleDocument.SCHEMA, n, n, addresses, m.layer(), m.threading(),
-                    m.setupSeconds(), (n - 1) / m.setupSeconds(), Math.max(client.bytesPerQp(), server.bytesPerQp()),
+                    m.setupSeconds(), (n - 1) / m.setupSeconds(), m.closeSeconds(), Math.max(client.bytesPerQp(), server.bytesPerQp()),
                     client.idleEngineCpuPercent() + server.idleEngineCpuPercent(), o.idleMillis(), aloneUs, besideUs,
                     besideUs / aloneUs, p99(m.alone()) / 1e3, p99(m.beside()) / 1e3, o.rounds(), m.verified(), leaked,
                     client, server, m.verified() == expected && leaked.none());
@@ -149,9 +149,11 @@ public final class ScaleRun {
             writeEvery(end, qps);
             long verified = link.ask(ScaleMessage.of("verify", n), ScaleServer.OP_WAIT).n();
             progress.step(5, 8, "closing " + n + " QPs", 0);
+            long c0 = System.nanoTime();
             closeAll(end, qps);
+            double closeSeconds = (System.nanoTime() - c0) / 1e9;
             return new Measured(layer, threading, setupSeconds, clientPerQp, serverPerQp, i1.enginePercent(i0),
-                    i1.processPercent(i0), serverIdle, alone, beside, verified);
+                    i1.processPercent(i0), serverIdle, alone, beside, verified, closeSeconds);
         }
     }
 
@@ -280,16 +282,6 @@ public final class ScaleRun {
                 default -> throw new PerfException("closing: " + e);
             }
         }
-    }
-
-    /** This process against {@code start}, given up to 5 s for ended threads and descriptors to go. */
-    private static Footprint settled(Footprint start) throws InterruptedException {
-        Footprint left = Footprint.now().minus(start);
-        for (int i = 0; i < 50 && !ScaleDocument.Leaked.of(left).none(); i++) {
-            Thread.sleep(100);
-            left = Footprint.now().minus(start);
-        }
-        return left;
     }
 
     private static java.util.Set<String> debugThreads() {

@@ -109,7 +109,7 @@ public final class ScaleServer {
             case "closed" -> {
                 awaitCount(disconnected, (int) m.n(), "disconnected connections");
                 stop();
-                yield ScaleMessage.footprint("closed", disconnected.get(), Footprint.now().minus(start));
+                yield ScaleMessage.footprint("closed", disconnected.get(), Footprint.settledSince(start));
             }
             default -> throw new PerfException("unknown scale op '" + m.op() + "'");
         };

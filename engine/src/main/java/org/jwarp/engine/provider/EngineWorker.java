@@ -40,7 +40,7 @@ final class EngineWorker implements Agent {
     /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
     static final int COMMAND_DRAIN_LIMIT = 64;
     /** Every connection this thread owns. */
-    private final List<Connection> connections = new ArrayList<>();
+    private final IndexedList<Connection> connections = new IndexedList<>(Connection.SLOT);
     /** QPs posted to while their connection was parked (a stack the posters push onto, taken whole). */
     private final AtomicReference<JwarpQp> listed = new AtomicReference<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
@@ -144,7 +144,7 @@ final class EngineWorker implements Agent {
             }
         }
         flushIo();
-        boolean selective = scheduler.chooseReads(now, woke, connections);
+        boolean selective = scheduler.chooseReads(now, woke, connections.view());
         int kept = 0;
         for (int i = 0; i < active.size(); i++) {          // by index: an end in an event handler may unpark one
             Connection c = active.get(i);
@@ -418,7 +418,7 @@ final class EngineWorker implements Agent {
      * outstanding request). Runs on this thread, after its loop stopped.
      */
     void failAll(Throwable cause) {
-        for (Connection c : connections) {
+        for (Connection c : connections.view()) {
             try {
                 c.endAfter(cause);
             } catch (RuntimeException | Error e) {
@@ -450,11 +450,18 @@ final class EngineWorker implements Agent {
 
     /** The QP is gone: drop its connection from the duty cycle. */
     void forget(JwarpQp qp) {
-        for (int i = connections.size() - 1; i >= 0; i--) {
+        Connection carried = qp.connection;
+        if (carried != null && carried.qp() == qp) {
+            if (connections.remove(carried)) {
+                scheduler.remove(carried);
+            }
+            return;
+        }
+        for (int i = connections.size() - 1; i >= 0; i--) {       // a QP that forgot its connection (RESET)
             Connection c = connections.get(i);
             if (c.qp() == qp) {
                 scheduler.remove(c);
-                connections.remove(i);
+                connections.remove(c);
             }
         }
     }
@@ -469,7 +476,7 @@ final class EngineWorker implements Agent {
         for (Runnable c = commands.poll(); c != null; c = commands.poll()) {
             c.run();
         }
-        for (Connection c : connections) {
+        for (Connection c : connections.view()) {
             c.shutdown();
         }
         connections.clear();
