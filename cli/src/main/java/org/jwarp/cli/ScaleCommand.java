@@ -102,8 +102,15 @@ final class ScaleCommand implements Callable<Integer> {
             ServerProcess server = ServerProcess.start(new ArrayList<>(List.of("scale", "--serve", "scale", "--io",
                     layer.option())));
             try {
-                d = new ScaleRun(new ScaleRun.Options(qps, layer, idleSeconds * 1000, rounds), progress)
-                        .run(server.address());
+                try {
+                    d = new ScaleRun(new ScaleRun.Options(qps, layer, idleSeconds * 1000, rounds), progress)
+                            .run(server.address());
+                } catch (RuntimeException e) {
+                    String said = server.output().lines().filter(l -> !l.contains("waiting for a client"))
+                            .reduce((a, b) -> a + "; " + b).orElse("");
+                    throw new IllegalStateException(e.getMessage() + (said.isEmpty() ? "" : " (the server process: "
+                            + said + ")"), e);
+                }
                 server.awaitExit();
             } finally {
                 server.destroy();
