@@ -34,7 +34,7 @@ final class ScaleCommand implements Callable<Integer> {
 
     static final int MAX_QPS = 200_000;
     /** Descriptors a process needs besides one socket per QP (the JVM's jars, epoll, io_uring, listeners). */
-    static final int SPARE_FDS = 4096;
+    static final int SPARE_FDS = 1024;
 
     @Spec
     CommandSpec spec;
@@ -52,6 +52,10 @@ final class ScaleCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", paramLabel = "N", description = "Round trips of each ping-pong (default 10000).")
     int rounds = 10_000;
+
+    @Option(names = "--peer-timeout", paramLabel = "SECONDS", description = "Both devices' peer timeout (TCP keepalive"
+            + " and TCP_USER_TIMEOUT; default 60, 0: TCP's own limits).")
+    int peerTimeoutSeconds = (int) DeviceConfig.DEFAULT_PEER_TIMEOUT.toSeconds();
 
     @Option(names = "--json", description = "Print one JSON document (schema " + ScaleDocument.SCHEMA
             + ") instead of the lines.")
@@ -80,7 +84,7 @@ final class ScaleCommand implements Callable<Integer> {
                 err.flush();
             };
             switch (serve) {
-                case "scale" -> ScaleServer.serve(layer, waiting);
+                case "scale" -> ScaleServer.serve(layer, java.time.Duration.ofSeconds(peerTimeoutSeconds), waiting);
                 case "setup" -> SetupServer.serve(layer, privateData, BenchSetupLines.MAX_QPS, waiting);
                 default -> throw bad("--serve takes scale or setup, not '" + serve + "'");
             }
@@ -92,6 +96,9 @@ final class ScaleCommand implements Callable<Integer> {
         if (idleSeconds < 1 || idleSeconds > 600) {
             throw bad("--idle must be 1 to 600 seconds, not " + idleSeconds);
         }
+        if (peerTimeoutSeconds != 0 && (peerTimeoutSeconds < 3 || peerTimeoutSeconds > 86_400)) {
+            throw bad("--peer-timeout must be 0 (TCP's own limits) or 3..86400 seconds, not " + peerTimeoutSeconds);
+        }
         if (rounds < 100) {
             throw bad("--rounds must be at least 100, not " + rounds);
         }
@@ -100,10 +107,11 @@ final class ScaleCommand implements Callable<Integer> {
         ScaleDocument d;
         try (Progress progress = json ? Progress.none() : Progress.forTerminal()) {
             ServerProcess server = ServerProcess.start(new ArrayList<>(List.of("scale", "--serve", "scale", "--io",
-                    layer.option())));
+                    layer.option(), "--peer-timeout", String.valueOf(peerTimeoutSeconds))));
             try {
                 try {
-                    d = new ScaleRun(new ScaleRun.Options(qps, layer, idleSeconds * 1000, rounds), progress)
+                    d = new ScaleRun(new ScaleRun.Options(qps, layer, idleSeconds * 1000, rounds,
+                            java.time.Duration.ofSeconds(peerTimeoutSeconds)), progress)
                             .run(server.address());
                 } catch (RuntimeException e) {
                     String said = server.output().lines().filter(l -> !l.contains("waiting for a client"))
@@ -135,7 +143,9 @@ final class ScaleCommand implements Callable<Integer> {
         try {
             OpenFileLimit.raiseTo(wanted);
         } catch (IllegalStateException e) {
-            throw bad("--qps " + qps + ": " + e.getMessage());
+            long hard = OpenFileLimit.get().hard();
+            throw bad("--qps " + qps + ": " + e.getMessage() + "; at most " + Math.max(0, hard - SPARE_FDS)
+                    + " QPs fit under the hard limit " + hard + " here");
         }
     }
 

@@ -50,11 +50,15 @@ final class ScaleEnd implements AutoCloseable {
     private final RecvWr recv = new RecvWr(1);
 
     ScaleEnd(int qps, DeviceConfig.SocketIo io) {
+        this(qps, io, DeviceConfig.DEFAULT_PEER_TIMEOUT);
+    }
+
+    ScaleEnd(int qps, DeviceConfig.SocketIo io, java.time.Duration peerTimeout) {
         this.qps = qps;
         int cqDepth = qps + 64;
         DeviceLimits limits = DeviceLimits.DEFAULT.withMaxQps(Math.max(DeviceLimits.DEFAULT.maxQps(), qps + 8))
                 .withMaxCqDepth(Math.max(DeviceLimits.DEFAULT.maxCqDepth(), cqDepth));
-        device = RdmaDevice.open(DeviceConfig.builder().socketIo(io).limits(limits).build());
+        device = RdmaDevice.open(DeviceConfig.builder().socketIo(io).limits(limits).peerTimeout(peerTimeout).build());
         pd = device.allocPd();
         cq = device.createCq(cqDepth, null);
         memory = arena.allocate(sendOffset(qps), 64);

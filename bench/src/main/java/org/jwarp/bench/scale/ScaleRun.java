@@ -41,7 +41,7 @@ public final class ScaleRun {
     static final Duration EVENT_WAIT = Duration.ofSeconds(60);
 
     /** What the run is asked to do. */
-    public record Options(int qps, DeviceConfig.SocketIo io, int idleMillis, int rounds) {
+    public record Options(int qps, DeviceConfig.SocketIo io, int idleMillis, int rounds, Duration peerTimeout) {
     }
 
     private final Options o;
@@ -114,7 +114,7 @@ public final class ScaleRun {
         for (int a = 0; a < addresses.size(); a++) {
             targets.add(new InetSocketAddress(addresses.get(a), ports.get(a)));
         }
-        try (ScaleEnd end = new ScaleEnd(n, o.io())) {
+        try (ScaleEnd end = new ScaleEnd(n, o.io(), o.peerTimeout())) {
             QueuePair[] qps = new QueuePair[n];
             String threading = end.device.config().threadingMode().name().toLowerCase(java.util.Locale.ROOT);
             String layer = end.device.socketIoLayer();

@@ -37,6 +37,7 @@ public final class ScaleServer {
     static final int BACKLOG = 1024;
 
     private final DeviceConfig.SocketIo io;
+    private final Duration peerTimeout;
     private final Footprint start;
     private ScaleEnd end;
     private final List<Listener> listeners = new ArrayList<>();
@@ -49,8 +50,9 @@ public final class ScaleServer {
     private Thread eventThread;
     private PingPong pingPong;
 
-    private ScaleServer(DeviceConfig.SocketIo io, Footprint start) {
+    private ScaleServer(DeviceConfig.SocketIo io, Duration peerTimeout, Footprint start) {
         this.io = io;
+        this.peerTimeout = peerTimeout;
         this.start = start;
     }
 
@@ -58,14 +60,14 @@ public final class ScaleServer {
      * Listens for the client's control connection on 127.0.0.1, says so through {@code waiting}
      * (its port), and serves that one client until it says bye.
      */
-    public static void serve(DeviceConfig.SocketIo io, IntConsumer waiting) throws IOException {
+    public static void serve(DeviceConfig.SocketIo io, Duration peerTimeout, IntConsumer waiting) throws IOException {
         try (ServerSocket control = new ServerSocket()) {
             control.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             waiting.accept(control.getLocalPort());
             try (ScaleLink link = new ScaleLink(control.accept())) {
                 // what a first device starts once per process (the counter publisher's thread) is no leak of the run's
                 new ScaleEnd(1, io).close();
-                new ScaleServer(io, Footprint.now()).run(link);
+                new ScaleServer(io, peerTimeout, Footprint.now()).run(link);
             }
         }
     }
@@ -116,7 +118,7 @@ public final class ScaleServer {
     }
 
     private ScaleMessage setup(int n, List<String> addresses) {
-        end = new ScaleEnd(n, io);
+        end = new ScaleEnd(n, io, peerTimeout);
         qps = new AtomicReferenceArray<>(n);
         List<Integer> ports = new ArrayList<>();
         for (String a : addresses) {
@@ -139,10 +141,13 @@ public final class ScaleServer {
                     case CmEvent.ConnectRequest r -> accept(r);
                     case CmEvent.Established est -> established.incrementAndGet();
                     case CmEvent.Disconnected d -> {
+                        if (d.cause() != CmEvent.Disconnected.Cause.PEER_CLOSED) {
+                            unexpected(e);                 // the client closes every connection first
+                        }
                         d.qp().close();
                         disconnected.incrementAndGet();
                     }
-                    default -> failure.compareAndSet(null, "connection event " + e);
+                    default -> unexpected(e);
                 }
             }
         } catch (InterruptedException e) {
@@ -150,6 +155,13 @@ public final class ScaleServer {
         } catch (RuntimeException e) {
             failure.compareAndSet(null, String.valueOf(e.getMessage()));
         }
+    }
+
+    /** An event the run does not expect: said at once on standard error (the client shows it), and a failure. */
+    private void unexpected(CmEvent e) {
+        System.err.println("jwarp: scale server: " + e);
+        System.err.flush();
+        failure.compareAndSet(null, "connection event " + e);
     }
 
     private void accept(CmEvent.ConnectRequest r) {
