@@ -134,8 +134,7 @@ public final class ScaleServer {
     private void takeEvents() {
         try {
             while (running) {
-                // blocked in the queue, not waiting on the device: the engine's own threads carry the connections
-                CmEvent e = events.poll(Duration.ofMillis(100));
+                CmEvent e = events.poll(Duration.ofMillis(100), end.device);
                 switch (e) {
                     case null -> { }
                     case CmEvent.ConnectRequest r -> accept(r);

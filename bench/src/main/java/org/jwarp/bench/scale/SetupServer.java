@@ -116,7 +116,7 @@ public final class SetupServer {
     private void takeEvents() {
         try {
             while (running) {
-                CmEvent e = events.poll(Duration.ofMillis(100));
+                CmEvent e = events.poll(Duration.ofMillis(100), device);
                 switch (e) {
                     case null -> { }
                     case CmEvent.ConnectRequest r -> {
