@@ -143,7 +143,7 @@ final class StandbyEngine implements Runnable {
     void wakeFromSleep() {
         while (asleep) {
             worker.sleeper().wake(thread);
-            Thread.onSpinWait();
+            Thread.yield();              // the standby needs a CPU to leave its sleep: on a busy machine, give it this one
         }
     }
 
