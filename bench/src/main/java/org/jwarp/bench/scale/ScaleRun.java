@@ -77,19 +77,10 @@ public final class ScaleRun {
             // what a first device starts once per process (the counter publisher's thread) is no leak of the run's
             new ScaleEnd(1, o.io()).close();
             Footprint start = Footprint.now();
-            java.util.Set<String> startThreads = debugThreads();
-            java.util.Set<String> startFds = debugFds();
             Measured m = measure(link, addresses);
             Footprint serverLeft = link.ask(ScaleMessage.of("closed", n), ScaleServer.OP_WAIT).footprint();
             link.send(ScaleMessage.of("bye", 0));
             Footprint clientLeft = Footprint.settledSince(start);
-            if (Boolean.getBoolean("jwarp.scale.debug")) {
-                java.util.Set<String> t = debugThreads();
-                t.removeAll(startThreads);
-                java.util.Set<String> f = debugFds();
-                f.removeAll(startFds);
-                System.err.println("DEBUG threads " + t + " fds " + f);
-            }
             ScaleDocument.Leaked cl = ScaleDocument.Leaked.of(clientLeft);
             ScaleDocument.Leaked sl = ScaleDocument.Leaked.of(serverLeft);
             ScaleDocument.Side client = side(m.clientPerQp(), m.engine(), m.process(), cl);
@@ -282,30 +273,6 @@ public final class ScaleRun {
                 default -> throw new PerfException("closing: " + e);
             }
         }
-    }
-
-    private static java.util.Set<String> debugThreads() {
-        java.util.Set<String> s = new java.util.TreeSet<>();
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            s.add(t.getName());
-        }
-        return s;
-    }
-
-    private static java.util.Set<String> debugFds() {
-        java.util.Set<String> s = new java.util.TreeSet<>();
-        try (var d = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
-            d.forEach(p -> {
-                try {
-                    s.add(p.getFileName() + "->" + java.nio.file.Files.readSymbolicLink(p));
-                } catch (IOException e) {
-                    // gone
-                }
-            });
-        } catch (IOException e) {
-            // none
-        }
-        return s;
     }
 
     private static Footprint perQp(Footprint delta, int qps) {

@@ -133,18 +133,7 @@ final class Connection implements EngineScheduler.Scheduled {
     /** This connection's standing with its engine thread's scheduler (engine thread). */
     private final Schedule schedule = new Schedule();
     /** Its index in its engine thread's list ({@link IndexedList}); -1 in none. */
-    private int slot = -1;
-    static final IndexedList.Slot<Connection> SLOT = new IndexedList.Slot<>() {
-        @Override
-        public int get(Connection c) {
-            return c.slot;
-        }
-
-        @Override
-        public void set(Connection c, int index) {
-            c.slot = index;
-        }
-    };
+    int listSlot = -1;
 
     @Override
     public Schedule schedule() {

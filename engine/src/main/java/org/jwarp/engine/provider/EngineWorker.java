@@ -40,7 +40,7 @@ final class EngineWorker implements Agent {
     /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
     static final int COMMAND_DRAIN_LIMIT = 64;
     /** Every connection this thread owns. */
-    private final IndexedList<Connection> connections = new IndexedList<>(Connection.SLOT);
+    private final IndexedList<Connection> connections = new IndexedList<>(c -> c.listSlot, (c, i) -> c.listSlot = i);
     /** QPs posted to while their connection was parked (a stack the posters push onto, taken whole). */
     private final AtomicReference<JwarpQp> listed = new AtomicReference<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
@@ -372,11 +372,6 @@ final class EngineWorker implements Agent {
         if (tenants.remove(t)) {
             t.shutdown();
         }
-    }
-
-    /** How this engine's thread sleeps (hybrid: the standby thread, when the application is away). */
-    SelectorSleeper sleeper() {
-        return sleeper;
     }
 
     /** The selector this thread sleeps in (engine thread). */

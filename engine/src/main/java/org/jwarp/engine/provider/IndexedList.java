@@ -3,6 +3,8 @@ package org.jwarp.engine.provider;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.ObjIntConsumer;
+import java.util.function.ToIntFunction;
 
 /**
  * A list whose members know their place in it, so that removing any one is O(1) (the last member
@@ -14,38 +16,34 @@ import java.util.List;
  */
 final class IndexedList<T> {
 
-    /** Where a member keeps its index (-1: in no list). */
-    interface Slot<T> {
-        int get(T member);
-
-        void set(T member, int index);
-    }
-
     private final ArrayList<T> items = new ArrayList<>();
     private final List<T> view = Collections.unmodifiableList(items);
-    private final Slot<T> slot;
+    private final ToIntFunction<T> slotOf;
+    private final ObjIntConsumer<T> setSlot;
 
-    IndexedList(Slot<T> slot) {
-        this.slot = slot;
+    /** @param slotOf where a member keeps its index (-1: in no list); {@code setSlot} writes it */
+    IndexedList(ToIntFunction<T> slotOf, ObjIntConsumer<T> setSlot) {
+        this.slotOf = slotOf;
+        this.setSlot = setSlot;
     }
 
     void add(T member) {
-        slot.set(member, items.size());
+        setSlot.accept(member, items.size());
         items.add(member);
     }
 
     /** Removes {@code member} if it is here; whether it was. */
     boolean remove(T member) {
-        int i = slot.get(member);
+        int i = slotOf.applyAsInt(member);
         if (i < 0 || i >= items.size() || items.get(i) != member) {
             return false;
         }
         T last = items.removeLast();
         if (last != member) {
             items.set(i, last);
-            slot.set(last, i);
+            setSlot.accept(last, i);
         }
-        slot.set(member, -1);
+        setSlot.accept(member, -1);
         return true;
     }
 
@@ -63,7 +61,7 @@ final class IndexedList<T> {
 
     void clear() {
         for (T t : items) {
-            slot.set(t, -1);
+            setSlot.accept(t, -1);
         }
         items.clear();
     }

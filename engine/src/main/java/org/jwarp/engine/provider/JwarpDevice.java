@@ -52,7 +52,7 @@ final class JwarpDevice implements RdmaDevice {
     private final AtomicInteger handles = new AtomicInteger();
     private final AtomicInteger qpNumbers = new AtomicInteger(0x10);
     private final JwarpConnectionManager cm;
-    private final IndexedList<JwarpQp> qps = new IndexedList<>(JwarpQp.SLOT);
+    private final IndexedList<JwarpQp> qps = new IndexedList<>(qp -> qp.listSlot, (qp, i) -> qp.listSlot = i);
     /** How the connections use their sockets: the I/O layer, the peer timeout. */
     private final DeviceSockets sockets;
     private final int index = DEVICES.getAndIncrement();

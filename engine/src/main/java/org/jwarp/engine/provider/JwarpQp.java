@@ -76,18 +76,7 @@ final class JwarpQp implements QueuePair {
     /** Engine-thread only: the TCP connection carrying this QP's stream, once there is one. */
     Connection connection;
     /** Its index in its device's list of QPs ({@link IndexedList}, under that list's lock). */
-    private int slot = -1;
-    static final IndexedList.Slot<JwarpQp> SLOT = new IndexedList.Slot<>() {
-        @Override
-        public int get(JwarpQp qp) {
-            return qp.slot;
-        }
-
-        @Override
-        public void set(JwarpQp qp, int index) {
-            qp.slot = index;
-        }
-    };
+    int listSlot = -1;
 
     JwarpQp(JwarpDevice device, JwarpPd pd, QpInitAttr attr, int qpNum, EngineWorker worker) {
         this.device = device;

@@ -142,7 +142,8 @@ final class StandbyEngine implements Runnable {
      */
     void wakeFromSleep() {
         while (asleep) {
-            worker.sleeper().wake(thread);
+            worker.selector().wakeup();  // SelectorSleeper.wake: the select, or the short park below it
+            LockSupport.unpark(thread);
             Thread.yield();              // the standby needs a CPU to leave its sleep: on a busy machine, give it this one
         }
     }

@@ -25,21 +25,10 @@ class IndexedListTest {
         }
     }
 
-    private static final IndexedList.Slot<Member> SLOT = new IndexedList.Slot<>() {
-        @Override
-        public int get(Member m) {
-            return m.slot;
-        }
-
-        @Override
-        public void set(Member m, int index) {
-            m.slot = index;
-        }
-    };
 
     @Test
     void removalsInAnyOrderKeepTheOthersAndTheirIndexes() {
-        IndexedList<Member> list = new IndexedList<>(SLOT);
+        IndexedList<Member> list = new IndexedList<>(m -> m.slot, (m, i) -> m.slot = i);
         List<Member> all = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             Member m = new Member(i);
