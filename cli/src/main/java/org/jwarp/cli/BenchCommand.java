@@ -1,21 +1,11 @@
 package org.jwarp.cli;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
@@ -47,11 +37,14 @@ import picocli.CommandLine.Spec;
  * default options (a server process started for each run, this process the client), the way
  * users run perftest; {@code --loopback} runs both ends in this process. The ping-pong has a
  * second baseline where a C compiler is present: {@link CPingPong}, the same loop in C. With
- * {@code --toad} every run is placed in seed 001's arrangement ({@link Placement#toad}).
+ * {@code --toad} every run is placed in seed 001's arrangement ({@link Placement#toad}). Last, the
+ * connection setup lines ({@link BenchSetupLines}): connections per second against TCP connect
+ * plus a request and reply, serially and many in flight.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"The engine against its sockets baselines, interleaved: 64 KiB WRITE stream, 64 B WRITE "
                 + "rate (post list 16), 8 B WRITE ping-pong, passive side of 1 MiB READs; every socket I/O layer; "
+                + "connections per second (serial, 64 in flight) against TCP connect + request/reply; "
                 + "medians and quartiles of --pairs runs, and the median of the per-pair ratios.",
                 "Two processes with default options (each run starts a server process), or --loopback."})
 final class BenchCommand implements Callable<Integer> {
@@ -220,6 +213,9 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 out.flush();
             }
+            progress.step(Case.values().length, Case.values().length + 1, "connection setup", 0);
+            rows.addAll(BenchSetupLines.run(out, pairs, quick, layers.getFirst()));
+            progress.clear();
         }
         out.println();
         out.println(" stream and rate: MB/s (2^20 B/s), second figure the sending side's % of one CPU per Gb/s");
@@ -227,6 +223,12 @@ final class BenchCommand implements Callable<Integer> {
         out.println(" percentile; READ: the passive side's application thread, % of one CPU per Gb/s (second:");
         out.println(" its engine's). Ratio: jwarp / baseline per pair; for the ping-pong, lower is better, and");
         out.println(" 'to C' is the variant / " + C_BASELINE + " (two C processes, busy-polling 127.0.0.1) per pair.");
+        out.println(" connection setup: connections established per second (jwarp: MPA Request and Reply with "
+                + BenchSetupLines.PRIVATE_DATA + " B of");
+        out.println(" private data, the RTR, both QPs in RTS; sockets: TCP connect and a " + BenchSetupLines.PRIVATE_DATA
+                + " B request and reply), two processes,");
+        out.println(" " + layers.getFirst().option() + "; second figure this process's CPU per connection; ratio jwarp /"
+                + " sockets per pair.");
         out.printf(Locale.ROOT, " data verified: %s; %.0f s%n", verified ? "yes" : "NO", (System.nanoTime() - t0) / 1e9);
         out.flush();
         if (json) {
@@ -311,7 +313,7 @@ final class BenchCommand implements Callable<Integer> {
         if (loopback) {
             return PerfRunner.loopback(s, options, 0, placement, quiet).rows().getFirst();
         }
-        ServerProcess server = ServerProcess.start(c.test, transport, layer, toad);
+        ServerProcess server = ServerProcess.start(perfServer(c.test, transport, layer));
         try {
             ResultRow r = PerfRunner.client(s, options, server.address(), placement, quiet).rows().getFirst();
             server.awaitExit();
@@ -320,6 +322,22 @@ final class BenchCommand implements Callable<Integer> {
             server.destroy();
             unpin();
         }
+    }
+
+    /**
+     * A perf server as a user would start it: the test, the transport, and (for jwarp) the socket
+     * I/O layer; every other option its default.
+     */
+    private List<String> perfServer(TestKind test, TransportKind transport, DeviceConfig.SocketIo layer) {
+        List<String> args = new ArrayList<>(List.of(test.command(), "--transport", transport.option()));
+        if (layer != null) {
+            args.addAll(List.of("--io", layer.option()));
+        }
+        if (toad) {
+            args.addAll(List.of("--threading", "toad"));
+        }
+        args.addAll(List.of("-p", "0"));
+        return args;
     }
 
     /** The device every jwarp run opens: defaults, or the TOAD arrangement's single dedicated engine thread. */
@@ -419,103 +437,5 @@ final class BenchCommand implements Callable<Integer> {
 
     private CommandLine.ParameterException bad(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
-
-    /**
-     * A perf server in a process of its own, started as a user would start it: this JVM's launcher
-     * and class path, the test, the transport, and (for jwarp) the socket I/O layer; every other
-     * option its default. Its port is the one it announces.
-     */
-    static final class ServerProcess {
-        private static final Pattern WAITING = Pattern.compile("waiting for a client on port (\\d+)");
-
-        private final Process process;
-        private final InetSocketAddress address;
-        private final StringBuilder output;
-
-        private ServerProcess(Process process, InetSocketAddress address, StringBuilder output) {
-            this.process = process;
-            this.address = address;
-            this.output = output;
-        }
-
-        static ServerProcess start(TestKind test, TransportKind transport, DeviceConfig.SocketIo layer, boolean toad)
-                throws IOException, InterruptedException {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(ProcessHandle.current().info().command().orElse(
-                    System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
-            cmd.add("--enable-native-access=ALL-UNNAMED");
-            cmd.add("--add-opens");
-            cmd.add("java.base/sun.nio.ch=ALL-UNNAMED");
-            cmd.add("-cp");
-            cmd.add(System.getProperty("java.class.path"));
-            cmd.add(JwarpCommand.class.getName());
-            cmd.add(test.command());
-            cmd.add("--transport");
-            cmd.add(transport.option());
-            if (layer != null) {
-                cmd.add("--io");
-                cmd.add(layer.option());
-            }
-            if (toad) {
-                cmd.add("--threading");
-                cmd.add("toad");
-            }
-            cmd.add("-p");
-            cmd.add("0");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            StringBuilder output = new StringBuilder();
-            CompletableFuture<Integer> port = new CompletableFuture<>();
-            Thread.ofPlatform().daemon().name("jwarp-bench-server-output").start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line = r.readLine(); line != null; line = r.readLine()) {
-                        synchronized (output) {
-                            output.append(line).append('\n');
-                        }
-                        Matcher m = WAITING.matcher(line);
-                        if (m.find()) {
-                            port.complete(Integer.parseInt(m.group(1)));
-                        }
-                    }
-                } catch (IOException e) {
-                    port.completeExceptionally(e);
-                }
-                port.completeExceptionally(new IOException("the server process ended before listening"));
-            });
-            try {
-                int n = port.get(60, TimeUnit.SECONDS);
-                return new ServerProcess(p, new InetSocketAddress(InetAddress.getLoopbackAddress(), n), output);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                p.destroyForcibly();
-                String text;
-                synchronized (output) {
-                    text = output.toString().strip();
-                }
-                throw new IOException("the " + test.command() + " server process did not start: " + e.getMessage()
-                        + (text.isEmpty() ? "" : "; it printed: " + text), e);
-            }
-        }
-
-        InetSocketAddress address() {
-            return address;
-        }
-
-        void awaitExit() throws InterruptedException, IOException {
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                throw new IOException("the server process did not end after its run");
-            }
-            if (process.exitValue() != 0) {
-                String text;
-                synchronized (output) {
-                    text = output.toString().strip();
-                }
-                throw new IOException("the server process failed (exit " + process.exitValue() + "): " + text);
-            }
-        }
-
-        void destroy() {
-            process.destroyForcibly();
-        }
     }
 }

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
                 PerfCommands.WriteImmLat.class, PerfCommands.WriteImmBw.class,
                 PerfCommands.AtomicLat.class, PerfCommands.AtomicBw.class, DemoCommand.class, BenchCommand.class, StatCommand.class,
                 RpingCommand.class, CmatoseCommand.class, RdmaExampleCommands.Server.class,
-                RdmaExampleCommands.Client.class, RssCommand.class, ExperimentCommand.class, ReportCommand.class})
+                RdmaExampleCommands.Client.class, RssCommand.class, ScaleCommand.class, ExperimentCommand.class, ReportCommand.class})
 public final class JwarpCommand implements Callable<Integer> {
 
     @Spec

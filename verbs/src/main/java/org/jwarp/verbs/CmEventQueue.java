@@ -65,7 +65,7 @@ public final class CmEventQueue implements CmEventHandler {
      * The next event, waiting up to the timeout on {@code device}'s engine ({@code null} on
      * timeout): in INVOKER mode the waiting thread runs the device's duty cycle meanwhile
      * ({@link RdmaDevice#invokeUntil}), in HYBRID mode it hands the engine to the standby thread at
-     * once; in DEDICATED mode as {@link #poll(Duration)}.
+     * once and sleeps in the queue; in DEDICATED mode as {@link #poll(Duration)}.
      *
      * @param timeout the longest wait
      * @param device  the device whose engine produces the events
@@ -73,7 +73,14 @@ public final class CmEventQueue implements CmEventHandler {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public CmEvent poll(Duration timeout, RdmaDevice device) throws InterruptedException {
-        if (device.config().threadingMode() == DeviceConfig.ThreadingMode.DEDICATED) {
+        DeviceConfig.ThreadingMode mode = device.config().threadingMode();
+        if (mode == DeviceConfig.ThreadingMode.DEDICATED) {
+            return poll(timeout);
+        }
+        if (mode == DeviceConfig.ThreadingMode.HYBRID) {
+            // hand the engine over (a wait of no time), then sleep in the queue: an event wakes
+            // this thread at once, and a long wait costs no wake-ups
+            device.invokeUntil(this::hasEvent, 0, TimeUnit.NANOSECONDS);
             return poll(timeout);
         }
         long nanos;

@@ -132,6 +132,8 @@ final class Connection implements EngineScheduler.Scheduled {
 
     /** This connection's standing with its engine thread's scheduler (engine thread). */
     private final Schedule schedule = new Schedule();
+    /** Its index in its engine thread's list ({@link IndexedList}); -1 in none. */
+    int listSlot = -1;
 
     @Override
     public Schedule schedule() {

@@ -58,9 +58,7 @@ final class EngineThreads {
             runners = new AgentRunner[0];
             invoker = new AgentInvoker(workers[0]).start();
             standby = config.threadingMode() == DeviceConfig.ThreadingMode.HYBRID
-                    // the standby shares its selector with the application's cycles (their readiness
-                    // checks take its lock), so it keeps the strategy's short parks
-                    ? new StandbyEngine(device, this, IdleStrategies.create(config, invokerParker()))
+                    ? new StandbyEngine(device, this, workers[0])
                     : null;
         } else {
             invoker = null;
@@ -154,7 +152,20 @@ final class EngineThreads {
      * counted in {@link #invocations()}.
      */
     int standbyCycle() {
-        return invoking.compareAndSet(false, true) ? cycleHoldingTheFlag(null) : -1;
+        if (!invoking.compareAndSet(false, true)) {
+            return -1;
+        }
+        invokingThread = Thread.currentThread();
+        try {
+            int work = invoker.invoke();
+            if (work == 0) {
+                workers[0].noteTimers();   // the standby may sleep long after an idle cycle
+            }
+            return work;
+        } finally {
+            invokingThread = null;
+            invoking.setRelease(false);
+        }
     }
 
     /**
@@ -302,7 +313,15 @@ final class EngineThreads {
             return false;
         }
         invocations.lazySet(invocations.get() + 1);
+        if (standby != null) {
+            standby.wakeFromSleep();   // it shares the selector this cycle's readiness check takes
+        }
         return true;
+    }
+
+    /** Whether a thread holds {@link #invoking} (the standby's side of its handshake). */
+    boolean invokedNow() {
+        return invoking.get();
     }
 
     /**

@@ -40,7 +40,7 @@ final class EngineWorker implements Agent {
     /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
     static final int COMMAND_DRAIN_LIMIT = 64;
     /** Every connection this thread owns. */
-    private final List<Connection> connections = new ArrayList<>();
+    private final IndexedList<Connection> connections = new IndexedList<>(c -> c.listSlot, (c, i) -> c.listSlot = i);
     /** QPs posted to while their connection was parked (a stack the posters push onto, taken whole). */
     private final AtomicReference<JwarpQp> listed = new AtomicReference<>();
     private final List<JwarpListener> listeners = new ArrayList<>();
@@ -144,7 +144,7 @@ final class EngineWorker implements Agent {
             }
         }
         flushIo();
-        boolean selective = scheduler.chooseReads(now, woke, connections);
+        boolean selective = scheduler.chooseReads(now, woke, connections.view());
         int kept = 0;
         for (int i = 0; i < active.size(); i++) {          // by index: an end in an event handler may unpark one
             Connection c = active.get(i);
@@ -327,12 +327,14 @@ final class EngineWorker implements Agent {
     /**
      * Whether this thread's idle strategy sleeps past {@code maxParkNanos}
      * ({@link org.jwarp.engine.idle.IdleStrategies#forEngine}: a dedicated engine thread, adaptive
-     * idle); only then do the idle cycles look for running timers. Other threads park for at most
+     * idle); only then do the idle cycles look for running timers (hybrid's standby looks after
+     * its own idle cycles, {@link EngineThreads#standbyCycle}). Other threads park for at most
      * {@code maxParkNanos} anyway, and their idle cycles are a polling application's.
      */
     private final boolean sleepsLong;
 
-    private void noteTimers() {
+    /** After an idle cycle of a thread that may then sleep long (a dedicated engine, hybrid's standby). */
+    void noteTimers() {
         boolean timers = scheduler.timersRunning();
         if (timers != timersRunning) {
             timersRunning = timers;
@@ -411,7 +413,7 @@ final class EngineWorker implements Agent {
      * outstanding request). Runs on this thread, after its loop stopped.
      */
     void failAll(Throwable cause) {
-        for (Connection c : connections) {
+        for (Connection c : connections.view()) {
             try {
                 c.endAfter(cause);
             } catch (RuntimeException | Error e) {
@@ -443,11 +445,18 @@ final class EngineWorker implements Agent {
 
     /** The QP is gone: drop its connection from the duty cycle. */
     void forget(JwarpQp qp) {
-        for (int i = connections.size() - 1; i >= 0; i--) {
+        Connection carried = qp.connection;
+        if (carried != null && carried.qp() == qp) {
+            if (connections.remove(carried)) {
+                scheduler.remove(carried);
+            }
+            return;
+        }
+        for (int i = connections.size() - 1; i >= 0; i--) {       // a QP that forgot its connection (RESET)
             Connection c = connections.get(i);
             if (c.qp() == qp) {
                 scheduler.remove(c);
-                connections.remove(i);
+                connections.remove(c);
             }
         }
     }
@@ -462,7 +471,7 @@ final class EngineWorker implements Agent {
         for (Runnable c = commands.poll(); c != null; c = commands.poll()) {
             c.run();
         }
-        for (Connection c : connections) {
+        for (Connection c : connections.view()) {
             c.shutdown();
         }
         connections.clear();

@@ -52,7 +52,7 @@ final class JwarpDevice implements RdmaDevice {
     private final AtomicInteger handles = new AtomicInteger();
     private final AtomicInteger qpNumbers = new AtomicInteger(0x10);
     private final JwarpConnectionManager cm;
-    private final List<JwarpQp> qps = new ArrayList<>();
+    private final IndexedList<JwarpQp> qps = new IndexedList<>(qp -> qp.listSlot, (qp, i) -> qp.listSlot = i);
     /** How the connections use their sockets: the I/O layer, the peer timeout. */
     private final DeviceSockets sockets;
     private final int index = DEVICES.getAndIncrement();
@@ -209,7 +209,7 @@ final class JwarpDevice implements RdmaDevice {
     /** The QPs open now (a copy; setup path). */
     List<JwarpQp> openQps() {
         synchronized (qps) {
-            return List.copyOf(qps);
+            return List.copyOf(qps.view());
         }
     }
 
@@ -343,7 +343,7 @@ final class JwarpDevice implements RdmaDevice {
         EngineWorker target = steering.worker(engine);
         List<JwarpQp> moving = new ArrayList<>();
         synchronized (qps) {
-            for (JwarpQp qp : qps) {
+            for (JwarpQp qp : qps.view()) {
                 if (qp.rssEntry() == entry && qp.worker() != target) {
                     moving.add(qp);
                 }

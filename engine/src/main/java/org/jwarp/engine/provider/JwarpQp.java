@@ -75,6 +75,8 @@ final class JwarpQp implements QueuePair {
     private final AtomicBoolean bound = new AtomicBoolean();
     /** Engine-thread only: the TCP connection carrying this QP's stream, once there is one. */
     Connection connection;
+    /** Its index in its device's list of QPs ({@link IndexedList}, under that list's lock). */
+    int listSlot = -1;
 
     JwarpQp(JwarpDevice device, JwarpPd pd, QpInitAttr attr, int qpNum, EngineWorker worker) {
         this.device = device;

@@ -25,6 +25,10 @@ import org.jwarp.sys.NanoClock;
  *       here. Bounded and timed out under pressure as the first stage, oldest dropped first.</li>
  * </ol>
  *
+ * <p>A stage is under pressure above an eighth of its bound, and never below the backlog: as
+ * many setups as the application said it expects at once (a client opening thousands of
+ * connections, many in flight, on a loaded machine) are not dropped for being slow.
+ *
  * <p>RFC 5044 §7.1.2 rule 6 asks for timers on the startup frames so that a silent peer cannot hold
  * resources; the MPA timeouts remain the rule when there is no pressure. Stages are entered and
  * left on the connection's engine thread; the acceptor thread makes room before each new
@@ -69,14 +73,16 @@ final class SetupAdmission<C extends SetupAdmission.Candidate> {
         }
         this.backlog = backlog;
         this.clock = clock;
+        // as many setups as the backlog admits are the application's expected load, not pressure
         this.unidentified = new Stage("had not sent a complete MPA Request", maxUnidentified,
-                maxUnidentified / pressureShare, pressureTimeoutNanos);
-        this.replied = new Stage("had not sent their RTR after our MPA Reply", maxReplied, maxReplied / pressureShare,
-                pressureTimeoutNanos);
+                Math.max(maxUnidentified / pressureShare, Math.min(backlog, maxUnidentified - 1)), pressureTimeoutNanos);
+        this.replied = new Stage("had not sent their RTR after our MPA Reply", maxReplied,
+                Math.max(maxReplied / pressureShare, Math.min(backlog, maxReplied - 1)), pressureTimeoutNanos);
     }
 
     static <C extends Candidate> SetupAdmission<C> withDefaults(int backlog, NanoClock clock) {
-        return new SetupAdmission<>(Math.max(1, backlog), MAX_UNIDENTIFIED, MAX_REPLIED, PRESSURE_SHARE,
+        return new SetupAdmission<>(Math.max(1, backlog), MAX_UNIDENTIFIED, Math.max(MAX_REPLIED, 2 * backlog),
+                PRESSURE_SHARE,
                 PRESSURE_TIMEOUT_NANOS, clock);
     }
 

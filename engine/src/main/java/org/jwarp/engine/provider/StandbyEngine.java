@@ -2,6 +2,8 @@ package org.jwarp.engine.provider;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jwarp.engine.idle.DeadlineParker;
+import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.idle.IdleStrategy;
 
 /**
@@ -9,8 +11,9 @@ import org.jwarp.engine.idle.IdleStrategy;
  * application threads call into the device (poll, post), they run the duty cycle and this thread
  * only looks, now and then ({@link #HANDBACK_MIN_NANOS}), whether they still do; when a whole period passed
  * without one, or an application thread is about to block ({@link #handOver()}), it runs the duty
- * cycle itself, sleeping in the engine's selector between cycles that found no work, until an
- * application thread calls in again. So a polling application keeps one busy thread per process,
+ * cycle itself, sleeping in the engine's selector between cycles that found no work (until a
+ * socket, a post, a timer or {@link IdleStrategies#ENGINE_SLEEP_NANOS}), until an application
+ * thread calls in again. So a polling application keeps one busy thread per process,
  * and a passive one still answers its peer.
  *
  * <p>Who runs a cycle is decided by the device's {@code invoking} flag: never two at once.
@@ -29,20 +32,29 @@ final class StandbyEngine implements Runnable {
 
     private final JwarpDevice device;
     private final EngineThreads engines;
+    private final EngineWorker worker;
     private final IdleStrategy idle;
+    /**
+     * Set while this thread is in (or about to enter) a sleep in the engine's selector, where an
+     * application cycle's readiness check would wait for it (the selector's lock): an
+     * application thread that takes the engine wakes it first ({@link #wakeFromSleep()}).
+     */
+    private volatile boolean asleep;
     private final Thread thread;
     private volatile boolean running = true;
     /** The application's invocation count at its last {@link #handOver()}; -1 for none. */
     private volatile long handedOverAt = -1;
 
     /**
-     * @param idle how this thread idles while it runs the engine: parked on the engine's doorbell,
-     *             in its selector
+     * @param worker the invoked engine: this thread sleeps in its selector, up to
+     *               {@link IdleStrategies#ENGINE_SLEEP_NANOS} or its next timer
      */
-    StandbyEngine(JwarpDevice device, EngineThreads engines, IdleStrategy idle) {
+    StandbyEngine(JwarpDevice device, EngineThreads engines, EngineWorker worker) {
         this.device = device;
         this.engines = engines;
-        this.idle = idle;
+        this.worker = worker;
+        this.idle = IdleStrategies.forEngine(device.config(),
+                new DeadlineParker(this::sleepUnlessInvoked, worker::nanosToNextDeadline));
         this.thread = Thread.ofPlatform().daemon().name("jwarp-engine-standby-" + device.index()).unstarted(this);
     }
 
@@ -103,6 +115,36 @@ final class StandbyEngine implements Runnable {
                 return;                  // an application thread is in a cycle
             }
             idle.idle(work);
+        }
+    }
+
+    /**
+     * The park of this thread's idle strategy. A Dekker handshake with {@link #wakeFromSleep()}:
+     * this thread sets {@link #asleep} and then reads the invoking flag, an application thread
+     * sets the flag and then reads {@link #asleep}; one of them sees the other, so no
+     * application cycle meets a sleep it did not end.
+     */
+    private void sleepUnlessInvoked(long nanos) {
+        asleep = true;
+        try {
+            if (!engines.invokedNow()) {
+                worker.doorbell().park(nanos);
+            }
+        } finally {
+            asleep = false;
+        }
+    }
+
+    /**
+     * An application thread took the engine: if this thread sleeps in the selector, it is woken,
+     * and awaited, before the application's cycle reads readiness (a select cleared by that
+     * cycle's own would leave this one asleep). Hot path: one volatile read when not asleep.
+     */
+    void wakeFromSleep() {
+        while (asleep) {
+            worker.selector().wakeup();  // SelectorSleeper.wake: the select, or the short park below it
+            LockSupport.unpark(thread);
+            Thread.yield();              // the standby needs a CPU to leave its sleep: on a busy machine, give it this one
         }
     }
 

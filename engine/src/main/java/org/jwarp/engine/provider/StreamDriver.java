@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
 import java.nio.channels.SelectionKey;
 import org.jwarp.engine.io.IoCompletion;
 import org.jwarp.engine.io.SocketIo;
@@ -200,8 +199,7 @@ final class StreamDriver {
         }
         try {
             InetSocketAddress local = (InetSocketAddress) c.channel.getLocalAddress();
-            NetworkInterface ni = NetworkInterface.getByInetAddress(local.getAddress());
-            int mtu = ni != null && ni.getMTU() > 0 ? ni.getMTU() : 1500;
+            int mtu = InterfaceMtu.of(local.getAddress(), c.device.clock().nanoTime());
             int ip = local.getAddress() instanceof Inet6Address ? 40 : 20;
             return Math.max(Mulpdu.MINIMUM + 16, mtu - ip - 20 - 12);
         } catch (IOException e) {
