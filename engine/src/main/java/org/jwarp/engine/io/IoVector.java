@@ -76,6 +76,16 @@ public final class IoVector {
         return lengths[i];
     }
 
+    /** Whether every piece still to transfer lies in a {@link Staging} buffer (none in application memory). */
+    public boolean onlyStaging() {
+        for (int i = start; i < end; i++) {
+            if (buffers[i] == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Bytes still to transfer. */
     public long remaining() {
         long n = 0;

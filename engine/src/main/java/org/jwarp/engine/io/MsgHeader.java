@@ -41,8 +41,14 @@ final class MsgHeader {
 
     /** Writes the pieces still to transfer into the iovec array and the msghdr; returns how many. */
     int fill(IoVector v) {
+        return fill(v, v.pieces());
+    }
+
+    /** As {@link #fill(IoVector)}, the first {@code pieces} of them at most. */
+    int fill(IoVector v, int pieces) {
         int n = 0;
-        for (int i = v.start(); i < v.end() && n < capacity; i++, n++) {
+        int limit = Math.min(capacity, pieces);
+        for (int i = v.start(); i < v.end() && n < limit; i++, n++) {
             long at = n * IOVEC;
             iov.set(JAVA_LONG, at, v.segment(i).address() + v.offset(i));
             iov.set(JAVA_LONG, at + 8, v.length(i));

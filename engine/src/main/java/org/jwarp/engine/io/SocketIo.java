@@ -15,7 +15,10 @@ public interface SocketIo {
      * Writes as much of {@code v} as the socket takes now, in one call, and advances {@code v} past it.
      *
      * @return bytes taken (0: the socket's send buffer is full)
-     * @throws IOException the connection failed (reset, broken pipe, memory no longer mapped)
+     * @throws IOException the connection failed (reset, broken pipe)
+     * @throws IllegalStateException the arena of a piece's memory was closed: nothing was taken. A
+     *                               layer holds the memory's scope for as long as the kernel may
+     *                               touch it, so an arena is never freed under a call
      */
     long write(IoVector v) throws IOException;
 
@@ -24,6 +27,7 @@ public interface SocketIo {
      *
      * @return bytes read, 0 if none were waiting, -1 at end of stream
      * @throws IOException the connection failed
+     * @throws IllegalStateException the arena of a piece's memory was closed: nothing was read
      */
     long read(IoVector v) throws IOException;
 

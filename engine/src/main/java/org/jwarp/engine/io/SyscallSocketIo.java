@@ -1,12 +1,12 @@
 package org.jwarp.engine.io;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.channels.SocketChannel;
@@ -18,9 +18,18 @@ import org.jwarp.sys.ErrnoHint;
  * {@link SocketIo} by system calls on the socket's file descriptor through the FFM API:
  * {@code sendmsg} (with {@code MSG_NOSIGNAL}: a peer that closed gives EPIPE, not a signal) and
  * {@code readv}, the I/O vector written straight from the pieces' addresses into native memory
- * the connection keeps ({@link MsgHeader}); a call of one piece uses {@code send} and
+ * the connection keeps ({@link MsgHeader}); a call of one piece uses {@code sendto} and
  * {@code read}, which skip the kernel's import of a msghdr and an iovec array. No ByteBuffer views,
  * no per-call JDK bookkeeping, and any native segment can be a piece, however large.
+ *
+ * <p>The kernel touches the pieces' memory only inside the call, and the call holds their scopes
+ * ({@link ScopeHolds}): each is made through libc's {@code syscall()}, whose trailing variadic
+ * arguments after the call's own are segments of the pieces' scopes, which the callee ignores and
+ * the FFM linker keeps acquired until it returns. An application's {@code Arena.close()} during the
+ * call therefore fails and is retried after it, as with NIO's channel calls on a segment's buffer;
+ * a scope closed before the call fails the call with the JDK's IllegalStateException ("Already
+ * closed"), which the callers take for memory freed under a region. Memory is never written or
+ * sent after it was freed.
  *
  * <p>The calls are made without errno capture, whose per-call object the JIT does not always
  * remove: a failed call's errno is read as a hint ({@link ErrnoHint}). A hint of EAGAIN is taken
@@ -30,28 +39,29 @@ import org.jwarp.sys.ErrnoHint;
  * Any other failure is repeated with errno captured, which gives the errno to act on; where the
  * repeat of a read finds the end of the stream, the first call took the socket's error (a reset)
  * and its hint names it.
- *
- * <p>A piece whose memory was unmapped under the call (an application that freed a region with a
- * request in flight) makes the kernel answer EFAULT, which fails this connection only.
  */
 public final class SyscallSocketIo implements SocketIo {
 
-    private static final FunctionDescriptor SENDMSG_TYPE = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT);
-    private static final FunctionDescriptor READV_TYPE = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT);
-    /** One piece: the plain calls, which skip the kernel's msghdr and iovec import. */
-    private static final FunctionDescriptor SEND_TYPE =
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT);
-    private static final FunctionDescriptor READ_TYPE = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG);
+    /** Scopes one call holds: a call whose pieces span more stops short of the first piece that does not fit. */
+    static final int HOLDS = 4;
 
-    private static final MethodHandle SENDMSG = Downcalls.requireWithoutErrno("sendmsg", SENDMSG_TYPE);
-    private static final MethodHandle READV = Downcalls.requireWithoutErrno("readv", READV_TYPE);
-    private static final MethodHandle SEND = Downcalls.requireWithoutErrno("send", SEND_TYPE);
-    private static final MethodHandle READ = Downcalls.requireWithoutErrno("read", READ_TYPE);
-    // the same calls with errno captured: a failure the hint does not settle is repeated through these
-    private static final MethodHandle SENDMSG_CAPTURING = Downcalls.require("sendmsg", SENDMSG_TYPE);
-    private static final MethodHandle READV_CAPTURING = Downcalls.require("readv", READV_TYPE);
-    private static final MethodHandle SEND_CAPTURING = Downcalls.require("send", SEND_TYPE);
-    private static final MethodHandle READ_CAPTURING = Downcalls.require("read", READ_TYPE);
+    /** {@code long syscall(long number, ...)}: the call's six arguments, then the {@link #HOLDS} held segments. */
+    private static final FunctionDescriptor SYSCALL_TYPE = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
+
+    private static final MethodHandle SYSCALL = Downcalls.requireWithoutErrno("syscall", SYSCALL_TYPE,
+            Linker.Option.firstVariadicArg(1));
+    // the same call with errno captured: a failure the hint does not settle is repeated through it
+    private static final MethodHandle SYSCALL_CAPTURING = Downcalls.require("syscall", SYSCALL_TYPE,
+            Linker.Option.firstVariadicArg(1));
+
+    /** System call numbers: x86-64's table, or the generic one of aarch64; none elsewhere (-1). */
+    private static final boolean X86_64 = System.getProperty("os.arch").matches("amd64|x86_64");
+    private static final boolean AARCH64 = System.getProperty("os.arch").equals("aarch64");
+    private static final long SYS_READ = X86_64 ? 0 : AARCH64 ? 63 : -1;
+    private static final long SYS_READV = X86_64 ? 19 : AARCH64 ? 65 : -1;
+    private static final long SYS_SENDTO = X86_64 ? 44 : AARCH64 ? 206 : -1;
+    private static final long SYS_SENDMSG = X86_64 ? 46 : AARCH64 ? 211 : -1;
 
     private static final int MSG_DONTWAIT = 0x40;
     private static final int MSG_NOSIGNAL = 0x4000;
@@ -60,61 +70,77 @@ public final class SyscallSocketIo implements SocketIo {
     private static final int EPIPE = 32;
 
     static {
-        linkNow();
+        if (SYS_READ >= 0) {
+            linkNow();
+        }
     }
 
     /**
-     * Calls each handle once on no descriptor (EBADF), so that the JDK spins the call's code now and
+     * Makes each call once on no descriptor (EBADF), so that the JDK spins the call's code now and
      * not in the middle of a connection's first transfers.
      */
     private static void linkNow() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = Downcalls.captureBuffer(arena);
-            MsgHeader msg = new MsgHeader(arena, 1);
+            MemorySegment held = arena.allocate(8);
             ErrnoHint.read();
-            long quick = (long) SENDMSG.invokeExact(-1, msg.msghdr(), SEND_FLAGS)
-                    & (long) READV.invokeExact(-1, msg.iov(), 0)
-                    & (long) SEND.invokeExact(-1, 0L, 0L, SEND_FLAGS)
-                    & (long) READ.invokeExact(-1, 0L, 0L);
-            long w = (long) SENDMSG_CAPTURING.invokeExact(capture, -1, msg.msghdr(), SEND_FLAGS);
-            long r = (long) READV_CAPTURING.invokeExact(capture, -1, msg.iov(), 0);
-            long w1 = (long) SEND_CAPTURING.invokeExact(capture, -1, 0L, 0L, SEND_FLAGS);
-            long r1 = (long) READ_CAPTURING.invokeExact(capture, -1, 0L, 0L);
-            if (quick >= 0 || w >= 0 || r >= 0 || w1 >= 0 || r1 >= 0 || Downcalls.errno(capture) != Errno.EBADF) {
-                throw new IllegalStateException("sendmsg/readv/send/read on no descriptor did not fail with EBADF");
+            long quick = (long) SYSCALL.invokeExact(SYS_READ, -1L, 0L, 0L, 0L, 0L, 0L,
+                    held, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
+            long captured = (long) SYSCALL_CAPTURING.invokeExact(capture, SYS_SENDTO, -1L, 0L, 0L, 0L, 0L, 0L,
+                    held, MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
+            if (quick >= 0 || captured >= 0 || Downcalls.errno(capture) != Errno.EBADF) {
+                throw new IllegalStateException("read/sendto by syscall() on no descriptor did not fail with EBADF");
             }
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
-            throw new IllegalStateException("linking sendmsg/readv failed", t);
+            throw new IllegalStateException("linking syscall() failed", t);
         }
     }
 
     private final int fd;
     private final MsgHeader header;
     private final MemorySegment capture;
+    private final ScopeHolds holds = new ScopeHolds(HOLDS);
     /** The errno of this object's last failed call, for {@link #write} and {@link #read} to act on. */
     private int errno;
 
     /**
      * @param capacity the most pieces a call may have
-     * @throws UnsupportedOperationException if the descriptor cannot be had ({@link SocketDescriptor#why()})
+     * @throws UnsupportedOperationException if the descriptor cannot be had ({@link SocketDescriptor#why()}),
+     *                                       or this processor's system call numbers are not known
      */
     public SyscallSocketIo(SocketChannel channel, int capacity) {
+        if (SYS_READ < 0) {
+            throw new UnsupportedOperationException("system calls: no system call numbers for "
+                    + System.getProperty("os.arch") + " (x86-64 and aarch64 only)");
+        }
         this.fd = SocketDescriptor.of(channel);
         Arena arena = Arena.ofAuto();   // connections move between engine threads; freed with this object
         this.header = new MsgHeader(arena, capacity);
         this.capture = Downcalls.captureBuffer(arena);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException the scope of a piece's memory was closed before the call
+     */
     @Override
     public long write(IoVector v) throws IOException {
-        int pieces = v.pieces();
-        if (pieces == 0) {
+        if (v.pieces() == 0) {
             return 0;
         }
+        int n = holds.holdFor(v);
         int i = v.start();
-        long w = pieces == 1 ? send(v.segment(i).address() + v.offset(i), v.length(i)) : sendmsg(v);
+        long w;
+        if (n == 1) {
+            w = call(SYS_SENDTO, v.segment(i).address() + v.offset(i), v.length(i), SEND_FLAGS, false);
+        } else {
+            header.fill(v, n);
+            w = call(SYS_SENDMSG, header.msghdr().address(), SEND_FLAGS, 0, false);
+        }
+        holds.clear();
         if (w < 0) {
             if (errno == Errno.EAGAIN) {
                 return 0;
@@ -125,14 +151,26 @@ public final class SyscallSocketIo implements SocketIo {
         return w;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException the scope of a piece's memory was closed before the call
+     */
     @Override
     public long read(IoVector v) throws IOException {
-        int pieces = v.pieces();
-        if (pieces == 0) {
+        if (v.pieces() == 0) {
             return 0;
         }
+        int n = holds.holdFor(v);
         int i = v.start();
-        long r = pieces == 1 ? read(v.segment(i).address() + v.offset(i), v.length(i)) : readv(v);
+        long r;
+        if (n == 1) {
+            r = call(SYS_READ, v.segment(i).address() + v.offset(i), v.length(i), 0, true);
+        } else {
+            int pieces = header.fill(v, n);
+            r = call(SYS_READV, header.iov().address(), pieces, 0, true);
+        }
+        holds.clear();
         if (r < 0) {
             if (errno == Errno.EAGAIN) {
                 return 0;
@@ -142,70 +180,29 @@ public final class SyscallSocketIo implements SocketIo {
         return r == 0 ? -1 : r;     // 0 with room to read is the peer's FIN
     }
 
-    // One downcall per method, each small enough to compile on its own. Each answers the call's
-    // result; a failure leaves its errno in the field.
-
-    private long send(long address, long length) throws IOException {
+    /**
+     * One system call {@code number} on the socket with arguments {@code a}, {@code b}, {@code c}
+     * (and zeros: sendto's address and its length), holding the scopes in {@link #holds}. Answers
+     * the call's result; a failure leaves its errno in the field.
+     */
+    private long call(long number, long a, long b, long c, boolean read) throws IOException {
         try {
-            long w = (long) SEND.invokeExact(fd, address, length, SEND_FLAGS);
-            if (w >= 0 || wouldBlock()) {
-                return w;
-            }
-            do {
-                w = (long) SEND_CAPTURING.invokeExact(capture, fd, address, length, SEND_FLAGS);
-            } while (w < 0 && capturedErrno() == Errno.EINTR);
-            return w;
-        } catch (Throwable t) {
-            throw new IOException("send failed: " + t, t);
-        }
-    }
-
-    private long sendmsg(IoVector v) throws IOException {
-        header.fill(v);
-        try {
-            long w = (long) SENDMSG.invokeExact(fd, header.msghdr(), SEND_FLAGS);
-            if (w >= 0 || wouldBlock()) {
-                return w;
-            }
-            do {
-                w = (long) SENDMSG_CAPTURING.invokeExact(capture, fd, header.msghdr(), SEND_FLAGS);
-            } while (w < 0 && capturedErrno() == Errno.EINTR);
-            return w;
-        } catch (Throwable t) {
-            throw new IOException("sendmsg failed: " + t, t);
-        }
-    }
-
-    private long read(long address, long length) throws IOException {
-        try {
-            long r = (long) READ.invokeExact(fd, address, length);
+            long r = (long) SYSCALL.invokeExact(number, (long) fd, a, b, c, 0L, 0L,
+                    holds.get(0), holds.get(1), holds.get(2), holds.get(3));
             if (r >= 0 || wouldBlock()) {
                 return r;
             }
             int first = errno;
             do {
-                r = (long) READ_CAPTURING.invokeExact(capture, fd, address, length);
+                r = (long) SYSCALL_CAPTURING.invokeExact(capture, number, (long) fd, a, b, c, 0L, 0L,
+                        holds.get(0), holds.get(1), holds.get(2), holds.get(3));
             } while (r < 0 && capturedErrno() == Errno.EINTR);
-            return endOrFirstFailure(r, first);
+            return read ? endOrFirstFailure(r, first) : r;
+        } catch (IllegalStateException closed) {
+            holds.clear();
+            throw closed;           // a held scope was closed before the call: nothing was read or sent
         } catch (Throwable t) {
-            throw new IOException("read failed: " + t, t);
-        }
-    }
-
-    private long readv(IoVector v) throws IOException {
-        int n = header.fill(v);
-        try {
-            long r = (long) READV.invokeExact(fd, header.iov(), n);
-            if (r >= 0 || wouldBlock()) {
-                return r;
-            }
-            int first = errno;
-            do {
-                r = (long) READV_CAPTURING.invokeExact(capture, fd, header.iov(), n);
-            } while (r < 0 && capturedErrno() == Errno.EINTR);
-            return endOrFirstFailure(r, first);
-        } catch (Throwable t) {
-            throw new IOException("readv failed: " + t, t);
+            throw new IOException((read ? "read" : "send") + " failed: " + t, t);
         }
     }
 

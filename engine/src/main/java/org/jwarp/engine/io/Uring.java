@@ -31,6 +31,10 @@ import org.jwarp.sys.Errno;
  * kernel, and {@link #flush} submits every queued entry and reaps their completions in one
  * {@code io_uring_enter}: a duty cycle's writes on all its connections cost one system call.
  *
+ * <p>Entries name only memory the engine owns (staging buffers, msghdrs): the kernel takes an entry
+ * outside any call of this thread that could hold an application arena's scope
+ * ({@link UringSocketIo}).
+ *
  * <p>Results come back in the completion entry as -errno: no errno to capture on this path.
  * Linux x86-64 and aarch64 (the system call numbers are the same on both).
  */

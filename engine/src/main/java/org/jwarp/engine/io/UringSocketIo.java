@@ -12,6 +12,15 @@ import java.util.function.Supplier;
  * written straight from the pieces' addresses as {@link SyscallSocketIo} does; a call of one
  * piece is a {@code send} or {@code recv} entry, which the kernel takes without importing a
  * msghdr. With an SQPOLL ring the engine thread makes no system call for it at all.
+ *
+ * <p>The ring carries calls on staging memory only (every small message, FPDU headers and
+ * trailers, the receive buffer). A call with a piece in application memory — a zero-copy payload,
+ * a direct placement — is made by {@link SyscallSocketIo} on the same descriptor instead, which
+ * holds the memory's scope for the call: an entry on the ring is taken by the kernel outside any
+ * call of this thread (by the SQPOLL thread, or by whichever {@code io_uring_enter} submits it),
+ * so no downcall could hold the scope across it, and an application that closed its arena then
+ * would have the kernel write into freed memory. Those calls move large payloads, where one
+ * system call is small beside the bytes it moves.
  */
 public final class UringSocketIo implements SocketIo {
 
@@ -23,6 +32,8 @@ public final class UringSocketIo implements SocketIo {
     private final MsgHeader header;
     private final Supplier<Uring> ring;
     private final String layer;
+    /** The calls on application memory (see the class comment). */
+    private final SyscallSocketIo direct;
 
     /**
      * @param ring     the ring of the thread that runs the connection at the time of a call
@@ -34,6 +45,7 @@ public final class UringSocketIo implements SocketIo {
         this.header = new MsgHeader(Arena.ofAuto(), capacity);
         this.ring = ring;
         this.layer = layer;
+        this.direct = new SyscallSocketIo(channel, capacity);
     }
 
     @Override
@@ -42,11 +54,17 @@ public final class UringSocketIo implements SocketIo {
         if (pieces == 0) {
             return 0;
         }
+        if (!v.onlyStaging()) {
+            return direct.write(v);
+        }
         return written(v, call(v, pieces, Uring.IORING_OP_SEND, Uring.IORING_OP_SENDMSG,
                 MSG_NOSIGNAL | MSG_DONTWAIT));
     }
 
-    /** Queued on the ring of the thread that runs the connection now, until its {@link Uring#flush}. */
+    /**
+     * Queued on the ring of the thread that runs the connection now, until its {@link Uring#flush};
+     * not a write with a piece in application memory (the caller then calls {@link #write}).
+     */
     @Override
     public boolean writeLater(IoVector v, IoCompletion done) {
         return later(v, Uring.IORING_OP_SEND, Uring.IORING_OP_SENDMSG, MSG_NOSIGNAL | MSG_DONTWAIT, done);
@@ -58,7 +76,7 @@ public final class UringSocketIo implements SocketIo {
      */
     private boolean later(IoVector v, byte plainOp, byte msgOp, int flags, IoCompletion done) {
         int pieces = v.pieces();
-        if (pieces == 0) {
+        if (pieces == 0 || !v.onlyStaging()) {
             return false;
         }
         Uring r = ring.get();
@@ -87,6 +105,9 @@ public final class UringSocketIo implements SocketIo {
         int pieces = v.pieces();
         if (pieces == 0) {
             return 0;
+        }
+        if (!v.onlyStaging()) {
+            return direct.read(v);
         }
         return readResult(call(v, pieces, Uring.IORING_OP_RECV, Uring.IORING_OP_RECVMSG, MSG_DONTWAIT));
     }

@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (without SQPOLL), one {@code io_uring_enter} submits and reaps them all, each result reaches its
  * connection in the order queued and the bytes arrive exactly; a call made between queueing and
  * flushing loses no result; a full batch says so, and a call made then goes after it; a failed
- * write reports its error.
+ * write reports its error. The ring carries staging memory only: a call on application memory goes
+ * by system call beside it.
  */
 class UringBatchTest {
 
@@ -68,10 +69,17 @@ class UringBatchTest {
         return new UringSocketIo(c, 8, () -> ring, layer);
     }
 
-    private MemorySegment random(int n, long seed) {
+    /** Random bytes in a staging buffer: the memory the ring carries (application memory goes by system call). */
+    private static Staging random(int n, long seed) {
         byte[] b = new byte[n];
         new Random(seed).nextBytes(b);
-        return arena.allocate(n).copyFrom(MemorySegment.ofArray(b));
+        Staging s = Staging.allocate(n);
+        s.segment().copyFrom(MemorySegment.ofArray(b));
+        return s;
+    }
+
+    private static byte[] bytes(Staging m, long offset, int n) {
+        return bytes(m.segment(), offset, n);
     }
 
     private static byte[] bytes(MemorySegment m, long offset, int n) {
@@ -87,7 +95,7 @@ class UringBatchTest {
         SocketChannel[] b = pair();
         UringSocketIo ioA = io(a[0], layer);
         UringSocketIo ioB = io(b[0], layer);
-        MemorySegment m = random(5000, 1);
+        Staging m = random(5000, 1);
         IoVector va = new IoVector(8);
         va.add(m, 7, 1000);                             // one piece: a send entry
         IoVector vb = new IoVector(8);
@@ -127,14 +135,14 @@ class UringBatchTest {
         SocketChannel[] b = pair();
         UringSocketIo ioA = io(a[0], layer);
         UringSocketIo ioB = io(b[0], layer);
-        MemorySegment m = random(600, 2);
+        Staging m = random(600, 2);
         IoVector va = new IoVector(1);
         va.add(m, 0, 600);
         long[] result = {Long.MIN_VALUE};
         assertTrue(ioA.writeLater(va, r -> result[0] = r));
         byte[] sent = {1, 2, 3, 4, 5};
         b[1].write(ByteBuffer.wrap(sent));
-        MemorySegment in = arena.allocate(64);
+        Staging in = Staging.allocate(64);
         IoVector vin = new IoVector(1);
         vin.add(in, 0, 64);
         long r;
@@ -153,7 +161,7 @@ class UringBatchTest {
     void aFullBatchSaysSoAndACallMadeThenGoesAfterIt(String layer) throws IOException {
         SocketChannel[] a = pair();
         UringSocketIo io = io(a[0], layer);
-        MemorySegment m = random(8, 3);
+        Staging m = random(8, 3);
         int[] done = {0};
         IoVector[] vs = new IoVector[9];
         for (int i = 0; i < vs.length; i++) {
@@ -180,7 +188,7 @@ class UringBatchTest {
         UringSocketIo io = io(a[0], layer);
         a[1].setOption(StandardSocketOptions.SO_LINGER, 0);
         a[1].close();   // RST
-        MemorySegment m = random(4096, 4);
+        Staging m = random(4096, 4);
         IOException e = assertThrows(IOException.class, () -> {
             for (int i = 0; i < 1000; i++) {
                 IoVector v = new IoVector(1);
@@ -192,5 +200,36 @@ class UringBatchTest {
             }
         });
         assertTrue(e.getMessage().contains("io_uring"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"uring", "uring-sqpoll"})
+    void aCallOnApplicationMemoryIsNotBatchedAndGoesBySystemCallBesideTheRing(String layer) throws IOException {
+        SocketChannel[] a = pair();
+        UringSocketIo io = io(a[0], layer);
+        Staging header = random(16, 5);
+        MemorySegment payload = arena.allocate(3000);
+        payload.copyFrom(random(3000, 6).segment());
+        IoVector v = new IoVector(8);
+        v.add(header, 0, 16);
+        v.add(payload, 0, 3000);
+        assertFalse(io.writeLater(v, r -> { }), "a piece in an application's arena is not queued on the ring");
+        long entersBefore = ring.enters();
+        assertEquals(3016, io.write(v));
+        assertEquals(entersBefore, ring.enters(), "made by system call, not through the ring");
+        byte[] want = new byte[3016];
+        System.arraycopy(bytes(header, 0, 16), 0, want, 0, 16);
+        System.arraycopy(bytes(payload, 0, 3000), 0, want, 16, 3000);
+        assertArrayEquals(want, SocketIoTest.readFully(a[1], 3016));
+        a[1].write(ByteBuffer.wrap(want, 0, 100));
+        IoVector in = new IoVector(1);
+        in.add(arena.allocate(100), 0, 100);
+        long r;
+        while ((r = io.read(in)) == 0) {
+            Thread.onSpinWait();
+        }
+        assertEquals(100, r);
+        assertArrayEquals(java.util.Arrays.copyOf(want, 100), bytes(in.segment(0), 0, 100));
+        assertEquals(entersBefore, ring.enters(), "the read too");
     }
 }

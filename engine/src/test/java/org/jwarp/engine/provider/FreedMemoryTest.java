@@ -307,7 +307,8 @@ class FreedMemoryTest {
 
     /**
      * Closes a shared arena that the engine may be reading into at this moment: such a close is
-     * refused while an I/O call of the JDK holds the memory, so it is tried again until the call let go.
+     * refused while a system call holds the memory (NIO's, or a held call of the other layers), so
+     * it is tried again until the call let go.
      */
     private static void closeWhileInUse(Arena arena) {
         long deadline = System.nanoTime() + WAIT.toNanos();
