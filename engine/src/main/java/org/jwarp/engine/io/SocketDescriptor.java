@@ -1,10 +1,10 @@
 package org.jwarp.engine.io;
 
 import java.lang.reflect.Method;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.SelectableChannel;
 
 /**
- * The file descriptor number under a {@code SocketChannel}. The JDK keeps it private
+ * The file descriptor number under a {@code SocketChannel} or {@code ServerSocketChannel}. The JDK keeps it private
  * ({@code sun.nio.ch.SelChImpl#getFDVal}); reading it needs
  * {@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED}. Without that, {@link #why()} says so in
  * one line and the device falls back to NIO.
@@ -37,8 +37,8 @@ public final class SocketDescriptor {
         return WHY_NOT;
     }
 
-    /** The descriptor of {@code channel} (open, connected). */
-    public static int of(SocketChannel channel) {
+    /** The descriptor of {@code channel} (a socket's or a listener's, open); -1 once it is closed. */
+    public static int of(SelectableChannel channel) {
         if (GET_FD_VAL == null) {
             throw new UnsupportedOperationException(WHY_NOT);
         }

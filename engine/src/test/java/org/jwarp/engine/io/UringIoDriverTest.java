@@ -1,0 +1,25 @@
+package org.jwarp.engine.io;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.junit.jupiter.api.BeforeAll;
+
+/** {@link IoDriverContract} on the io_uring layer (epoll's readiness, the ring's batched writes). */
+class UringIoDriverTest extends IoDriverContract {
+
+    @BeforeAll
+    static void ringsCanBeMade() {
+        String why = Uring.why(false);
+        assumeTrue(why == null, () -> "io_uring: " + why);
+    }
+
+    @Override
+    protected IoDriver newDriver() {
+        return new UringIoDriver(false);
+    }
+
+    @Override
+    protected String layer() {
+        return "uring";
+    }
+}
