@@ -1,12 +1,12 @@
 package org.jwarp.engine.agent;
 
-import java.nio.channels.Selector;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.jwarp.engine.io.IoDriver;
 
 /**
  * One engine thread of a device, as a tenant ({@link EngineTenant}) sees it: where its work runs,
- * the doorbell that wakes it, and the selector it sleeps in.
+ * the doorbell that wakes it, and its I/O driver, which it sleeps in.
  */
 public interface EngineSlot {
 
@@ -20,10 +20,11 @@ public interface EngineSlot {
     void ring();
 
     /**
-     * Engine thread only: the selector the engine sleeps in. A tenant registers its sockets here,
-     * so that data arriving on them ends the engine's sleep.
+     * Engine thread only: the engine's I/O driver, in the device's socket I/O layer. A tenant
+     * opens its sockets' calls and registers them here, so that data arriving on them ends the
+     * engine's sleep.
      */
-    Selector selector();
+    IoDriver driver();
 
     /**
      * Whether no engine thread of its own runs this slot (the device's invoker or hybrid mode):

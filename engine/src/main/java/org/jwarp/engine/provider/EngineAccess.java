@@ -1,6 +1,5 @@
 package org.jwarp.engine.provider;
 
-import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -56,8 +55,8 @@ public final class EngineAccess {
         }
 
         @Override
-        public Selector selector() {
-            return worker.selector();
+        public org.jwarp.engine.io.IoDriver driver() {
+            throw new UnsupportedOperationException("the engine worker's I/O driver is wired in with the runtime package");
         }
 
         @Override

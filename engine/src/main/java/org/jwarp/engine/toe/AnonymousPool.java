@@ -3,6 +3,7 @@ package org.jwarp.engine.toe;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import org.jwarp.engine.io.Staging;
 import org.jwarp.engine.ring.MpscSlotRing;
 
 /**
@@ -17,8 +18,8 @@ final class AnonymousPool {
     private final int count;
     /** The host's view: copies out of a buffer (no position state, so any thread may use it). */
     private final MemorySegment memory;
-    /** The engine's views, one per buffer (engine thread only: reads set their positions). */
-    private final ByteBuffer[] engineViews;
+    /** Every buffer, as the engine's socket calls address them (buffer {@code id} at {@code id * bufferBytes()}). */
+    private final Staging staging;
     /** Free buffer numbers: host threads give, the engine takes. */
     private final MpscSlotRing<int[]> free;
     /** Set by the engine when it found no free buffer; the next give rings the doorbell. */
@@ -30,10 +31,7 @@ final class AnonymousPool {
         this.count = count;
         ByteBuffer all = ByteBuffer.allocateDirect(Math.multiplyExact(bufferBytes, count));
         this.memory = MemorySegment.ofBuffer(all);
-        this.engineViews = new ByteBuffer[count];
-        for (int i = 0; i < count; i++) {
-            engineViews[i] = all.slice(i * bufferBytes, bufferBytes);
-        }
+        this.staging = new Staging(all, memory);
         this.free = new MpscSlotRing<>(Math.max(2, Integer.highestOneBit(count - 1 | 1) << 1), () -> new int[1]);
         for (int i = 0; i < count; i++) {
             give(i);
@@ -68,9 +66,9 @@ final class AnonymousPool {
         return id;
     }
 
-    /** Engine thread: buffer {@code id}'s view, positioned by the engine's reads. */
-    ByteBuffer engineView(int id) {
-        return engineViews[id];
+    /** Engine thread: the buffers' memory for socket calls (buffer {@code id} at {@code id * bufferBytes()}). */
+    Staging staging() {
+        return staging;
     }
 
     /**

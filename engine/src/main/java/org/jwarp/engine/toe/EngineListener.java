@@ -2,9 +2,10 @@ package org.jwarp.engine.toe;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import org.jwarp.engine.io.IoDriver;
+import org.jwarp.engine.io.IoRegistration;
 
 /**
  * The engine's side of a listening socket: binds, and accepts one connection per ACCEPT request
@@ -16,7 +17,7 @@ final class EngineListener {
     private final ToeEngine engine;
     private final ToeServerSocket host;
     private ServerSocketChannel channel;
-    private SelectionKey key;
+    private IoRegistration registration;
     private int asked;
     private boolean owesListening;
     private InetSocketAddress bound;
@@ -39,7 +40,7 @@ final class EngineListener {
             channel.configureBlocking(false);
             channel.bind(at, backlog);
             bound = (InetSocketAddress) channel.getLocalAddress();
-            key = channel.register(engine.slot().selector(), 0, this);
+            registration = engine.driver().register(channel, 0, this);
         } catch (IOException | RuntimeException e) {
             failure = e;
             release();                              // the listener stays until its LISTENING answer is posted
@@ -116,17 +117,21 @@ final class EngineListener {
     }
 
     private void interest(boolean accept) {
-        if (key != null && key.isValid()) {
-            int ops = accept ? SelectionKey.OP_ACCEPT : 0;
-            if (key.interestOps() != ops) {
-                key.interestOps(ops);
+        if (registration != null && registration.isValid()) {
+            int ops = accept ? IoDriver.OP_ACCEPT : 0;
+            if (registration.interestOps() != ops) {
+                try {
+                    registration.interestOps(ops);
+                } catch (IOException e) {
+                    engine.report(e);               // the listener was closed under it: its close follows
+                }
             }
         }
     }
 
     /** Engine thread: closes the channel (the engine stops, or the listener ends). */
     void release() {
-        engine.close(key, channel);
+        engine.close(registration, channel);
     }
 
     boolean finished() {

@@ -1,32 +1,45 @@
 package org.jwarp.engine.toe;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import org.jwarp.engine.io.IoDriver;
+import org.jwarp.engine.io.IoRegistration;
+import org.jwarp.engine.io.IoVector;
+import org.jwarp.engine.io.SocketIo;
+import org.jwarp.engine.io.Staging;
 
 /**
  * The engine's side of one offloaded socket (seed 001 Fig. 3: host and engine keep their own
  * per-connection structures). Owned by one engine thread: it makes every system call on the
- * socket, sends from the host's send buffer, fills anonymous buffers, and keeps the events it owes
- * the host until the event queue takes them.
+ * socket, through the engine's I/O driver in the device's socket I/O layer, sends from the host's
+ * send buffer, fills anonymous buffers, and keeps the events it owes the host until the event
+ * queue takes them.
+ *
+ * <p>Batching: whatever the host has written goes out in one gathered write (both pieces of the
+ * send ring when it wraps), and one scattered read fills the buffer under way and as many fresh
+ * ones as {@link HeldBuffers#SCATTER_BYTES} covers, within the socket's share; every buffer filled
+ * is owed to the host in the same duty cycle, so the host's reader finds several buffers per wake-up.
  */
 final class EngineSocket {
 
     private final ToeEngine engine;
     final ToeSocket host;
     private final AnonymousPool pool;
-    private final ByteBuffer sendView;
+    private final Staging sendBuffer;
     private final int sendCapacity;
     private final int sendMask;
-    private final int share;
     private final long fillTimeoutNanos;
+    private final IoVector tx = new IoVector(2);
+    private final IoVector rx = new IoVector(HeldBuffers.pieces());
+    private final HeldBuffers buffers;
 
     private SocketChannel channel;
-    private SelectionKey key;
+    private SocketIo io;
+    private IoRegistration registration;
     private boolean connecting;
     private boolean wantRead;
     private boolean wantWrite;
@@ -39,13 +52,6 @@ final class EngineSocket {
     private boolean shutdownAsked;
     private boolean outputDone;
 
-    /** The anonymous buffer being filled, or -1; when its first byte came. */
-    private int filling = -1;
-    private long firstByteAt;
-    /** A filled buffer the event queue has not taken yet, or -1. */
-    private int ready = -1;
-    private int readyLength;
-    private long buffersPosted;
     private boolean inputEnded;
 
     /** Events owed to the host, posted in this order as the event queue takes them. */
@@ -65,11 +71,11 @@ final class EngineSocket {
         this.engine = engine;
         this.host = host;
         this.pool = engine.pool();
-        this.sendView = host.sendEngineView;
-        this.sendCapacity = sendView.capacity();
+        this.sendBuffer = new Staging(host.sendEngineView, MemorySegment.ofBuffer(host.sendEngineView));
+        this.sendCapacity = host.sendEngineView.capacity();
         this.sendMask = sendCapacity - 1;
-        this.share = engine.config().buffersPerSocket();
         this.fillTimeoutNanos = engine.config().fillTimeoutNanos();
+        this.buffers = new HeldBuffers(pool, host, engine.config().buffersPerSocket());
         host.engineSide = this;
     }
 
@@ -81,7 +87,9 @@ final class EngineSocket {
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, engine.config().tcpNoDelay());
             connecting = !channel.connect(to);
-            key = channel.register(engine.slot().selector(), connecting ? SelectionKey.OP_CONNECT : 0, this);
+            IoDriver driver = engine.driver();
+            io = driver.open(channel, rx.capacity());
+            registration = driver.register(channel, connecting ? IoDriver.OP_CONNECT : 0, this);
             if (!connecting) {
                 opened();
             }
@@ -95,7 +103,9 @@ final class EngineSocket {
         channel = accepted;
         channel.configureBlocking(false);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, engine.config().tcpNoDelay());
-        key = channel.register(engine.slot().selector(), 0, this);
+        IoDriver driver = engine.driver();
+        io = driver.open(channel, rx.capacity());
+        registration = driver.register(channel, 0, this);
         host.accepted((InetSocketAddress) channel.getRemoteAddress(), (InetSocketAddress) channel.getLocalAddress());
         readInterest(true);
     }
@@ -132,10 +142,8 @@ final class EngineSocket {
         owesClosed = true;
         lingerDeadline = nowNanos + engine.config().closeLingerMillis() * 1_000_000L;
         readInterest(false);
-        if (ready >= 0) {
-            pool.give(ready);                       // the host will never read it
-            ready = -1;
-        }
+        buffers.giveOwed();                         // the host will never read them
+        buffers.giveSpares();
     }
 
     // ------------------------------------------------------------------ duty cycle
@@ -175,11 +183,14 @@ final class EngineSocket {
         int work = 0;
         while (sent < requested) {
             int pos = (int) (sent & sendMask);
-            int n = (int) Math.min(requested - sent, sendCapacity - pos);
-            sendView.limit(pos + n).position(pos);
-            int w;
+            long n = requested - sent;
+            long first = Math.min(n, sendCapacity - pos);
+            tx.clear();
+            tx.add(sendBuffer, pos, first);
+            tx.add(sendBuffer, 0, n - first);       // the ring's wrap: one gathered write
+            long w;
             try {
-                w = channel.write(sendView);
+                w = io.write(tx);
             } catch (IOException | RuntimeException e) {
                 fail(e);
                 return work + 1;
@@ -190,8 +201,12 @@ final class EngineSocket {
             }
             sent += w;
             host.bytesSent = sent;                  // the mirrored cumulative count: no event per send
-            engine.sentBytes(w);
+            engine.sentBytes((int) w);
             work++;
+            if (w < n) {
+                writeInterest(true);                // the socket took part: it is full
+                return work;
+            }
         }
         writeInterest(false);
         if (notifyTarget >= 0 && sent >= notifyTarget) {
@@ -212,14 +227,19 @@ final class EngineSocket {
 
     private int receive(long now) {
         int work = 0;
-        for (int round = 0; round < 4 && !inputEnded && ready < 0; round++) {
-            if (filling < 0 && !takeBuffer()) {
+        for (int round = 0; round < 4 && !inputEnded; round++) {
+            long room = buffers.prepare(rx);
+            if (room == 0) {
+                readInterest(false);                // until the host reads a buffer, or gives one back
+                if (buffers.starved()) {
+                    engine.starvedSocket();
+                }
                 break;
             }
-            ByteBuffer view = pool.engineView(filling);
-            int r;
+            readInterest(true);
+            long r;
             try {
-                r = channel.read(view);
+                r = io.read(rx);
             } catch (IOException | RuntimeException e) {
                 fail(e);
                 return work + 1;
@@ -231,58 +251,21 @@ final class EngineSocket {
                 break;
             }
             if (r == 0) {
-                if (view.position() == 0) {
-                    pool.give(filling);             // an empty buffer goes back: an idle socket holds none
-                    filling = -1;
-                }
+                buffers.giveSpares();               // an idle socket holds no fresh buffers
                 break;
             }
-            if (view.position() == r) {
-                firstByteAt = now;
-            }
-            engine.receivedBytes(r);
+            engine.receivedBytes((int) r);
             work++;
-            if (!view.hasRemaining()) {
-                passOn(view.position());
+            buffers.filled(r, now);
+            if (r < room) {
+                break;                              // the socket has no more now
             }
         }
-        if (filling >= 0 && ready < 0) {
-            int length = pool.engineView(filling).position();
-            if (length > 0 && (inputEnded || now - firstByteAt >= fillTimeoutNanos)) {
-                passOn(length);
-            } else if (length == 0 && inputEnded) {
-                pool.give(filling);
-                filling = -1;
-            }
+        buffers.settle(now, fillTimeoutNanos, inputEnded);
+        if (inputEnded) {
+            buffers.giveSpares();
         }
         return work;
-    }
-
-    /** A buffer to fill, if the pool has one and this socket holds less than its share. */
-    private boolean takeBuffer() {
-        if (buffersPosted - host.buffersReturned >= share) {
-            host.rxStalled = true;                  // the host rings once it gives one back
-            if (buffersPosted - host.buffersReturned >= share) {
-                readInterest(false);
-                return false;
-            }
-            host.rxStalled = false;
-        }
-        filling = pool.take();
-        if (filling < 0) {
-            readInterest(false);
-            engine.starvedSocket();
-            return false;
-        }
-        pool.engineView(filling).clear();
-        readInterest(true);
-        return true;
-    }
-
-    private void passOn(int length) {
-        ready = filling;
-        readyLength = length;
-        filling = -1;
     }
 
     /** Posts what the host is owed, in order, as far as the event queue takes it. */
@@ -307,12 +290,12 @@ final class EngineSocket {
             owesConnected = false;
             work++;
         }
-        if (ready >= 0) {
-            if (!engine.post(q, Event.Kind.RECEIVED, host, null, ready, readyLength, null, null)) {
+        while (buffers.owes()) {
+            if (!engine.post(q, Event.Kind.RECEIVED, host, null, buffers.owedBuffer(), buffers.owedLength(), null,
+                    null)) {
                 return work;
             }
-            ready = -1;
-            buffersPosted++;
+            buffers.posted();
             work++;
         }
         if (owesSent) {
@@ -322,14 +305,14 @@ final class EngineSocket {
             owesSent = false;
             work++;
         }
-        if (inputEnded && filling < 0 && ready < 0 && !endPosted && failure == null && !closeAsked) {
+        if (inputEnded && buffers.drained() && !endPosted && failure == null && !closeAsked) {
             if (!engine.post(q, Event.Kind.END_OF_STREAM, host, null, -1, 0, null, null)) {
                 return work;
             }
             endPosted = true;
             work++;
         }
-        if (owesFailure && ready < 0) {
+        if (owesFailure && !buffers.owes()) {
             if (!engine.post(q, Event.Kind.FAILED, host, null, -1, 0, null, failure)) {
                 return work;
             }
@@ -364,34 +347,19 @@ final class EngineSocket {
         failure = e instanceof ClosedChannelException ? new IOException("the socket was closed", e) : e;
         owesFailure = !owesConnected;             // a failed connect is answered by CONNECTED itself
         engine.failedSocket();
-        if (filling >= 0) {
-            int length = pool.engineView(filling).position();
-            if (length > 0 && ready < 0) {
-                passOn(length);                     // bytes received before the failure still reach the host
-            } else {
-                pool.give(filling);
-                filling = -1;
-            }
-        }
+        buffers.failed();                           // bytes received before the failure still reach the host
         closeChannel();
     }
 
     /** Engine thread: every resource goes (the socket is done, or the engine stops). */
     void release() {
         closeChannel();
-        if (filling >= 0) {
-            pool.give(filling);
-            filling = -1;
-        }
-        if (ready >= 0) {
-            pool.give(ready);
-            ready = -1;
-        }
+        buffers.release();
         finished = true;
     }
 
     private void closeChannel() {
-        engine.close(key, channel);
+        engine.close(registration, channel);
     }
 
     boolean finished() {
@@ -403,10 +371,7 @@ final class EngineSocket {
         if (closeAsked && !finished) {
             return lingerDeadline;
         }
-        if (filling >= 0 && ready < 0 && pool.engineView(filling).position() > 0) {
-            return firstByteAt + fillTimeoutNanos;
-        }
-        return Long.MAX_VALUE;
+        return buffers.deadline(fillTimeoutNanos);
     }
 
     private void readInterest(boolean on) {
@@ -424,9 +389,13 @@ final class EngineSocket {
     }
 
     private void updateInterest() {
-        if (key != null && key.isValid()) {
-            key.interestOps((wantRead ? SelectionKey.OP_READ : 0) | (wantWrite ? SelectionKey.OP_WRITE : 0)
-                    | (connecting ? SelectionKey.OP_CONNECT : 0));
+        if (registration != null && registration.isValid()) {
+            try {
+                registration.interestOps((wantRead ? IoDriver.OP_READ : 0) | (wantWrite ? IoDriver.OP_WRITE : 0)
+                        | (connecting ? IoDriver.OP_CONNECT : 0));
+            } catch (IOException e) {
+                fail(e);
+            }
         }
     }
 }

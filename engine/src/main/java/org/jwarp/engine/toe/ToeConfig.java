@@ -72,14 +72,18 @@ public record ToeConfig(int sendBufferBytes, int sendNotifyBytes, int receiveBuf
     }
 
     /**
-     * This configuration with anonymous buffers of {@code bytes} (the receive chunk).
+     * This configuration with anonymous buffers of {@code bytes} (the receive chunk). A socket's
+     * share keeps its bytes: smaller buffers, more of them per socket (at most {@code count}), so
+     * that the data a socket may hold unread does not shrink with the chunk.
      *
      * @param bytes the size of each anonymous buffer
      * @param count anonymous buffers per engine thread
      * @return the new configuration
      */
     public ToeConfig withReceiveBuffer(int bytes, int count) {
-        return new ToeConfig(sendBufferBytes, sendNotifyBytes, bytes, count, Math.min(buffersPerSocket, count),
+        long shareBytes = (long) buffersPerSocket * receiveBufferBytes;
+        int share = (int) Math.max(1, Math.min(count, shareBytes / bytes));
+        return new ToeConfig(sendBufferBytes, sendNotifyBytes, bytes, count, share,
                 fillTimeoutNanos, queueDepth, closeLingerMillis, tcpNoDelay);
     }
 

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jwarp.engine.agent.EngineSlot;
 import org.jwarp.engine.agent.EngineTenant;
+import org.jwarp.engine.io.IoDriver;
+import org.jwarp.engine.io.IoRegistration;
 
 /**
  * The offload engine's side of the offloaded sockets on one engine thread (seed 001 §III): it
@@ -44,6 +46,11 @@ final class ToeEngine implements EngineTenant {
 
     EngineSlot slot() {
         return slot;
+    }
+
+    /** Engine thread: the engine's I/O driver, which the sockets' calls and readiness go through. */
+    IoDriver driver() {
+        return slot.driver();
     }
 
     ToeConfig config() {
@@ -191,10 +198,10 @@ final class ToeEngine implements EngineTenant {
         starvedReads = starvedReads + 1;
     }
 
-    /** Engine thread: deregisters and closes a channel (either may be null). */
-    void close(java.nio.channels.SelectionKey key, java.nio.channels.Channel channel) {
-        if (key != null) {
-            key.cancel();
+    /** Engine thread: deregisters and then closes a channel (either may be null). */
+    void close(IoRegistration registration, java.nio.channels.Channel channel) {
+        if (registration != null) {
+            registration.cancel();
         }
         if (channel != null) {
             try {

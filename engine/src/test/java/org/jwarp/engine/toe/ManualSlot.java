@@ -1,14 +1,15 @@
 package org.jwarp.engine.toe;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.jwarp.engine.agent.EngineSlot;
 import org.jwarp.engine.agent.EngineTenant;
+import org.jwarp.engine.io.IoDriver;
+import org.jwarp.engine.io.IoDrivers;
+import org.jwarp.verbs.DeviceConfig;
 
 /**
  * An engine slot with no thread: the duty cycle runs on whichever thread waits (as a device's
@@ -16,17 +17,18 @@ import org.jwarp.engine.agent.EngineTenant;
  */
 final class ManualSlot implements EngineSlot, AutoCloseable {
 
-    private final Selector selector;
+    private final IoDriver driver;
     private final List<EngineTenant> tenants = new ArrayList<>();
     private int rung;
     private long cycles;
 
+    /** In the default socket I/O layer. */
     ManualSlot() {
-        try {
-            selector = Selector.open();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        this(DeviceConfig.SocketIo.AUTO);
+    }
+
+    ManualSlot(DeviceConfig.SocketIo layer) {
+        driver = IoDrivers.open(IoDrivers.choose(layer), () -> 0L);
     }
 
     @Override
@@ -47,8 +49,8 @@ final class ManualSlot implements EngineSlot, AutoCloseable {
     }
 
     @Override
-    public Selector selector() {
-        return selector;
+    public IoDriver driver() {
+        return driver;
     }
 
     @Override
@@ -80,11 +82,7 @@ final class ManualSlot implements EngineSlot, AutoCloseable {
                 return false;
             }
             if (work == 0) {
-                try {
-                    selector.select(k -> { }, 1);   // sleep until a socket is ready, at most 1 ms (timers)
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
+                driver.sleep(1_000_000);            // until a socket is ready, at most 1 ms (timers)
             }
         }
     }
@@ -107,6 +105,6 @@ final class ManualSlot implements EngineSlot, AutoCloseable {
         for (EngineTenant t : List.copyOf(tenants)) {
             detach(t);
         }
-        selector.close();
+        driver.close();
     }
 }
