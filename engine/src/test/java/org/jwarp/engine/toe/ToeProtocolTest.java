@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The host/engine protocol of the offloaded sockets, driven from one thread: the engine's duty
  * cycle runs only while the test waits (a {@link ManualSlot}), over real loopback TCP sockets.
- * Each side is its own personality (its own engine, pool and counters) on the same slot.
+ * Each side is its own personality (its own engine, pool and counters) on the same slot. The slot's
+ * I/O driver is the default layer's here; the subclasses run the same protocol on the others.
  */
 class ToeProtocolTest {
 
@@ -34,9 +35,14 @@ class ToeProtocolTest {
 
     private ManualSlot slot;
 
+    /** The socket I/O layer the engine's calls go through. */
+    org.jwarp.verbs.DeviceConfig.SocketIo layer() {
+        return org.jwarp.verbs.DeviceConfig.SocketIo.AUTO;
+    }
+
     @BeforeEach
     void setUp() {
-        slot = new ManualSlot();
+        slot = new ManualSlot(layer());
     }
 
     @AfterEach
