@@ -201,6 +201,15 @@ public class EpollIoDriver implements IoDriver {
         wakeFd.signal();
     }
 
+    /** With nanosecond waits no sleep is a park: the eventfd alone ends it. */
+    @Override
+    public void wake(Thread sleeper) {
+        wakeup();
+        if (!epoll.nanosecondWaits()) {
+            LockSupport.unpark(sleeper);
+        }
+    }
+
     @Override
     public long sleeps() {
         return sleeps;

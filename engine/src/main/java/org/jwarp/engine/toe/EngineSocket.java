@@ -53,6 +53,8 @@ final class EngineSocket {
     private boolean outputDone;
 
     private boolean inputEnded;
+    /** The last read found nothing waiting: the next waits for {@link ToeEngine#readIdle()}. */
+    private boolean readFoundNothing;
 
     /** Events owed to the host, posted in this order as the event queue takes them. */
     private boolean owesConnected;
@@ -226,6 +228,9 @@ final class EngineSocket {
     }
 
     private int receive(long now) {
+        if (readFoundNothing && !engine.readIdle()) {
+            return buffers.settle(now, fillTimeoutNanos, false) ? 1 : 0;
+        }
         int work = 0;
         for (int round = 0; round < 4 && !inputEnded; round++) {
             long room = buffers.prepare(rx);
@@ -250,6 +255,7 @@ final class EngineSocket {
                 work++;
                 break;
             }
+            readFoundNothing = r == 0;
             if (r == 0) {
                 buffers.giveSpares();               // an idle socket holds no fresh buffers
                 break;
