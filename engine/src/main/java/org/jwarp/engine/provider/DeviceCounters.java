@@ -12,6 +12,8 @@ import org.jwarp.engine.counters.CounterFileWriter;
 import org.jwarp.engine.counters.CounterPublisher;
 import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.counters.EngineCounters;
+import org.jwarp.engine.runtime.EngineThreads;
+import org.jwarp.engine.runtime.EngineWorker;
 import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.Counters;

@@ -3,6 +3,8 @@ package org.jwarp.engine.provider;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jwarp.engine.datapath.Connection;
+import org.jwarp.engine.datapath.SocketReceiver;
 import org.jwarp.engine.io.NioSocketIo;
 import org.jwarp.engine.io.SocketDescriptor;
 import org.jwarp.engine.io.SocketIo;
@@ -18,7 +20,7 @@ import org.jwarp.verbs.DeviceConfig;
  * calls a running connection makes through it, and the peer timeout every socket gets before its
  * MPA exchange. What the JVM does not allow (a socket's descriptor hidden) is said once per process.
  */
-final class DeviceSockets {
+public final class DeviceSockets {
 
     /** Whether the one line on sockets' hidden descriptors (NIO, no TCP_USER_TIMEOUT) was printed in this process. */
     private static final AtomicBoolean SAID_DESCRIPTORS_HIDDEN = new AtomicBoolean();
@@ -70,7 +72,7 @@ final class DeviceSockets {
         return layer.option();
     }
 
-    long rxDirectFrom() {
+    public long rxDirectFrom() {
         return rxDirectFrom;
     }
 
@@ -78,12 +80,12 @@ final class DeviceSockets {
      * A running connection's socket calls, in this device's layer ({@code capacity}: pieces per call;
      * an io_uring layer uses the ring of the engine thread that runs the connection at each call).
      */
-    SocketIo open(Connection c, int capacity) {
+    public SocketIo open(Connection c, int capacity) {
         return switch (layer) {
-            case SYSCALLS -> new SyscallSocketIo(c.channel, capacity);
-            case URING, URING_SQPOLL -> new UringSocketIo(c.channel, capacity,
+            case SYSCALLS -> new SyscallSocketIo(c.channel(), capacity);
+            case URING, URING_SQPOLL -> new UringSocketIo(c.channel(), capacity,
                     () -> c.owner().uring(layer == DeviceConfig.SocketIo.URING_SQPOLL), layer.option());
-            case NIO, AUTO -> new NioSocketIo(c.channel, capacity, stags::deregistrations);
+            case NIO, AUTO -> new NioSocketIo(c.channel(), capacity, stags::deregistrations);
         };
     }
 
@@ -91,7 +93,7 @@ final class DeviceSockets {
      * Bounds how long {@code ch}'s peer may vanish without the connection noticing
      * ({@link DeviceConfig#peerTimeout()}); what cannot be set is said once on stderr.
      */
-    void boundPeerSilence(SocketChannel ch) throws IOException {
+    public void boundPeerSilence(SocketChannel ch) throws IOException {
         String why = TcpLiveness.apply(ch, config.peerTimeout());
         if (why == null) {
             return;

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.jwarp.engine.agent.EngineSlot;
 import org.jwarp.engine.agent.EngineTenant;
+import org.jwarp.engine.runtime.EngineWorker;
 import org.jwarp.verbs.RdmaDevice;
 
 /**

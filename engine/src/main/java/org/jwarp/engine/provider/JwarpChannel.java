@@ -16,7 +16,7 @@ import org.jwarp.verbs.Moderation;
  * moderation (after N completions or T µs). The waiting is {@link EngineCompletionChannel}'s; this
  * class ties it to the device, whose engine thread polls the moderation timers.
  */
-final class JwarpChannel implements CompletionChannel {
+public final class JwarpChannel implements CompletionChannel {
 
     private final JwarpDevice device;
     private final CompletionNotifier<CompletionQueue> notifier;
@@ -44,11 +44,11 @@ final class JwarpChannel implements CompletionChannel {
     }
 
     /** Engine duty cycle: fires moderated events whose period ran out. */
-    int pollTimers() {
+    public int pollTimers() {
         return notifier.poll();
     }
 
-    long nanosToNextDeadline() {
+    public long nanosToNextDeadline() {
         return notifier.nanosToNextDeadline();
     }
 

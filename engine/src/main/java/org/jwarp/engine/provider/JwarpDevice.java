@@ -10,9 +10,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.jwarp.engine.cm.JwarpConnectionManager;
 import org.jwarp.engine.counters.CounterPublisher;
 import org.jwarp.engine.counters.CounterScopes;
+import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.ring.RingCapacity;
+import org.jwarp.engine.rss.Rebalancer;
+import org.jwarp.engine.rss.RssSteering;
+import org.jwarp.engine.runtime.EngineThreads;
+import org.jwarp.engine.runtime.EngineWorker;
+import org.jwarp.engine.runtime.IndexedList;
 import org.jwarp.stack.StagTable;
 import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.AcceptParams;
@@ -28,15 +35,15 @@ import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.verbs.RssConfig;
 import org.jwarp.verbs.SharedReceiveQueue;
 import org.jwarp.verbs.SrqInitAttr;
-import org.jwarp.verbs.RssConfig;
 
 /**
  * A jwarp device: the STag table, the engine threads (or, in invoker mode, one duty cycle that the
  * application's calls run), and the factories for the verbs objects.
  */
-final class JwarpDevice implements RdmaDevice {
+public final class JwarpDevice implements RdmaDevice {
 
     /** Devices opened in this process: each publishes its counters under its own index. */
     private static final AtomicInteger DEVICES = new AtomicInteger();
@@ -52,7 +59,7 @@ final class JwarpDevice implements RdmaDevice {
     private final AtomicInteger handles = new AtomicInteger();
     private final AtomicInteger qpNumbers = new AtomicInteger(0x10);
     private final JwarpConnectionManager cm;
-    private final IndexedList<JwarpQp> qps = new IndexedList<>(qp -> qp.listSlot, (qp, i) -> qp.listSlot = i);
+    private final IndexedList<JwarpQp> qps = new IndexedList<>(JwarpQp::listSlot, JwarpQp::listSlot);
     /** How the connections use their sockets: the I/O layer, the peer timeout. */
     private final DeviceSockets sockets;
     private final int index = DEVICES.getAndIncrement();
@@ -77,7 +84,7 @@ final class JwarpDevice implements RdmaDevice {
     }
 
     /** Index of this device among those the process opened (its counters file says it too). */
-    int index() {
+    public int index() {
         return index;
     }
 
@@ -106,7 +113,7 @@ final class JwarpDevice implements RdmaDevice {
     }
 
     /** How this device's connections use their sockets. */
-    DeviceSockets sockets() {
+    public DeviceSockets sockets() {
         return sockets;
     }
 
@@ -207,7 +214,7 @@ final class JwarpDevice implements RdmaDevice {
     }
 
     /** The QPs open now (a copy; setup path). */
-    List<JwarpQp> openQps() {
+    public List<JwarpQp> openQps() {
         synchronized (qps) {
             return List.copyOf(qps.view());
         }
@@ -230,22 +237,22 @@ final class JwarpDevice implements RdmaDevice {
      * The application accepted {@code c} with {@code qp}: the QP joins the engine thread that owns
      * the connection (RSS chose it when TCP accepted), which carries out the accept.
      */
-    void acceptOn(Connection c, JwarpQp qp, AcceptParams params, CompletableFuture<Void> replySent) {
+    public void acceptOn(Connection c, JwarpQp qp, AcceptParams params, CompletableFuture<Void> replySent) {
         EngineWorker owner = c.owner();
         qp.adopt(owner, c.rssEntry());
         owner.execute(() -> c.accept(qp, params.privateData(), params.ord(), params.ird(), replySent));
     }
 
-    void rejectOn(Connection c, byte[] privateData, CompletableFuture<Void> replySent) {
+    public void rejectOn(Connection c, byte[] privateData, CompletableFuture<Void> replySent) {
         c.owner().execute(() -> c.reject(privateData, replySent));
     }
 
     /** Delivers a connection event on the engine thread; a handler's exception is reported, not lost. */
-    void deliver(CmEventHandler handler, CmEvent event) {
+    public void deliver(CmEventHandler handler, CmEvent event) {
         try {
             handler.onCmEvent(event);
         } catch (RuntimeException | Error e) {
-            report(new IllegalStateException("connection event handler failed on " + event, e));
+             report(new IllegalStateException("connection event handler failed on " + event, e));
         }
     }
 
@@ -255,9 +262,9 @@ final class JwarpDevice implements RdmaDevice {
      * connections: every connection ends with its event and every outstanding request is flushed,
      * and the device records the failure ({@link #failure()}), OFED's fatal device event.
      */
-    void engineDied(EngineWorker w, Throwable failure) {
+    public void engineDied(EngineWorker w, Throwable failure) {
         this.failure = failure;
-        report(failure);
+         report(failure);
         w.failAll(failure);
     }
 
@@ -266,18 +273,18 @@ final class JwarpDevice implements RdmaDevice {
         return java.util.Optional.ofNullable(failure);
     }
 
-    NanoClock clock() {
+    public NanoClock clock() {
         return clock;
     }
 
     /** Setup-path failures nobody is waiting for: printed with their cause, never swallowed. */
-    void report(Throwable t) {
+    public void report(Throwable t) {
         System.err.println("jwarp: " + t.getMessage());
         t.printStackTrace(System.err);
     }
 
     /** A listener dropped a client to make room (silent under pressure, or the oldest at its bound). */
-    void setupRefused() {
+    public void setupRefused() {
         counters.setupRefused();
     }
 
@@ -297,11 +304,11 @@ final class JwarpDevice implements RdmaDevice {
     }
 
     /** The engine threads, or the duty cycle the application's calls run. */
-    EngineThreads engines() {
+    public EngineThreads engines() {
         return engines;
     }
 
-    boolean invokerMode() {
+    public boolean invokerMode() {
         return engines.invokerMode();
     }
 
@@ -322,12 +329,12 @@ final class JwarpDevice implements RdmaDevice {
         return engines.pickWorker();
     }
 
-    EngineWorker listenerWorker() {
+    public EngineWorker listenerWorker() {
         return engines.listenerWorker();
     }
 
     /** The engine thread for a connection with {@code peer} arriving at {@code local} (RSS). */
-    RssSteering.Choice steer(InetSocketAddress peer, InetSocketAddress local) {
+    public RssSteering.Choice steer(InetSocketAddress peer, InetSocketAddress local) {
         return engines.steer(peer, local);
     }
 
@@ -336,7 +343,7 @@ final class JwarpDevice implements RdmaDevice {
      * on, and every connection of that entry moves there with its QP, under traffic (see
      * {@link JwarpQp#moveTo}). Returns how many QPs moved.
      */
-    int moveEntry(int entry, int engine) {
+    public int moveEntry(int entry, int engine) {
         checkOpen();
         RssSteering steering = engines.steering();
         steering.assign(entry, engine);
@@ -387,7 +394,7 @@ final class JwarpDevice implements RdmaDevice {
      * Setup paths that need a working engine (connect, listen): a device whose engine died does
      * not take new work, which would never be carried out.
      */
-    void checkUsable() {
+    public void checkUsable() {
         checkOpen();
         if (failure != null) {
             throw new IllegalStateException("the device failed and takes no new connections (" + failure
@@ -418,7 +425,7 @@ final class JwarpDevice implements RdmaDevice {
             try {
                 publication.close(); // the file goes with the device
             } catch (IOException e) {
-                report(new IOException("removing the counters file " + publication.writer().path() + " failed", e));
+                 report(new IOException("removing the counters file " + publication.writer().path() + " failed", e));
             }
         }
         if (failure != null) {

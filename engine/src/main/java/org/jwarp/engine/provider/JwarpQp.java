@@ -8,7 +8,10 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
 import org.jwarp.engine.counters.CounterScopes;
+import org.jwarp.engine.datapath.Connection;
+import org.jwarp.engine.datapath.SendSlot;
 import org.jwarp.engine.ring.SpscSlotRing;
+import org.jwarp.engine.runtime.EngineWorker;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.WorkQueue;
 import org.jwarp.verbs.CounterNames;
@@ -34,13 +37,13 @@ import org.jwarp.verbs.SendWr;
  * state has one writer, the owning engine thread ({@link QpLifecycle}): {@link #modify} is a
  * command to it, and returns once carried out.
  */
-final class JwarpQp implements QueuePair {
+public final class JwarpQp implements QueuePair {
 
     /**
      * A QP's counters: the standard ones, the bytes its stream placed straight from the socket, and
      * the system calls on its socket.
      */
-    static final List<String> COUNTER_NAMES = counterNames();
+    public static final List<String> COUNTER_NAMES = counterNames();
 
     private static List<String> counterNames() {
         List<String> names = new ArrayList<>(CounterNames.STANDARD);
@@ -67,16 +70,40 @@ final class JwarpQp implements QueuePair {
     private final JwarpSrq srq;
     private final QpLifecycle lifecycle = new QpLifecycle();
     /** Engine-thread only: the protocol machine; a new one after each RESET. */
-    RdmapStream stream;
+    private RdmapStream stream;
     private volatile QpAttr connectionAttr;
     private volatile boolean closed;
     private final Runnable flush = () -> stream.flush();
     /** Set once by connect or accept: a QP carries one connection (its state stays INIT until the peer answers). */
     private final AtomicBoolean bound = new AtomicBoolean();
     /** Engine-thread only: the TCP connection carrying this QP's stream, once there is one. */
-    Connection connection;
+    private Connection connection;
+
+    /** Engine thread: this QP's stream (a new one after a reset). */
+    public RdmapStream stream() {
+        return stream;
+    }
+
+    /** Engine thread: the connection carrying this QP, or null. */
+    public Connection connection() {
+        return connection;
+    }
+
+    /** Engine thread: the QP is now carried by {@code c} (at accept or connect). */
+    public void connection(Connection c) {
+        connection = c;
+    }
     /** Its index in its device's list of QPs ({@link IndexedList}, under that list's lock). */
-    int listSlot = -1;
+    private int listSlot = -1;
+
+    /** This QP's slot in the device's list of open QPs ({@link org.jwarp.engine.runtime.IndexedList}). */
+    public int listSlot() {
+        return listSlot;
+    }
+
+    public void listSlot(int slot) {
+        listSlot = slot;
+    }
 
     JwarpQp(JwarpDevice device, JwarpPd pd, QpInitAttr attr, int qpNum, EngineWorker worker) {
         this.device = device;
@@ -93,7 +120,7 @@ final class JwarpQp implements QueuePair {
             @Override
             public SendWr peek() {
                 SendSlot s = sq.peek();
-                return s == null ? null : s.wr;
+                return s == null ? null : s.wr();
             }
 
             @Override
@@ -123,7 +150,7 @@ final class JwarpQp implements QueuePair {
     }
 
     /** Scatter/gather entries a request of this QP may have (either queue). */
-    int maxSge() {
+    public int maxSge() {
         return Math.max(attr.maxSendSge(), attr.maxRecvSge());
     }
 
@@ -153,15 +180,15 @@ final class JwarpQp implements QueuePair {
     }
 
     /** The state machine; its transitions are made on the owning engine thread only. */
-    QpLifecycle lifecycle() {
+    public QpLifecycle lifecycle() {
         return lifecycle;
     }
 
-    EngineWorker worker() {
+    public EngineWorker worker() {
         return worker;
     }
 
-    void connectionAttr(QpAttr a) {
+    public void connectionAttr(QpAttr a) {
         connectionAttr = a;
     }
 
@@ -169,7 +196,7 @@ final class JwarpQp implements QueuePair {
      * Connect or accept takes this QP for its connection; false if one already did. The state stays
      * INIT until the MPA exchange is done (RTR), then RTS once established.
      */
-    boolean bind() {
+    public boolean bind() {
         return bound.compareAndSet(false, true);
     }
 
@@ -177,12 +204,12 @@ final class JwarpQp implements QueuePair {
      * Connect or accept (setup path, before any connection of this QP exists): the engine thread
      * RSS chose for the connection owns this QP from now on.
      */
-    void adopt(EngineWorker owner, int entry) {
+    public void adopt(EngineWorker owner, int entry) {
         worker = owner;
         rssEntry = entry;
     }
 
-    int rssEntry() {
+    public int rssEntry() {
         return rssEntry;
     }
 
@@ -190,7 +217,7 @@ final class JwarpQp implements QueuePair {
      * Runs {@code command} on the engine thread that owns this QP when it runs: a command queued on
      * a thread the QP has just left (a rebalancing move) follows it to the new one.
      */
-    void onOwner(Runnable command) {
+    public void onOwner(Runnable command) {
         EngineWorker w = worker;
         w.execute(() -> {
             if (worker != w) {
@@ -247,7 +274,7 @@ final class JwarpQp implements QueuePair {
     }
 
     /** A connect that could not start gives the QP back. */
-    void unbind() {
+    public void unbind() {
         bound.set(false);
     }
 
@@ -451,30 +478,39 @@ final class JwarpQp implements QueuePair {
     }
 
     /** The next QP on the engine thread's list of posts to parked connections (written before the push). */
-    JwarpQp nextListed;
+    private JwarpQp nextListed;
+
+    /** The next QP on the engine's posted-while-parked stack (engine thread and the pushing poster). */
+    public JwarpQp nextListed() {
+        return nextListed;
+    }
+
+    public void nextListed(JwarpQp next) {
+        nextListed = next;
+    }
 
     /** Engine thread: the connection is parked, or visited again. */
-    void parked(boolean p) {
+    public void parked(boolean p) {
         parked = p;
     }
 
     /** A poster: takes this QP onto the list; false if it is on it already. */
-    boolean list() {
+    public boolean list() {
         return listed == 0 && LISTED.compareAndSet(this, 0, 1);
     }
 
     /** Engine thread: the QP left the list (a later post may put it on again). */
-    void unlist() {
+    public void unlist() {
         listed = 0;
     }
 
     /** Engine thread: whether the send queue holds a request not yet taken. */
-    boolean hasPosted() {
+    public boolean hasPosted() {
         return sq.peek() != null;
     }
 
     /** The counters, for the owner thread to update. */
-    CounterSet counterSet() {
+    public CounterSet counterSet() {
         return counters;
     }
 

@@ -15,7 +15,7 @@ import org.jwarp.verbs.QpState;
  *                                 ERROR ◄─failed, modify(ERROR)   (from any state)
  * </pre>
  */
-final class QpLifecycle {
+public final class QpLifecycle {
 
     private volatile QpState state = QpState.INIT;
 
@@ -27,12 +27,12 @@ final class QpLifecycle {
      * The MPA exchange is done and the stream runs (INIT → RTR); in peer-to-peer mode the RTR of
      * RFC 6581 is still to be sent or received.
      */
-    void mpaDone() {
+    public void mpaDone() {
         move(QpState.RTR);
     }
 
     /** The connection is established (RTR → RTS): the application may send. */
-    void established() {
+    public void established() {
         move(QpState.RTS);
     }
 
@@ -40,7 +40,7 @@ final class QpLifecycle {
      * The connection or its setup ended — a Terminate sent or received, TCP lost or closed, a
      * disconnect, a failed setup — (any → ERROR): what is posted flushes.
      */
-    void failed() {
+    public void failed() {
         move(QpState.ERROR);
     }
 

@@ -11,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.jwarp.engine.datapath.GatherFpduSink;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
@@ -18,7 +20,6 @@ import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
-import org.junit.jupiter.api.Test;
 
 /**
  * DESIGN rule 3: after a QP is set up its data path allocates nothing. A steady run of 1,000,000

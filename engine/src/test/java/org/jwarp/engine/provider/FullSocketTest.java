@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.jwarp.engine.datapath.StreamDriver;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.MemoryRegion;
@@ -13,7 +15,6 @@ import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
-import org.junit.jupiter.api.Test;
 
 /**
  * A socket that is full — the peer reads nothing — is written only every

@@ -7,6 +7,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.jwarp.engine.runtime.EngineWorker;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.CounterNames;
@@ -18,7 +20,6 @@ import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
-import org.junit.jupiter.api.Test;
 
 /**
  * Parked connections: an engine thread carrying {@link EngineWorker#READINESS_FROM_PROPERTY}

@@ -7,6 +7,10 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.jwarp.engine.runtime.EngineScheduler;
+import org.jwarp.engine.runtime.EngineWorker;
+import org.jwarp.engine.runtime.Schedule;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.CounterNames;
@@ -18,7 +22,6 @@ import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
-import org.junit.jupiter.api.Test;
 
 /**
  * Reads that follow readiness: from {@link EngineWorker#READINESS_FROM_PROPERTY} connections on, an

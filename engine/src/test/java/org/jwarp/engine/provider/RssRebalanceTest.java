@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.jwarp.engine.rss.Rebalancer;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -26,7 +28,6 @@ import org.jwarp.verbs.WcOpcode;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
-import org.junit.jupiter.api.Test;
 
 /**
  * Rebalancing moves connections between engine threads under traffic (seed 004: rewrite a table

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.jwarp.engine.rss.IndirectionTable;
 import org.jwarp.engine.rss.Toeplitz;
 import org.jwarp.verbs.Access;
@@ -22,7 +23,6 @@ import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
-import org.junit.jupiter.api.Test;
 
 /**
  * Receive-Side Scaling steers every connection, in both roles, to the engine thread that the

@@ -18,6 +18,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.jwarp.engine.cm.JwarpListener;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionQueue;
@@ -28,7 +30,6 @@ import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QpState;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
-import org.junit.jupiter.api.Test;
 
 /**
  * Every way a connection setup ends gives its side exactly one CM event, and releases what the

@@ -9,6 +9,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.jwarp.engine.datapath.SocketReceiver;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.ConnectParams;
@@ -29,9 +33,6 @@ import org.jwarp.wire.fpdu.FpduDecoder;
 import org.jwarp.wire.rdmap.MpaError;
 import org.jwarp.wire.rdmap.RdmapOpcode;
 import org.jwarp.wire.rdmap.TerminateHeader;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Zero-copy receive over real loopback TCP ({@link SocketReceiver}): payloads of segments of

@@ -1,0 +1,151 @@
+package org.jwarp.engine.cm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import org.jwarp.engine.datapath.Connection;
+import org.jwarp.engine.provider.JwarpDevice;
+import org.jwarp.engine.provider.JwarpQp;
+import org.jwarp.engine.rss.RssSteering;
+import org.jwarp.engine.runtime.EngineWorker;
+import org.jwarp.verbs.CmEventHandler;
+import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.ConnectionManager;
+import org.jwarp.verbs.Listener;
+import org.jwarp.verbs.PrivateData;
+import org.jwarp.verbs.QpState;
+import org.jwarp.verbs.QueuePair;
+
+/**
+ * rdma_cm-style connection management over TCP: the TCP port on the wire is the RDMA port (siw
+ * works the same way, without a port mapper). Setup mistakes (a port in use, a bad QP) throw at
+ * the call; everything after TCP is reported as events on the engine thread.
+ */
+public final class JwarpConnectionManager implements ConnectionManager {
+
+    private final JwarpDevice device;
+
+    public JwarpConnectionManager(JwarpDevice device) {
+        this.device = device;
+    }
+
+    @Override
+    public Listener listen(InetSocketAddress address, int backlog, CmEventHandler handler) {
+        if (handler == null) {
+            throw new IllegalArgumentException("a listener needs an event handler");
+        }
+        device.checkUsable();
+        ServerSocketChannel server = null;
+        try {
+            server = ServerSocketChannel.open();
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            // the kernel's accept queue only feeds the acceptor thread; the application's backlog counts
+            // requests awaiting its decision (SetupAdmission), so a burst of connects must not wait on SYN retries
+            server.bind(address, Math.max(backlog, SetupAdmission.KERNEL_ACCEPT_QUEUE));
+            EngineWorker w = device.listenerWorker();
+            JwarpListener l = new JwarpListener(device, server, backlog, handler, w);
+            // the engine thread closes its listeners when the device closes
+            w.execute(() -> w.addListener(l));
+            return l.start();
+        } catch (IOException e) {
+            if (server != null) {
+                try {
+                    server.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw new UncheckedIOException("cannot listen on " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void connect(InetSocketAddress remote, QueuePair qp, ConnectParams params, CmEventHandler handler) {
+        if (!(qp instanceof JwarpQp jqp) || qp.device() != device) {
+            throw new IllegalArgumentException("the QP does not belong to this device");
+        }
+        if (handler == null) {
+            throw new IllegalArgumentException("connect needs an event handler");
+        }
+        device.checkUsable();
+        if (qp.state() != QpState.INIT) {
+            throw new IllegalStateException("a QP connects from INIT, not " + qp.state());
+        }
+        PrivateData.checkLength(params.privateDataLength(), device.config().mpaRevision());
+        if (!jqp.bind()) {
+            throw new IllegalStateException("the QP is already connecting or connected; a QP carries one connection");
+        }
+        SocketChannel ch = null;
+        try {
+            ch = SocketChannel.open();
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            device.sockets().boundPeerSilence(ch);
+            // RSS: the 4-tuple is known before the first packet, so the engine thread its hash names
+            // owns the QP and the connection from the start
+            InetSocketAddress local = bindForRoute(ch, remote);
+            RssSteering.Choice owner = device.steer(remote, local);
+            jqp.adopt(owner.worker(), owner.entry());
+            ch.connect(remote);
+        } catch (IOException e) {
+            jqp.unbind();
+            closeQuietly(ch, e);
+            throw new UncheckedIOException("cannot connect to " + remote + ": " + e.getMessage(), e);
+        }
+        long deadline = device.clock().nanoTime() + params.timeout().toNanos();
+        Connection c = Connection.connecting(device, ch, remote, jqp, params.privateData(), params.ord(), params.ird(),
+                deadline, handler);
+        EngineWorker w = jqp.worker();
+        w.execute(() -> {
+            jqp.connection(c);
+            w.addConnection(c);
+        });
+    }
+
+    /**
+     * Binds {@code ch} to the source address the kernel's route to {@code remote} uses and an
+     * ephemeral port (a connected UDP socket tells the route; no packet is sent), and returns the
+     * local address; null if the route cannot be told (the connect then says why).
+     */
+    private static InetSocketAddress bindForRoute(SocketChannel ch, InetSocketAddress remote) throws IOException {
+        if (remote.isUnresolved()) {
+            return null;
+        }
+        InetAddress source;
+        try (DatagramChannel probe = DatagramChannel.open()) {
+            probe.connect(remote);
+            source = ((InetSocketAddress) probe.getLocalAddress()).getAddress();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        ch.bind(new InetSocketAddress(source, 0));
+        return (InetSocketAddress) ch.getLocalAddress();
+    }
+
+    private static void closeQuietly(SocketChannel ch, IOException cause) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                cause.addSuppressed(e);
+            }
+        }
+    }
+
+    @Override
+    public void disconnect(QueuePair qp) {
+        if (!(qp instanceof JwarpQp jqp) || qp.device() != device) {
+            throw new IllegalArgumentException("the QP does not belong to this device");
+        }
+        jqp.onOwner(() -> {
+            if (jqp.connection() != null) {
+                jqp.connection().disconnect();
+            }
+        });
+    }
+}

@@ -1,0 +1,501 @@
+package org.jwarp.engine.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jwarp.engine.agent.Agent;
+import org.jwarp.engine.agent.EngineTenant;
+import org.jwarp.engine.cm.JwarpListener;
+import org.jwarp.engine.datapath.Connection;
+import org.jwarp.engine.io.StagingPool;
+import org.jwarp.engine.io.Uring;
+import org.jwarp.engine.notify.Doorbell;
+import org.jwarp.engine.provider.JwarpChannel;
+import org.jwarp.engine.provider.JwarpDevice;
+import org.jwarp.engine.provider.JwarpQp;
+import org.jwarp.verbs.CounterSet;
+import org.jwarp.verbs.Counters;
+import org.jwarp.verbs.DeviceConfig;
+
+/**
+ * One engine thread's duty cycle — the emulated offload engine of seed 001. It owns its
+ * connections (and their QPs' streams), the listeners given to it, and the moderation timers of
+ * the completion channels; other threads reach it only through its command queue and doorbell
+ * (DESIGN rule 1). {@link #doWork()} never blocks: sockets are non-blocking, and idling is the
+ * idle strategy's job.
+ */
+public final class EngineWorker implements Agent {
+
+    private final JwarpDevice device;
+    private final int index;
+    private final SelectorSleeper sleeper = new SelectorSleeper();
+    private final Doorbell doorbell = new Doorbell(sleeper);
+    /** System property: connections per engine thread from which reads follow readiness (default 8). */
+    public static final String READINESS_FROM_PROPERTY = "jwarp.engine.readinessFrom";
+
+    private final StagingPool staging = new StagingPool();
+    /** Which connections a duty cycle visits and reads: the whole policy ({@link EngineScheduler}). */
+    private final EngineScheduler<Connection> scheduler = new EngineScheduler<>(
+            Integer.getInteger(READINESS_FROM_PROPERTY, EngineScheduler.DEFAULT_READINESS_FROM),
+            new SelectorReadiness(sleeper));
+    private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
+    static final int COMMAND_DRAIN_LIMIT = 64;
+    /** Every connection this thread owns. */
+    private final IndexedList<Connection> connections = new IndexedList<>(Connection::listSlot, Connection::listSlot);
+    /** QPs posted to while their connection was parked (a stack the posters push onto, taken whole). */
+    private final AtomicReference<JwarpQp> listed = new AtomicReference<>();
+    private final List<JwarpListener> listeners = new ArrayList<>();
+    private final List<JwarpChannel> channels = new ArrayList<>();
+    /** Other personalities run in this duty cycle (the offloaded sockets). */
+    private final List<EngineTenant> tenants = new ArrayList<>();
+    /** Set by the closing thread once the engine has stopped: commands queue up for {@link #shutdown}. */
+    private volatile boolean shuttingDown;
+
+    EngineWorker(JwarpDevice device, int index) {
+        this.device = device;
+        this.index = index;
+        this.sleepsLong = device.config().threadingMode() == DeviceConfig.ThreadingMode.DEDICATED
+                && device.config().idleStrategy() == DeviceConfig.IdleStrategyKind.ADAPTIVE;
+    }
+
+    public Doorbell doorbell() {
+        return doorbell;
+    }
+
+    /** The NUMA node this thread was placed on, or -1 (no placement). */
+    private volatile int node = -1;
+
+    int node() {
+        return node;
+    }
+
+    /** NUMA placement (device setup): this thread runs on {@code n}. */
+    void node(int n) {
+        node = n;
+        staging.node(n);
+    }
+
+    /** How long an SQPOLL kernel thread polls without work before it sleeps. */
+    static final int SQPOLL_IDLE_MILLIS = 10;
+
+    private Uring uring;
+
+    /**
+     * This thread's io_uring (engine thread), made on first use; the device checked at open that
+     * rings can be made.
+     */
+    public Uring uring(boolean sqpoll) {
+        if (uring == null) {
+            try {
+                uring = new Uring(64, sqpoll, SQPOLL_IDLE_MILLIS);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return uring;
+    }
+
+    /** This thread's staging memory (engine thread). */
+    public StagingPool staging() {
+        return staging;
+    }
+
+    /** This engine thread's number within its device (engine-N). */
+    public int index() {
+        return index;
+    }
+
+    /** Runs {@code command} on this engine thread (setup path). */
+    public void execute(Runnable command) {
+        commands.add(command);
+        doorbell.ring();
+        if (device.invokerMode() && !shuttingDown) {
+            device.invoke();
+            // that cycle may have run here rather than on a thread waiting on the device, which may
+            // be parked in a select that began before a socket this cycle registered, or not have
+            // seen the event this cycle delivered: it looks again
+            doorbell.ring();
+        }
+    }
+
+    @Override
+    public int doWork() {
+        doorbell.consume();
+        int work = runCommands();
+        long now = device.clock().nanoTime();
+        long s = sleeper.sleeps();
+        boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
+        sleepsSeen = s;
+        if (woke) {
+            staging.trim();                                 // an idle thread keeps no buffers for bursts
+        }
+        // a layer that batches writes puts those of every connection in one system call; a lone
+        // connection has nothing to batch with, and writes at once
+        boolean batch = uring != null && connections.size() > 1;
+        takeListed();
+        List<Connection> active = scheduler.active();
+        for (int i = 0; i < active.size(); i++) {
+            Connection c = active.get(i);
+            try {
+                int sent = c.transmitWork(woke, batch);     // sends first: none waits behind a read
+                scheduler.transmitted(c, sent, c.bytesPending(), now);
+                work += sent;
+            } catch (RuntimeException | OutOfMemoryError e) {
+                c.failed(e);
+            }
+        }
+        flushIo();
+        boolean selective = scheduler.chooseReads(now, woke, connections.view());
+        int kept = 0;
+        for (int i = 0; i < active.size(); i++) {          // by index: an end in an event handler may unpark one
+            Connection c = active.get(i);
+            int done;
+            try {
+                done = c.doWork(now);
+            } catch (RuntimeException | OutOfMemoryError e) {
+                c.failed(e);                                // one connection's failure ends that connection only
+                done = 1;
+            }
+            work += done;
+            if (c.finished()) {
+                connections.remove(c);                      // a failed setup releases its socket and buffers
+                work++;
+            } else if (scheduler.stays(c, done, selective)) {
+                active.set(kept++, c);
+            }
+        }
+        scheduler.truncate(kept);
+        for (int i = 0; i < channels.size(); i++) {
+            work += channels.get(i).pollTimers();
+        }
+        for (int i = 0; i < tenants.size(); i++) {
+            work += tenants.get(i).doWork(now);
+        }
+        idleCycles = work == 0 ? idleCycles + 1 : 0;
+        if (work == 0 && sleepsLong) {
+            noteTimers();                                   // the thread may sleep after this cycle
+        }
+        if (idleCycles == TRIM_AFTER_IDLE_CYCLES) {
+            staging.trim();                                 // going idle: keep no buffers for bursts
+        }
+        return work;
+    }
+
+    /**
+     * Runs the queued commands, at most {@link #COMMAND_DRAIN_LIMIT}: a flood of setups cannot
+     * starve the data path, and the next cycle (which comes at once: this one did work) takes the rest.
+     */
+    private int runCommands() {
+        int n = 0;
+        for (Runnable c; n < COMMAND_DRAIN_LIMIT && (c = commands.poll()) != null; n++) {
+            try {
+                c.run();
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // a setup command (an accepted socket, a connect) that failed ends only its own
+                // connection; the engine thread serves the others
+                device.report(new IllegalStateException("an engine command failed: " + e, e));
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Invoker and hybrid modes, on the thread that just posted to {@code qp}, before the duty cycle
+     * it runs: the transmit half of the QP's running connection, so that the request leaves before
+     * the rest of the cycle (the commands, the other connections' transmits, the selector), which
+     * then finds it sent. Returns the work done (0 without a running connection here: the cycle
+     * serves it, in setup or in ERROR).
+     */
+    public int transmitNow(JwarpQp qp) {
+        Connection c = qp.connection();
+        if (c == null || c.owner() != this || !c.isRunning()) {
+            return 0;
+        }
+        try {
+            int sent = c.transmitWork(false, false);
+            if (sent > 0) {
+                c.schedule().sentAhead();
+                c.schedule().traffic(device.clock().nanoTime());
+            }
+            return sent;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            c.failed(e);                                    // as in a whole cycle: that connection only
+            return 1;
+        }
+    }
+
+    /**
+     * Duty cycles without work after which the staging pool lets go of the spares it kept for
+     * bursts of batched calls (the adaptive idle strategy spins longer than that before it sleeps;
+     * a busy thread has work in nearly every cycle).
+     */
+    static final int TRIM_AFTER_IDLE_CYCLES = 16;
+
+    private int idleCycles;
+
+    /** The writes the transmit half queued on this thread's io_uring go out, in one system call. */
+    private void flushIo() {
+        if (uring == null) {
+            return;
+        }
+        try {
+            uring.flush();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("the engine's io_uring failed", e);
+        }
+    }
+
+    /** A parked connection is visited again, from this duty cycle on (engine thread). */
+    public void unpark(Connection c) {
+        scheduler.unpark(c);
+    }
+
+    /** Connections parked now (any thread: counter readers). */
+    public int parkedCount() {
+        return scheduler.parkedCount();
+    }
+
+    /**
+     * A poster (any thread) found {@code qp}'s connection parked: the QP goes on this thread's
+     * list, which the next duty cycle takes before its transmits (the poster rings the doorbell
+     * after). Lock-free; no allocation.
+     */
+    public void postedWhileParked(JwarpQp qp) {
+        if (!qp.list()) {
+            return;                                         // on the list already
+        }
+        JwarpQp head;
+        do {
+            head = listed.get();
+            qp.nextListed(head);
+        } while (!listed.compareAndSet(head, qp));
+    }
+
+    /** The QPs posted to while parked: their connections are visited again. */
+    private void takeListed() {
+        if (listed.get() == null) {
+            return;
+        }
+        for (JwarpQp qp = listed.getAndSet(null); qp != null; ) {
+            JwarpQp next = qp.nextListed();
+            qp.nextListed(null);
+            qp.unlist();
+            Connection c = qp.connection();
+            if (c != null && c.owner() == this) {
+                 unpark(c);                                  // one that moved away is active on its new thread
+            }
+            qp = next;
+        }
+    }
+
+    /** Connections the duty cycle visits (engine thread; tests). */
+    public int activeCount() {
+        return scheduler.active().size();
+    }
+
+    private long sleepsSeen;
+
+    /**
+     * Nanoseconds until the earliest timer of this thread (for the idle strategy): its channels'
+     * moderation, its tenants' deadlines, and {@code maxParkNanos} while a connection's timer runs.
+     */
+    long nanosToNextDeadline() {
+        long min = timersRunning ? device.config().backoff().maxParkNanos() : Long.MAX_VALUE;
+        for (int i = 0; i < channels.size(); i++) {
+            min = Math.min(min, channels.get(i).nanosToNextDeadline());
+        }
+        if (!tenants.isEmpty()) {
+            long now = device.clock().nanoTime();
+            for (int i = 0; i < tenants.size(); i++) {
+                long d = tenants.get(i).deadline();
+                if (d != Long.MAX_VALUE) {
+                    min = Math.min(min, Math.max(0, d - now));
+                }
+            }
+        }
+        return min;
+    }
+
+    /**
+     * Whether a connection's timer runs (an MPA setup step, the wait for an RTR or for a silent
+     * peer): those are polled by the duty cycle, so a sleeping engine wakes every
+     * {@code maxParkNanos} to look at them; without one it sleeps until a post, a socket or a
+     * channel's or tenant's deadline wakes it. Written by whoever ran the last idle cycle, read by
+     * the thread about to sleep.
+     */
+    private volatile boolean timersRunning = true;
+
+    /**
+     * Whether this thread's idle strategy sleeps past {@code maxParkNanos}
+     * ({@link org.jwarp.engine.idle.IdleStrategies#forEngine}: a dedicated engine thread, adaptive
+     * idle); only then do the idle cycles look for running timers (hybrid's standby looks after
+     * its own idle cycles, {@link EngineThreads#standbyCycle}). Other threads park for at most
+     * {@code maxParkNanos} anyway, and their idle cycles are a polling application's.
+     */
+    private final boolean sleepsLong;
+
+    /** After an idle cycle of a thread that may then sleep long (a dedicated engine, hybrid's standby). */
+    void noteTimers() {
+        boolean timers = scheduler.timersRunning();
+        if (timers != timersRunning) {
+            timersRunning = timers;
+        }
+    }
+
+    /**
+     * The counters of the QPs this thread carried that have closed since: the engine's and the
+     * device's totals only grow, as a NIC's port counters do, while each QP's go with it.
+     */
+    private final CounterSet retired = new CounterSet("retired", JwarpQp.COUNTER_NAMES);
+
+    public Counters retired() {
+        return retired;
+    }
+
+    /** A QP of this thread closed (any thread, under the device's QP list lock): its counts stay in the totals. */
+    public void retire(Counters qp) {
+        for (int i = 0; i < JwarpQp.COUNTER_NAMES.size(); i++) {
+            retired.addAtomic(i, qp.get(i));
+        }
+    }
+
+    /** A tenant joins this duty cycle (engine thread, through {@link #execute}). */
+    public void addTenant(EngineTenant t) {
+        if (shuttingDown) {
+            t.shutdown();
+            return;
+        }
+        tenants.add(t);
+    }
+
+    /** A tenant leaves this duty cycle and releases what it holds (engine thread, through {@link #execute}). */
+    public void removeTenant(EngineTenant t) {
+        if (tenants.remove(t)) {
+            t.shutdown();
+        }
+    }
+
+    /** The selector this thread sleeps in (engine thread). */
+    public java.nio.channels.Selector selector() {
+        return sleeper.selector();
+    }
+
+    public void addListener(JwarpListener l) {
+        listeners.add(l);
+    }
+
+    public void addConnection(Connection c) {
+        connections.add(c);
+        scheduler.add(c);
+        c.register(sleeper.selector());
+    }
+
+    /** QPs moved to this thread by rebalancing (written by this thread, read by counter readers). */
+    private volatile long movesIn;
+
+    public long movesIn() {
+        return movesIn;
+    }
+
+    /** A rebalancing move brought a QP here (this thread). */
+    public void movedIn() {
+        movesIn++;
+    }
+
+    /** The connection moves to another engine thread: it leaves this one's duty cycle and selector. */
+    public void detach(Connection c) {
+        connections.remove(c);
+        scheduler.remove(c);
+        c.unregister();
+    }
+
+    /**
+     * This engine thread failed: every connection it carries ends (its event, a flush of every
+     * outstanding request). Runs on this thread, after its loop stopped.
+     */
+    public void failAll(Throwable cause) {
+        for (Connection c : connections.view()) {
+            try {
+                c.endAfter(cause);
+            } catch (RuntimeException | Error e) {
+                cause.addSuppressed(e);
+            }
+        }
+        for (EngineTenant t : tenants) {
+            try {
+                t.engineFailed(cause);
+            } catch (RuntimeException | Error e) {
+                cause.addSuppressed(e);
+            }
+        }
+        tenants.clear();
+    }
+
+    /** Connections this thread carries (engine thread, or a command run on it). */
+    int connectionCount() {
+        return connections.size();
+    }
+
+    public void addChannel(JwarpChannel c) {
+        channels.add(c);
+    }
+
+    public void removeChannel(JwarpChannel c) {
+        channels.remove(c);
+    }
+
+    /** The QP is gone: drop its connection from the duty cycle. */
+    public void forget(JwarpQp qp) {
+        Connection carried = qp.connection();
+        if (carried != null && carried.qp() == qp) {
+            if (connections.remove(carried)) {
+                scheduler.remove(carried);
+            }
+            return;
+        }
+        for (int i = connections.size() - 1; i >= 0; i--) {       // a QP that forgot its connection (RESET)
+            Connection c = connections.get(i);
+            if (c.qp() == qp) {
+                scheduler.remove(c);
+                connections.remove(c);
+            }
+        }
+    }
+
+    /**
+     * Device close (the engine thread has stopped; the closing thread owns this worker now):
+     * carries out what was asked before the close (a queued reject still sends its Reply), then
+     * disconnects everything this thread owns.
+     */
+    void shutdown() {
+        shuttingDown = true;
+        for (Runnable c = commands.poll(); c != null; c = commands.poll()) {
+            c.run();
+        }
+        for (Connection c : connections.view()) {
+            c.shutdown();
+        }
+        connections.clear();
+        scheduler.clear();
+        for (JwarpListener l : listeners) {
+            l.close();
+        }
+        listeners.clear();
+        for (EngineTenant t : tenants) {
+            t.shutdown();
+        }
+        tenants.clear();
+        if (uring != null) {
+            uring.close();
+            uring = null;
+        }
+        sleeper.close();
+    }
+
+    @Override
+    public String roleName() {
+        return "jwarp-engine-" + index;
+    }
+}
