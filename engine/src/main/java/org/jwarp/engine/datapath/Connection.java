@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import org.jwarp.engine.cm.ConnectionSetup;
@@ -13,6 +11,8 @@ import org.jwarp.engine.cm.InitiatorSetup;
 import org.jwarp.engine.cm.JwarpListener;
 import org.jwarp.engine.cm.ResponderSetup;
 import org.jwarp.engine.cm.SetupFailure;
+import org.jwarp.engine.io.IoDriver;
+import org.jwarp.engine.io.IoRegistration;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.engine.runtime.EngineScheduler;
@@ -53,7 +53,7 @@ public final class Connection implements EngineScheduler.Scheduled {
 
     private int phase;
     private JwarpQp qp;
-    private SelectionKey key;
+    private IoRegistration registration;
     private int interest;
 
     private Connection(JwarpDevice device, SocketChannel channel, CmEventHandler handler, EngineWorker owner) {
@@ -191,34 +191,47 @@ public final class Connection implements EngineScheduler.Scheduled {
         return phase == RUNNING && driver.pending() > 0;
     }
 
-    /** Engine thread: joins the engine's selector, so readiness wakes an idle engine. */
-    public void register(Selector selector) {
+    /**
+     * Engine thread: joins the engine's I/O driver, so readiness wakes an idle engine; a running
+     * connection that moved here makes its socket calls through this driver from now on.
+     */
+    public void register(IoDriver io) {
         if (phase == CLOSED) {
             return;
         }
         try {
-            key = channel.register(selector, phase == CONNECTING ? SelectionKey.OP_CONNECT : SelectionKey.OP_READ,
-                    this);
-            interest = key.interestOps();
-        } catch (IOException e) {
+            interest = phase == CONNECTING ? IoDriver.OP_CONNECT : IoDriver.OP_READ;
+            registration = io.register(channel, interest, this);
+            if (phase == RUNNING) {
+                driver.reopen(io);
+            }
+        } catch (IOException | RuntimeException e) {
             device.report(new IOException("cannot watch " + channel + " for readiness", e));
             lost();
         }
     }
 
-    /** Engine thread: leaves the selector it joined (the connection moves to another engine thread). */
+    /** Engine thread: leaves the driver it joined (the connection moves to another engine thread). */
     public void unregister() {
         schedule.readable(true);
-        if (key != null) {
-            key.cancel();
-            key = null;
+        cancelRegistration();
+    }
+
+    private void cancelRegistration() {
+        if (registration != null) {
+            registration.cancel();
+            registration = null;
         }
     }
 
-    /** Changes what readiness wakes the engine for, only when it changes. */
+    /** Changes what readiness wakes the engine for ({@link IoDriver#OP_READ} bits), only when it changes. */
     void interest(int ops) {
-        if (key != null && key.isValid() && ops != interest) {
-            key.interestOps(ops);
+        if (registration != null && registration.isValid() && ops != interest) {
+            try {
+                registration.interestOps(ops);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
             interest = ops;
         }
     }
@@ -260,7 +273,7 @@ public final class Connection implements EngineScheduler.Scheduled {
     /** Initiator: TCP is connected; the MPA exchange begins. */
     public void handshaking() {
         phase(HANDSHAKE);
-        interest(SelectionKey.OP_READ);
+        interest(IoDriver.OP_READ);
     }
 
     /** One step of this connection's work; returns how much was done (0 = idle). */
@@ -546,6 +559,7 @@ public final class Connection implements EngineScheduler.Scheduled {
     }
 
     private void closeChannel() {
+        cancelRegistration();                       // before the close: a driver on the descriptor must not watch its number reused
         try {
             channel.close();
         } catch (IOException e) {

@@ -50,6 +50,11 @@ public final class GatherFpduSink implements FpduSink {
         return staging != null;
     }
 
+    /** The connection's socket calls from now on (it moved to another engine thread). */
+    void io(SocketIo next) {
+        io = next;
+    }
+
     GatherFpduSink start(SocketIo io, boolean crc, boolean markers, long streamPosition) {
         this.io = io;
         encoder.start(crc, markers, streamPosition);

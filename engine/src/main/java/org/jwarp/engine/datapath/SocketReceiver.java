@@ -60,6 +60,11 @@ public final class SocketReceiver {
      * Enters full operation. {@code maxPieces}: scatter/gather entries a receive may have;
      * {@code directFrom}: the threshold ({@link Long#MAX_VALUE}: never direct).
      */
+    /** The connection's socket calls from now on (it moved to another engine thread). */
+    void io(SocketIo next) {
+        io = next;
+    }
+
     void start(SocketIo io, int maxPieces, boolean markersRx, long directFrom) {
         this.io = io;
         this.iov = new IoVector(maxPieces + 1);

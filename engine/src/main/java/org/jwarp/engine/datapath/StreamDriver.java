@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
-import java.nio.channels.SelectionKey;
 import org.jwarp.engine.cm.InterfaceMtu;
 import org.jwarp.engine.cm.SetupFailure;
 import org.jwarp.engine.io.IoCompletion;
+import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.TcpMss;
 import org.jwarp.engine.provider.JwarpQp;
@@ -126,6 +126,22 @@ public final class StreamDriver {
                 && (nudged || stream.fpdusReceived() > 0 || stream.fpdusSent() == 0);
     }
 
+    /** Pieces one socket call of this connection may have. */
+    private int ioPieces() {
+        return Math.max(GatherFpduSink.MAX_IOV, c.qp().maxSge() + 1);
+    }
+
+    /**
+     * The connection moved to the engine thread of {@code io}: its socket calls go through that
+     * thread's driver (an io_uring layer's ring is the thread's own). Between duty cycles: no
+     * write is queued for a flush.
+     */
+    void reopen(IoDriver io) {
+        SocketIo next = io.open(c.channel(), ioPieces());
+        sink.io(next);
+        receiver.io(next);
+    }
+
     /** Bytes framed and not yet taken by the socket. */
     long pending() {
         return sink.pending();
@@ -141,7 +157,7 @@ public final class StreamDriver {
         counters = qp.counterSet();
         cSocketWrites = counters.require(CounterNames.SOCKET_WRITES);
         cSocketReads = counters.require(CounterNames.SOCKET_READS);
-        SocketIo io = c.device().sockets().open(c, Math.max(GatherFpduSink.MAX_IOV, qp.maxSge() + 1));
+        SocketIo io = c.device().sockets().open(c, ioPieces());
         sink.start(io, sp.crc(), sp.markersTx(), 0);
         receiver.start(io, qp.maxSge(), sp.markersRx(), c.device().sockets().rxDirectFrom());
         qp.connection(c);
@@ -327,7 +343,7 @@ public final class StreamDriver {
             c.qp().stream().released(sink.written());
         }
         // wake for writability only while bytes wait for room in the socket
-        c.interest(sink.pending() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        c.interest(sink.pending() > 0 ? IoDriver.OP_READ | IoDriver.OP_WRITE : IoDriver.OP_READ);
         return written > 0 ? 1 : 0;
     }
 

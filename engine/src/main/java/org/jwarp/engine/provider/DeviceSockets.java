@@ -2,28 +2,23 @@ package org.jwarp.engine.provider;
 
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.datapath.SocketReceiver;
-import org.jwarp.engine.io.NioSocketIo;
+import org.jwarp.engine.io.IoDriver;
+import org.jwarp.engine.io.IoDrivers;
 import org.jwarp.engine.io.SocketDescriptor;
 import org.jwarp.engine.io.SocketIo;
-import org.jwarp.engine.io.SyscallSocketIo;
 import org.jwarp.engine.io.TcpLiveness;
-import org.jwarp.engine.io.Uring;
-import org.jwarp.engine.io.UringSocketIo;
 import org.jwarp.stack.StagTable;
 import org.jwarp.verbs.DeviceConfig;
 
 /**
- * How a device's connections use their kernel sockets: the socket I/O layer chosen at open, the
- * calls a running connection makes through it, and the peer timeout every socket gets before its
- * MPA exchange. What the JVM does not allow (a socket's descriptor hidden) is said once per process.
+ * How a device's connections use their kernel sockets: the socket I/O layer chosen at open
+ * ({@link IoDrivers}), each engine thread's driver in it, the calls a running connection makes
+ * through its thread's driver, and the peer timeout every socket gets before its MPA exchange.
+ * What the JVM does not allow (a socket's descriptor hidden) is said once per process.
  */
 public final class DeviceSockets {
-
-    /** Whether the one line on sockets' hidden descriptors (NIO, no TCP_USER_TIMEOUT) was printed in this process. */
-    private static final AtomicBoolean SAID_DESCRIPTORS_HIDDEN = new AtomicBoolean();
 
     private final DeviceConfig.SocketIo layer;
     private final DeviceConfig config;
@@ -37,34 +32,7 @@ public final class DeviceSockets {
     DeviceSockets(DeviceConfig config, StagTable stags) {
         this.config = config;
         this.stags = stags;
-        this.layer = choose(config.socketIo());
-    }
-
-    /** AUTO: system calls where the JVM shows sockets' descriptors, else NIO and one line (once) saying why. */
-    private static DeviceConfig.SocketIo choose(DeviceConfig.SocketIo asked) {
-        String why = SocketDescriptor.why();
-        return switch (asked) {
-            case NIO -> DeviceConfig.SocketIo.NIO;
-            case SYSCALLS, URING, URING_SQPOLL -> {
-                if (why == null && asked != DeviceConfig.SocketIo.SYSCALLS) {
-                    why = Uring.why(asked == DeviceConfig.SocketIo.URING_SQPOLL);
-                }
-                if (why != null) {
-                    throw new UnsupportedOperationException("socket I/O layer " + asked.option() + ": " + why);
-                }
-                yield asked;
-            }
-            case AUTO -> {
-                if (why == null) {
-                    yield DeviceConfig.SocketIo.SYSCALLS;
-                }
-                if (SAID_DESCRIPTORS_HIDDEN.compareAndSet(false, true)) {
-                    System.err.println("jwarp: socket I/O through NIO, not system calls, and the peer timeout by keepalive"
-                            + " only: " + why);
-                }
-                yield DeviceConfig.SocketIo.NIO;
-            }
-        };
+        this.layer = IoDrivers.choose(config.socketIo());
     }
 
     /** The layer's name on the command line. */
@@ -76,17 +44,17 @@ public final class DeviceSockets {
         return rxDirectFrom;
     }
 
+    /** A new engine thread's I/O driver, in this device's layer. */
+    public IoDriver newDriver() {
+        return IoDrivers.open(layer, stags::deregistrations);
+    }
+
     /**
-     * A running connection's socket calls, in this device's layer ({@code capacity}: pieces per call;
-     * an io_uring layer uses the ring of the engine thread that runs the connection at each call).
+     * A running connection's socket calls, through the driver of the engine thread that owns it
+     * ({@code capacity}: pieces per call); a connection that moves opens them again on its new thread.
      */
     public SocketIo open(Connection c, int capacity) {
-        return switch (layer) {
-            case SYSCALLS -> new SyscallSocketIo(c.channel(), capacity);
-            case URING, URING_SQPOLL -> new UringSocketIo(c.channel(), capacity,
-                    () -> c.owner().uring(layer == DeviceConfig.SocketIo.URING_SQPOLL), layer.option());
-            case NIO, AUTO -> new NioSocketIo(c.channel(), capacity, stags::deregistrations);
-        };
+        return c.owner().driver().open(c.channel(), capacity);
     }
 
     /**
@@ -98,7 +66,7 @@ public final class DeviceSockets {
         if (why == null) {
             return;
         }
-        boolean first = SocketDescriptor.why() != null ? SAID_DESCRIPTORS_HIDDEN.compareAndSet(false, true)
+        boolean first = SocketDescriptor.why() != null ? IoDrivers.firstWordOnHiddenDescriptors()
                 : !livenessWarned;
         livenessWarned = true;
         if (first) {

@@ -57,7 +57,7 @@ public final class EngineAccess {
 
         @Override
         public org.jwarp.engine.io.IoDriver driver() {
-            throw new UnsupportedOperationException("the engine worker's I/O driver is wired in with the runtime package");
+            return worker.driver();
         }
 
         @Override

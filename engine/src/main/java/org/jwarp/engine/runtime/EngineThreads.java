@@ -78,7 +78,7 @@ public final class EngineThreads {
                 // the doorbell ends a park when work is posted; the deadline keeps moderation timers on time
                 AgentRunner.Builder b = AgentRunner.builder(w)
                         .idleStrategy(IdleStrategies.forEngine(config, new DeadlineParker(w.doorbell(), w::nanosToNextDeadline)))
-                        .waker(w.doorbell()::ring)              // close ends a sleep in the selector
+                        .waker(w.doorbell()::ring)              // close ends a sleep in the I/O driver
                         // an engine thread that dies says so at once, with its cause, and ends its
                         // connections (the handler runs on that thread, the connections' owner)
                         .errorHandler(f -> device.engineDied(w, f))
@@ -196,7 +196,7 @@ public final class EngineThreads {
 
     /**
      * Invoker mode: how a thread waiting in a blocking verb parks between duty cycles, as the
-     * engine thread would: on the engine's doorbell, which sleeps in the selector of the engine's
+     * engine thread would: on the engine's doorbell, which sleeps in the I/O driver of the engine's
      * sockets (so arriving data and posts end the park), bounded by the moderation timers.
      */
     public DeadlineParker invokerParker() {
@@ -233,7 +233,7 @@ public final class EngineThreads {
 
     /**
      * Invoker mode: the waiting thread is the engine; between duty cycles that found no work it
-     * idles under the device's idle strategy, parked on the engine's doorbell (in its selector), so
+     * idles under the device's idle strategy, parked on the engine's doorbell (in its I/O driver), so
      * that a post, a connection handed over by the acceptor or arriving data ends the park.
      */
     public boolean invokeUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException {
@@ -264,7 +264,7 @@ public final class EngineThreads {
      * DEDICATED and HYBRID modes: an engine thread runs the cycles (in HYBRID mode the waiting
      * thread hands the engine to the standby thread), and the waiting thread checks {@code done}
      * between short parks of its own (a setup-path wait: a command, CM events). It never sleeps in
-     * an engine thread's selector, whose lock that thread holds while it sleeps there.
+     * an engine thread's I/O driver, where NIO's selector holds a lock while that thread sleeps.
      */
     private boolean awaitEngineThread(BooleanSupplier done, long timeoutNanos) throws InterruptedException {
         if (standby != null) {
@@ -315,7 +315,7 @@ public final class EngineThreads {
         }
         invocations.lazySet(invocations.get() + 1);
         if (standby != null) {
-            standby.wakeFromSleep();   // it shares the selector this cycle's readiness check takes
+            standby.wakeFromSleep();   // it shares the driver this cycle's readiness check takes
         }
         return true;
     }

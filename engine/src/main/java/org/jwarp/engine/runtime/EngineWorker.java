@@ -9,7 +9,7 @@ import org.jwarp.engine.agent.EngineTenant;
 import org.jwarp.engine.cm.JwarpListener;
 import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.io.StagingPool;
-import org.jwarp.engine.io.Uring;
+import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.notify.Doorbell;
 import org.jwarp.engine.provider.JwarpChannel;
 import org.jwarp.engine.provider.JwarpDevice;
@@ -29,16 +29,15 @@ public final class EngineWorker implements Agent {
 
     private final JwarpDevice device;
     private final int index;
-    private final SelectorSleeper sleeper = new SelectorSleeper();
-    private final Doorbell doorbell = new Doorbell(sleeper);
+    /** This thread's socket I/O: readiness, batching, bytes and its sleep, in the device's layer. */
+    private final IoDriver io;
+    private final Doorbell doorbell;
     /** System property: connections per engine thread from which reads follow readiness (default 8). */
     public static final String READINESS_FROM_PROPERTY = "jwarp.engine.readinessFrom";
 
     private final StagingPool staging = new StagingPool();
     /** Which connections a duty cycle visits and reads: the whole policy ({@link EngineScheduler}). */
-    private final EngineScheduler<Connection> scheduler = new EngineScheduler<>(
-            Integer.getInteger(READINESS_FROM_PROPERTY, EngineScheduler.DEFAULT_READINESS_FROM),
-            new SelectorReadiness(sleeper));
+    private final EngineScheduler<Connection> scheduler;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
     static final int COMMAND_DRAIN_LIMIT = 64;
@@ -56,6 +55,11 @@ public final class EngineWorker implements Agent {
     EngineWorker(JwarpDevice device, int index) {
         this.device = device;
         this.index = index;
+        this.io = device.sockets().newDriver();
+        this.doorbell = new Doorbell(io);
+        this.scheduler = new EngineScheduler<>(
+                Integer.getInteger(READINESS_FROM_PROPERTY, EngineScheduler.DEFAULT_READINESS_FROM),
+                new DriverReadiness(io));
         this.sleepsLong = device.config().threadingMode() == DeviceConfig.ThreadingMode.DEDICATED
                 && device.config().idleStrategy() == DeviceConfig.IdleStrategyKind.ADAPTIVE;
     }
@@ -77,24 +81,9 @@ public final class EngineWorker implements Agent {
         staging.node(n);
     }
 
-    /** How long an SQPOLL kernel thread polls without work before it sleeps. */
-    static final int SQPOLL_IDLE_MILLIS = 10;
-
-    private Uring uring;
-
-    /**
-     * This thread's io_uring (engine thread), made on first use; the device checked at open that
-     * rings can be made.
-     */
-    public Uring uring(boolean sqpoll) {
-        if (uring == null) {
-            try {
-                uring = new Uring(64, sqpoll, SQPOLL_IDLE_MILLIS);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }
-        return uring;
+    /** This thread's I/O driver (engine thread, or the thread running its cycle; wake-ups from any). */
+    public IoDriver driver() {
+        return io;
     }
 
     /** This thread's staging memory (engine thread). */
@@ -125,15 +114,15 @@ public final class EngineWorker implements Agent {
         doorbell.consume();
         int work = runCommands();
         long now = device.clock().nanoTime();
-        long s = sleeper.sleeps();
+        long s = io.sleeps();
         boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
         sleepsSeen = s;
         if (woke) {
             staging.trim();                                 // an idle thread keeps no buffers for bursts
         }
-        // a layer that batches writes puts those of every connection in one system call; a lone
-        // connection has nothing to batch with, and writes at once
-        boolean batch = uring != null && connections.size() > 1;
+        // a layer that batches writes puts those of every connection in one system call (the
+        // others write at once); a lone connection has nothing to batch with, and writes at once
+        boolean batch = connections.size() > 1;
         takeListed();
         List<Connection> active = scheduler.active();
         for (int i = 0; i < active.size(); i++) {
@@ -235,15 +224,12 @@ public final class EngineWorker implements Agent {
 
     private int idleCycles;
 
-    /** The writes the transmit half queued on this thread's io_uring go out, in one system call. */
+    /** The writes the transmit half queued for a batch go out, in one system call (none on other layers). */
     private void flushIo() {
-        if (uring == null) {
-            return;
-        }
         try {
-            uring.flush();
+            io.flush();
         } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("the engine's io_uring failed", e);
+            throw new java.io.UncheckedIOException("the engine's " + io.layer() + " I/O failed", e);
         }
     }
 
@@ -377,10 +363,6 @@ public final class EngineWorker implements Agent {
         }
     }
 
-    /** The selector this thread sleeps in (engine thread). */
-    public java.nio.channels.Selector selector() {
-        return sleeper.selector();
-    }
 
     public void addListener(JwarpListener l) {
         listeners.add(l);
@@ -389,7 +371,7 @@ public final class EngineWorker implements Agent {
     public void addConnection(Connection c) {
         connections.add(c);
         scheduler.add(c);
-        c.register(sleeper.selector());
+        c.register(io);
     }
 
     /** QPs moved to this thread by rebalancing (written by this thread, read by counter readers). */
@@ -487,11 +469,7 @@ public final class EngineWorker implements Agent {
             t.shutdown();
         }
         tenants.clear();
-        if (uring != null) {
-            uring.close();
-            uring = null;
-        }
-        sleeper.close();
+        io.close();
     }
 
     @Override

@@ -12,7 +12,7 @@ import org.jwarp.engine.provider.JwarpDevice;
  * application threads call into the device (poll, post), they run the duty cycle and this thread
  * only looks, now and then ({@link #HANDBACK_MIN_NANOS}), whether they still do; when a whole period passed
  * without one, or an application thread is about to block ({@link #handOver()}), it runs the duty
- * cycle itself, sleeping in the engine's selector between cycles that found no work (until a
+ * cycle itself, sleeping in the engine's I/O driver between cycles that found no work (until a
  * socket, a post, a timer or {@link IdleStrategies#ENGINE_SLEEP_NANOS}), until an application
  * thread calls in again. So a polling application keeps one busy thread per process,
  * and a passive one still answers its peer.
@@ -36,9 +36,9 @@ public final class StandbyEngine implements Runnable {
     private final EngineWorker worker;
     private final IdleStrategy idle;
     /**
-     * Set while this thread is in (or about to enter) a sleep in the engine's selector, where an
-     * application cycle's readiness check would wait for it (the selector's lock): an
-     * application thread that takes the engine wakes it first ({@link #wakeFromSleep()}).
+     * Set while this thread is in (or about to enter) a sleep in the engine's I/O driver, where an
+     * application cycle's readiness check could wait for it (NIO's selector holds a lock while it
+     * sleeps): an application thread that takes the engine wakes it first ({@link #wakeFromSleep()}).
      */
     private volatile boolean asleep;
     private final Thread thread;
@@ -47,7 +47,7 @@ public final class StandbyEngine implements Runnable {
     private volatile long handedOverAt = -1;
 
     /**
-     * @param worker the invoked engine: this thread sleeps in its selector, up to
+     * @param worker the invoked engine: this thread sleeps in its I/O driver, up to
      *               {@link IdleStrategies#ENGINE_SLEEP_NANOS} or its next timer
      */
     StandbyEngine(JwarpDevice device, EngineThreads engines, EngineWorker worker) {
@@ -137,13 +137,13 @@ public final class StandbyEngine implements Runnable {
     }
 
     /**
-     * An application thread took the engine: if this thread sleeps in the selector, it is woken,
-     * and awaited, before the application's cycle reads readiness (a select cleared by that
-     * cycle's own would leave this one asleep). Hot path: one volatile read when not asleep.
+     * An application thread took the engine: if this thread sleeps in the I/O driver, it is woken,
+     * and awaited, before the application's cycle reads readiness (a wake-up spent by that cycle's
+     * poll would leave this one asleep). Hot path: one volatile read when not asleep.
      */
     void wakeFromSleep() {
         while (asleep) {
-            worker.selector().wakeup();  // SelectorSleeper.wake: the select, or the short park below it
+            worker.driver().wakeup();    // the driver's sleep, or the short park below it
             LockSupport.unpark(thread);
             Thread.yield();              // the standby needs a CPU to leave its sleep: on a busy machine, give it this one
         }
