@@ -53,8 +53,10 @@ final class EngineSocket {
     private boolean outputDone;
 
     private boolean inputEnded;
-    /** The last read found nothing waiting: the next waits for {@link ToeEngine#readIdle()}. */
+    /** The last read found nothing waiting: the next waits for {@link ToeEngine#retryIdle()}. */
     private boolean readFoundNothing;
+    /** The last write found the socket full: the next waits for {@link ToeEngine#retryIdle()}. */
+    private boolean sendFull;
 
     /** Events owed to the host, posted in this order as the event queue takes them. */
     private boolean owesConnected;
@@ -182,6 +184,9 @@ final class EngineSocket {
     }
 
     private int transmit() {
+        if (sendFull && !engine.retryIdle()) {
+            return 0;
+        }
         int work = 0;
         while (sent < requested) {
             int pos = (int) (sent & sendMask);
@@ -197,6 +202,7 @@ final class EngineSocket {
                 fail(e);
                 return work + 1;
             }
+            sendFull = w < n;
             if (w == 0) {
                 writeInterest(true);
                 return work;
@@ -228,7 +234,7 @@ final class EngineSocket {
     }
 
     private int receive(long now) {
-        if (readFoundNothing && !engine.readIdle()) {
+        if (readFoundNothing && !engine.retryIdle()) {
             return buffers.settle(now, fillTimeoutNanos, false) ? 1 : 0;
         }
         int work = 0;

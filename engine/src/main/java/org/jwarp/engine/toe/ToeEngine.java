@@ -71,26 +71,27 @@ final class ToeEngine implements EngineTenant {
     }
 
     /**
-     * A socket whose last read found nothing is read again only every {@link #IDLE_READ_EVERY}th
-     * cycle while the engine spins, and in the first cycle after a sleep (which readiness may have
-     * ended): a sending socket costs no read system call per cycle.
+     * A socket whose last read found nothing, or whose last write found no room, tries again only
+     * every {@link #IDLE_RETRY_EVERY}th cycle while the engine spins, and in the first cycle after
+     * a sleep (which readiness may have ended): a sending socket costs no read system call per
+     * cycle, nor a full one a write.
      */
-    static final int IDLE_READ_EVERY = 8;
+    static final int IDLE_RETRY_EVERY = 8;
 
     private long cycles;
     private long sleepsSeen;
-    private boolean readIdle;
+    private boolean retryIdle;
 
-    /** Engine thread, this cycle: whether sockets whose last read found nothing are read. */
-    boolean readIdle() {
-        return readIdle;
+    /** Engine thread, this cycle: whether sockets whose last call found nothing to do try again. */
+    boolean retryIdle() {
+        return retryIdle;
     }
 
     @Override
     public int doWork(long now) {
         int work = 0;
         long sleeps = driver().sleeps();
-        readIdle = sleeps != sleepsSeen || ++cycles % IDLE_READ_EVERY == 0;
+        retryIdle = sleeps != sleepsSeen || ++cycles % IDLE_RETRY_EVERY == 0;
         sleepsSeen = sleeps;
         for (HostQueuePair q = joining.poll(); q != null; q = joining.poll()) {
             pairs.add(q);
