@@ -211,6 +211,10 @@ final class EngineSocket {
             host.bytesSent = sent;                  // the mirrored cumulative count: no event per send
             engine.sentBytes((int) w);
             work++;
+            if (notifyTarget >= 0 && sent >= notifyTarget) {
+                notifyTarget = -1;                  // the writer waiting for room wakes now, not once all is sent
+                owesSent = true;
+            }
             if (w < n) {
                 writeInterest(true);                // the socket took part: it is full
                 return work;
