@@ -302,7 +302,7 @@ public final class AgentRunner implements AutoCloseable {
 
         /**
          * How {@link AgentRunner#close()} ends an idle park that an unpark does not (one that
-         * sleeps in a selector): run after the loop was told to stop. Default: nothing.
+         * sleeps in an I/O driver): run after the loop was told to stop. Default: nothing.
          */
         public Builder waker(Runnable waker) {
             if (waker == null) {

@@ -6,7 +6,7 @@ import org.jwarp.sys.NanoClock;
  * Spins while the thread has been idle for less than {@code spinNanos}, then parks for up to
  * {@code parkNanos} at a time. A burst of traffic finds the thread awake (no wake-up on the path),
  * an idle thread costs no CPU; parked on the engine's doorbell, which sleeps in the engine's
- * selector, a post or a socket turning readable ends the park at once. Unlike
+ * I/O driver, a post or a socket turning readable ends the park at once. Unlike
  * {@link BackoffIdleStrategy} it never takes a short plain park, which sees neither.
  *
  * <p>Owned by one thread; allocates nothing. The clock is read once per 64 spins.

@@ -40,7 +40,7 @@ public final class IdleStrategies {
 
     /**
      * As {@link #create(DeviceConfig, Parker)}, for a dedicated engine thread, the only thread
-     * that uses its selector: {@link IdleStrategyKind#ADAPTIVE} sleeps up to
+     * that sleeps in its I/O driver: {@link IdleStrategyKind#ADAPTIVE} sleeps up to
      * {@link #ENGINE_SLEEP_NANOS} at a time, {@code parker} cutting it short for a timer.
      */
     public static IdleStrategy forEngine(DeviceConfig config, DeadlineParker parker) {

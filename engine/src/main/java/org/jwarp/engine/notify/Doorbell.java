@@ -37,8 +37,8 @@ public final class Doorbell extends DoorbellHot implements Parker {
 
     /**
      * How the waiter blocks and how a poster wakes it. The default parks the thread; an engine
-     * thread that must also wake for socket readiness blocks in a {@code Selector} instead and is
-     * woken by {@code selector.wakeup()}.
+     * thread that must also wake for socket readiness sleeps in its I/O driver instead
+     * ({@code org.jwarp.engine.io.IoDriver}) and is woken by the driver's wake-up.
      */
     public interface Sleeper {
         /** Blocks the calling thread for at most {@code nanos}, or until {@link #wake} is called. */

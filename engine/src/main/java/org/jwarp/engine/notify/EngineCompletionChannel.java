@@ -45,7 +45,7 @@ public final class EngineCompletionChannel implements CompletionChannel {
      * INVOKER mode: waiting runs {@code dutyCycle} (which returns its work count and polls the
      * notifier) and idles with {@code idle} between cycles. The waiting thread is the engine then:
      * the idle strategy should park the way an engine thread does (on its doorbell, in its
-     * selector), so that a post or arriving data ends the park.
+     * I/O driver), so that a post or arriving data ends the park.
      */
     public EngineCompletionChannel(CompletionNotifier<CompletionQueue> notifier, IntSupplier dutyCycle,
                                    IdleStrategy idle) {

@@ -27,7 +27,7 @@ public final class JwarpChannel implements CompletionChannel {
         this.notifier = new CompletionNotifier<>(moderation, NanoClock.SYSTEM, device.config().limits().maxQps() * 2);
         // in invoker mode there is no engine thread: the waiting thread is the engine. It runs the
         // duty cycle and idles as an engine thread would, parking on the engine's doorbell (in its
-        // selector): a plain park sees neither a post nor arriving data, and a passive side whose
+        // I/O driver): a plain park sees neither a post nor arriving data, and a passive side whose
         // only thread waits here would answer its peer only when a park ran out (up to maxPark)
         this.channel = device.invokerMode() && device.engines().standby() == null
                 ? new EngineCompletionChannel(notifier, device::invoke, IdleStrategies.create(device.config(),

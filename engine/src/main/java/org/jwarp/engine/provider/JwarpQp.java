@@ -247,7 +247,7 @@ public final class JwarpQp implements QueuePair {
 
     /**
      * Rebalancing: the connection and its QP move to {@code target} (no-op if already there). On the
-     * old thread the connection leaves its duty cycle and selector; posts from then on ring the new
+     * old thread the connection leaves its duty cycle and I/O driver; posts from then on ring the new
      * thread, which takes the connection in with its next commands, before any of its cycles touches
      * the QP's rings: the rings' consumer changes hands through the command queue, so no request or
      * completion is lost, repeated or reordered.

@@ -193,7 +193,7 @@ public final class EngineWorker implements Agent {
     /**
      * Invoker and hybrid modes, on the thread that just posted to {@code qp}, before the duty cycle
      * it runs: the transmit half of the QP's running connection, so that the request leaves before
-     * the rest of the cycle (the commands, the other connections' transmits, the selector), which
+     * the rest of the cycle (the commands, the other connections' transmits, the readiness check), which
      * then finds it sent. Returns the work done (0 without a running connection here: the cycle
      * serves it, in setup or in ERROR).
      */
@@ -386,7 +386,7 @@ public final class EngineWorker implements Agent {
         movesIn++;
     }
 
-    /** The connection moves to another engine thread: it leaves this one's duty cycle and selector. */
+    /** The connection moves to another engine thread: it leaves this one's duty cycle and I/O driver. */
     public void detach(Connection c) {
         connections.remove(c);
         scheduler.remove(c);
