@@ -26,6 +26,13 @@ import org.jwarp.engine.io.Staging;
  */
 final class EngineSocket {
 
+    /**
+     * Scattered reads per socket per duty cycle: what one read filled is posted, and the host
+     * woken, before the next read, so that the host copies while the engine reads on; reading the
+     * whole share first would leave host and engine taking turns.
+     */
+    static final int READS_PER_CYCLE = 1;
+
     private final ToeEngine engine;
     final ToeSocket host;
     private final AnonymousPool pool;
@@ -242,7 +249,7 @@ final class EngineSocket {
             return buffers.settle(now, fillTimeoutNanos, false) ? 1 : 0;
         }
         int work = 0;
-        for (int round = 0; round < 4 && !inputEnded; round++) {
+        for (int round = 0; round < READS_PER_CYCLE && !inputEnded; round++) {
             long room = buffers.prepare(rx);
             if (room == 0) {
                 readInterest(false);                // until the host reads a buffer, or gives one back
