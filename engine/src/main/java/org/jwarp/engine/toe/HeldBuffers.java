@@ -96,11 +96,15 @@ final class HeldBuffers {
         if (filling >= 0 || spareCount > 0) {
             return false;                           // reading goes on in what it holds
         }
-        host.rxStalled = true;                      // the host rings once it gives one back
-        if (posted - host.buffersReturned + owedCount() >= share) {
+        // the host rings once half the share is free again, not at each buffer it gives back: a
+        // reader and an engine that took turns one buffer at a time would pay a wake-up a buffer
+        // (at most every buffer posted: owed ones may wait for room in the event queue)
+        long resumeAt = Math.min(posted, posted + owedCount() - share + Math.max(1, share / 2));
+        host.rxResumeAt = resumeAt;                 // before the second look (Dekker with the reader's give-back)
+        if (host.buffersReturned < resumeAt) {
             return false;
         }
-        host.rxStalled = false;
+        host.rxResumeAt = Long.MAX_VALUE;
         return true;
     }
 

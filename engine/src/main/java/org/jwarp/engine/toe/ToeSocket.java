@@ -66,8 +66,12 @@ public final class ToeSocket implements Closeable {
     private int rxOffset;
     /** Anonymous buffers given back, cumulative (reader); the engine holds at most a share beyond it. */
     volatile long buffersReturned;
-    /** Set by the engine when it stopped reading because this socket holds its share of buffers. */
-    volatile boolean rxStalled;
+    /**
+     * Set by the engine when it stopped reading because this socket holds its share of buffers:
+     * the {@link #buffersReturned} count at which half the share is free again, when the reader
+     * rings; {@link Long#MAX_VALUE} while the engine reads.
+     */
+    volatile long rxResumeAt = Long.MAX_VALUE;
 
     private volatile boolean connectAnswered;
     private volatile boolean endOfStream;
@@ -233,8 +237,8 @@ public final class ToeSocket implements Closeable {
     private void giveBack(int id) {
         buffersReturned = buffersReturned + 1;
         boolean poolWasEmpty = pool.give(id);
-        if (poolWasEmpty | rxStalled) {
-            rxStalled = false;
+        if (poolWasEmpty | buffersReturned >= rxResumeAt) {
+            rxResumeAt = Long.MAX_VALUE;
             home.engine.slot().ring();
         }
     }
