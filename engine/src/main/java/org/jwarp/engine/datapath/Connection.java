@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -196,9 +197,15 @@ public final class Connection implements EngineScheduler.Scheduled {
         if (phase == CLOSED) {
             return;
         }
+        int ops = phase == CONNECTING ? SelectionKey.OP_CONNECT : SelectionKey.OP_READ;
         try {
-            key = channel.register(selector, phase == CONNECTING ? SelectionKey.OP_CONNECT : SelectionKey.OP_READ,
-                    this);
+            try {
+                key = channel.register(selector, ops, this);
+            } catch (CancelledKeyException movedBackTooSoon) {
+                // it left this selector and came back before a select dropped its old key: drop it now
+                selector.selectNow(ignored -> { });
+                key = channel.register(selector, ops, this);
+            }
             interest = key.interestOps();
         } catch (IOException e) {
             device.report(new IOException("cannot watch " + channel + " for readiness", e));

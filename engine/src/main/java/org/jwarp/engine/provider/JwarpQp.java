@@ -258,13 +258,16 @@ public final class JwarpQp implements QueuePair {
             if (from == target) {
                 return;
             }
+            if (!target.reserveCommand()) {
+                return;                                     // the target is flooded: the QP stays where it is
+            }
             Connection c = connection;
             if (c != null) {
                 from.detach(c);
                 c.owner(target);
             }
             worker = target;
-            target.execute(() -> {
+            target.executeReserved(() -> {
                 if (c != null) {
                     target.addConnection(c);
                 }

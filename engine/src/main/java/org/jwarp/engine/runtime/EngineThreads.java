@@ -395,7 +395,8 @@ public final class EngineThreads {
         return false;
     }
 
-    private boolean onEngineCycle() {
+    /** Whether the calling thread runs an engine cycle of this device now (an engine thread, or the invoking one). */
+    public boolean onEngineCycle() {
         Thread me = Thread.currentThread();
         if (invokingThread == me) {
             return true;
