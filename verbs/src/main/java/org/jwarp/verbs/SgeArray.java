@@ -19,6 +19,8 @@ final class SgeArray {
     private int count;
 
     /**
+     * Room for {@code capacity} entries, with inline sources if {@code inlineSources}.
+     *
      * @throws IllegalArgumentException if {@code capacity} is not in 1..65535
      */
     SgeArray(String owner, int capacity, boolean inlineSources) {
