@@ -67,18 +67,7 @@ class LinkFaultsTest {
 
     @AfterAll
     static void down() throws IOException {
-        if (Libc.geteuid() != 0) {
-            return;
-        }
-        TB.down();
-        if (Files.exists(TB.stateDir())) {
-            try (var files = Files.walk(TB.stateDir())) {
-                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-        if (FULL && !TABLES.isEmpty()) {
+        if (TestbedCleanup.down(TB) && FULL && !TABLES.isEmpty()) {
             Files.writeString(Path.of("target", "link-faults.md"), String.join("\n\n", TABLES) + "\n");
         }
     }

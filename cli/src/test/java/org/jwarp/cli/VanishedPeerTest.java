@@ -9,8 +9,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,17 +75,7 @@ class VanishedPeerTest {
 
     @AfterAll
     static void down() throws IOException {
-        if (Libc.geteuid() != 0) {
-            return;
-        }
-        TB.down();
-        if (Files.exists(TB.stateDir())) {
-            try (var files = Files.walk(TB.stateDir())) {
-                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
+        TestbedCleanup.down(TB);
     }
 
     /** Runs {@code work} on a thread of its own inside network namespace {@code ns} (sockets it opens live there). */
