@@ -252,7 +252,7 @@ public final class JwarpDevice implements RdmaDevice {
         try {
             handler.onCmEvent(event);
         } catch (RuntimeException | Error e) {
-             report(new IllegalStateException("connection event handler failed on " + event, e));
+            report(new IllegalStateException("connection event handler failed on " + event, e));
         }
     }
 
@@ -264,7 +264,7 @@ public final class JwarpDevice implements RdmaDevice {
      */
     public void engineDied(EngineWorker w, Throwable failure) {
         this.failure = failure;
-         report(failure);
+        report(failure);
         w.failAll(failure);
     }
 
@@ -425,7 +425,7 @@ public final class JwarpDevice implements RdmaDevice {
             try {
                 publication.close(); // the file goes with the device
             } catch (IOException e) {
-                 report(new IOException("removing the counters file " + publication.writer().path() + " failed", e));
+                report(new IOException("removing the counters file " + publication.writer().path() + " failed", e));
             }
         }
         if (failure != null) {

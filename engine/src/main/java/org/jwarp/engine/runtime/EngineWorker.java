@@ -331,7 +331,7 @@ public final class EngineWorker implements Agent {
             qp.unlist();
             Connection c = qp.connection();
             if (c != null && c.owner() == this) {
-                 unpark(c);                                  // one that moved away is active on its new thread
+                unpark(c);                                  // one that moved away is active on its new thread
             }
             qp = next;
         }
