@@ -253,6 +253,10 @@ public final class EngineThreads {
             if (done.getAsBoolean()) {
                 return true;
             }
+            if (invoker.isClosed()) {
+                // the device closed under the wait: no cycle runs any more, and its sleep is gone
+                return awaitEngineThread(done, Math.max(0, deadline - device.clock().nanoTime()));
+            }
             idle.idle(work);
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting on the device");
@@ -429,11 +433,25 @@ public final class EngineThreads {
                 failure = e;
             }
         }
-        for (EngineWorker w : workers) {
-            w.shutdown();
+        // an application thread may be in an invoked cycle: the workers are shut down once it left,
+        // and no cycle starts after (a closed invoker runs none)
+        boolean took = invoker != null && invokingThread != Thread.currentThread();
+        if (took) {
+            while (!invoking.compareAndSet(false, true)) {
+                Thread.onSpinWait();                        // a cycle never blocks: it ends soon
+            }
         }
-        if (invoker != null) {
-            invoker.close();
+        try {
+            for (EngineWorker w : workers) {
+                w.shutdown();
+            }
+            if (invoker != null) {
+                invoker.close();
+            }
+        } finally {
+            if (took) {
+                invoking.setRelease(false);
+            }
         }
         return failure;
     }

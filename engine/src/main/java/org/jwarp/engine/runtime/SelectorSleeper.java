@@ -2,6 +2,7 @@ package org.jwarp.engine.runtime;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.locks.LockSupport;
@@ -50,6 +51,8 @@ final class SelectorSleeper implements Doorbell.Sleeper {
                 return;
             }
             selector.select(ignore, Math.max(1, nanos / 1_000_000));
+        } catch (ClosedSelectorException deviceClosed) {
+            // the device closed while a waiting thread idled here: the wait goes on without a sleep
         } catch (IOException e) {
             throw new UncheckedIOException("engine selector failed", e);
         } finally {
