@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import org.jwarp.engine.provider.JwarpConfig;
 
 /**
  * Which of an engine thread's connections a duty cycle visits, and which of them it reads — the
@@ -39,8 +38,6 @@ public final class EngineScheduler<C extends EngineScheduler.Scheduled> {
 
     /** Duty cycles between two reads of a quiet connection while the engine spins. */
     public static final int QUIET_READ_EVERY = 8;
-    /** Connections per engine thread from which reads follow readiness. */
-    static final int DEFAULT_READINESS_FROM = JwarpConfig.DEFAULT_READINESS_FROM;
 
     /** A connection as the scheduler sees it. */
     public interface Scheduled {
