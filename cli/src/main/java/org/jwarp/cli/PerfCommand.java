@@ -8,19 +8,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
-import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.report.Results;
 import org.jwarp.bench.report.TextReport;
-import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.run.PerfRunner;
+import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
-import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.Moderation;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
@@ -167,19 +167,19 @@ abstract class PerfCommand implements Callable<Integer> {
         int cores = Runtime.getRuntime().availableProcessors();
         PerfPlacement placing = new PerfPlacement(spec.commandLine());
         List<Integer> cpus = placing.pinList(pin);
-        DeviceConfig.ThreadingMode mode = device.threadingMode(spec);
+        JwarpConfig.ThreadingMode mode = device.threadingMode(spec);
         int engines = device.engineThreads(spec);
-        DeviceConfig.IdleStrategyKind idleKind = device.idleKind(spec);
+        JwarpConfig.IdleStrategyKind idleKind = device.idleKind(spec);
         int here = loopback ? 2 : 1;
-        int engineHere = tr == TransportKind.JWARP && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines * here : 0;
-        int placedEngines = tr == TransportKind.JWARP && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines : 0;
+        int engineHere = tr == TransportKind.JWARP && mode == JwarpConfig.ThreadingMode.DEDICATED ? engines * here : 0;
+        int placedEngines = tr == TransportKind.JWARP && mode == JwarpConfig.ThreadingMode.DEDICATED ? engines : 0;
         Placement placement = device.toad() ? placing.toad(pin, loopback, host == null && !loopback, placedEngines)
                 : Placement.of(cpus, loopback, placedEngines);
         int busy = here + engineHere;
         boolean shared = PerfPlacement.sharesCpu(placement);
         // TOAD on fewer than 4 CPUs: the other side's engine shares this application's CPU
         boolean yield = busy > cores || shared || device.toad() && DeviceOptions.toadSharesCpus() && tr == TransportKind.JWARP;
-        int engineSpinners = idleKind == DeviceConfig.IdleStrategyKind.SPIN ? engineHere : 0;
+        int engineSpinners = idleKind == JwarpConfig.IdleStrategyKind.SPIN ? engineHere : 0;
         boolean appPolls = (tr == TransportKind.JWARP && !s.events()) || tr == TransportKind.SOCKETS_BUSYPOLL;
         PrintWriter err = spec.commandLine().getErr();
         if (engineSpinners > 0 && engineSpinners + (appPolls ? here : 0) > cores) {
@@ -204,7 +204,7 @@ abstract class PerfCommand implements Callable<Integer> {
         if (tr == TransportKind.JWARP) {
             setup.add("Engine          : " + options.describe());
             if (!device.threadingGiven()) {
-                setup.add("                  default for " + DeviceConfig.defaultThreadingReason(cores));
+                setup.add("                  default for " + JwarpConfig.defaultThreadingReason(cores));
             }
             if (device.toad()) {
                 setup.add("                  toad (seed 001): application thread" + (loopback ? "s" : "") + " on CPU "

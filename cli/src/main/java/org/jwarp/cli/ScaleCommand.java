@@ -11,6 +11,7 @@ import org.jwarp.bench.scale.ScaleDocument;
 import org.jwarp.bench.scale.ScaleRun;
 import org.jwarp.bench.scale.ScaleServer;
 import org.jwarp.bench.scale.SetupServer;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.sys.OpenFileLimit;
 import org.jwarp.verbs.DeviceConfig;
 import picocli.CommandLine;
@@ -71,9 +72,9 @@ final class ScaleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DeviceConfig.SocketIo layer;
+        JwarpConfig.SocketIo layer;
         try {
-            layer = DeviceConfig.SocketIo.parse(io);
+            layer = JwarpConfig.SocketIo.parse(io);
         } catch (IllegalArgumentException e) {
             throw bad("--io must be auto, syscalls, uring, uring-sqpoll or nio, not '" + io + "'");
         }

@@ -22,6 +22,7 @@ import org.jwarp.degen.sys.Netns;
 import org.jwarp.degen.testbed.Emulator;
 import org.jwarp.degen.testbed.Testbed;
 import org.jwarp.degen.testbed.Topology;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -92,8 +93,9 @@ class VanishedPeerTest {
     @Test
     void aVanishedPeerIsNoticedWithinThePeerTimeout() throws Exception {
         Topology t = TB.topologyFor(1500, 1500);
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).peerTimeout(BOUND).build();
+        DeviceConfig config = DeviceConfig.builder().provider(JwarpConfig.builder()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build()).peerTimeout(BOUND)
+                .build();
         try (RdmaDevice a = RdmaDevice.open(config);
              RdmaDevice b = RdmaDevice.open(config);
              Arena arena = Arena.ofShared()) {

@@ -12,6 +12,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
+import org.jwarp.engine.provider.JwarpConfig;
+import org.jwarp.engine.provider.JwarpConfigBuilder;
 import org.jwarp.engine.toe.OffloadedSockets;
 import org.jwarp.engine.toe.ToeConfig;
 import org.jwarp.engine.toe.ToeServerSocket;
@@ -85,11 +87,11 @@ public final class ToeStream {
 
     /** The device for the offloaded sockets: one engine thread of its own, on {@code cpu} if given. */
     static RdmaDevice device(int cpu) {
-        DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1);
+        JwarpConfigBuilder b = JwarpConfig.builder().threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1);
         if (cpu >= 0) {
             b.cpuList(List.of(cpu));
         }
-        return RdmaDevice.open(b.build());
+        return RdmaDevice.open(DeviceConfig.builder().provider(b.build()).build());
     }
 
     /** The paper's receive chunk is the anonymous buffer: the engine passes each one on full. */

@@ -25,29 +25,30 @@ public final class DeviceSockets {
     /** Whether the one line on sockets' hidden descriptors (NIO, no TCP_USER_TIMEOUT) was printed in this process. */
     private static final AtomicBoolean SAID_DESCRIPTORS_HIDDEN = new AtomicBoolean();
 
-    private final DeviceConfig.SocketIo layer;
+    private final JwarpConfig.SocketIo layer;
     private final DeviceConfig config;
     private final StagTable stags;
     /** Payload bytes from which a segment is read straight into its target ({@link SocketReceiver}). */
-    private final long rxDirectFrom = SocketReceiver.configuredDirectFrom();
+    private final long rxDirectFrom;
     /** Whether the one line on a peer timeout that could not be set in full was printed. */
     private volatile boolean livenessWarned;
 
     /** @throws UnsupportedOperationException if an explicitly asked layer cannot run here */
-    DeviceSockets(DeviceConfig config, StagTable stags) {
+    DeviceSockets(DeviceConfig config, JwarpConfig jwarp, StagTable stags) {
         this.config = config;
         this.stags = stags;
-        this.layer = choose(config.socketIo());
+        this.layer = choose(jwarp.socketIo());
+        this.rxDirectFrom = jwarp.rxDirectFrom();
     }
 
     /** AUTO: system calls where the JVM shows sockets' descriptors, else NIO and one line (once) saying why. */
-    private static DeviceConfig.SocketIo choose(DeviceConfig.SocketIo asked) {
+    private static JwarpConfig.SocketIo choose(JwarpConfig.SocketIo asked) {
         String why = SocketDescriptor.why();
         return switch (asked) {
-            case NIO -> DeviceConfig.SocketIo.NIO;
+            case NIO -> JwarpConfig.SocketIo.NIO;
             case SYSCALLS, URING, URING_SQPOLL -> {
-                if (why == null && asked != DeviceConfig.SocketIo.SYSCALLS) {
-                    why = Uring.why(asked == DeviceConfig.SocketIo.URING_SQPOLL);
+                if (why == null && asked != JwarpConfig.SocketIo.SYSCALLS) {
+                    why = Uring.why(asked == JwarpConfig.SocketIo.URING_SQPOLL);
                 }
                 if (why != null) {
                     throw new UnsupportedOperationException("socket I/O layer " + asked.option() + ": " + why);
@@ -56,13 +57,13 @@ public final class DeviceSockets {
             }
             case AUTO -> {
                 if (why == null) {
-                    yield DeviceConfig.SocketIo.SYSCALLS;
+                    yield JwarpConfig.SocketIo.SYSCALLS;
                 }
                 if (SAID_DESCRIPTORS_HIDDEN.compareAndSet(false, true)) {
                     System.err.println("jwarp: socket I/O through NIO, not system calls, and the peer timeout by keepalive"
                             + " only: " + why);
                 }
-                yield DeviceConfig.SocketIo.NIO;
+                yield JwarpConfig.SocketIo.NIO;
             }
         };
     }
@@ -84,7 +85,7 @@ public final class DeviceSockets {
         return switch (layer) {
             case SYSCALLS -> new SyscallSocketIo(c.channel(), capacity);
             case URING, URING_SQPOLL -> new UringSocketIo(c.channel(), capacity,
-                    () -> c.owner().uring(layer == DeviceConfig.SocketIo.URING_SQPOLL), layer.option());
+                    () -> c.owner().uring(layer == JwarpConfig.SocketIo.URING_SQPOLL), layer.option());
             case NIO, AUTO -> new NioSocketIo(c.channel(), capacity, stags::deregistrations);
         };
     }

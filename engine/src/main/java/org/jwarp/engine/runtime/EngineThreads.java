@@ -20,9 +20,9 @@ import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.idle.IdleStrategy;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.rss.RssSteering;
-import org.jwarp.verbs.DeviceConfig;
 
 /**
  * Who runs a device's engine duty cycles, by threading mode: dedicated engine threads (one
@@ -47,9 +47,9 @@ public final class EngineThreads {
     private final AtomicInteger nextWorker = new AtomicInteger();
     private final RssSteering steering;
 
-    public EngineThreads(JwarpDevice device, DeviceConfig config) {
+    public EngineThreads(JwarpDevice device, JwarpConfig config) {
         this.device = device;
-        boolean invokerMode = config.threadingMode() != DeviceConfig.ThreadingMode.DEDICATED;
+        boolean invokerMode = config.threadingMode() != JwarpConfig.ThreadingMode.DEDICATED;
         int n = invokerMode ? 1 : config.engineThreads();
         workers = new EngineWorker[n];
         for (int i = 0; i < n; i++) {
@@ -58,7 +58,7 @@ public final class EngineThreads {
         if (invokerMode) {
             runners = new AgentRunner[0];
             invoker = new AgentInvoker(workers[0]).start();
-            standby = config.threadingMode() == DeviceConfig.ThreadingMode.HYBRID
+            standby = config.threadingMode() == JwarpConfig.ThreadingMode.HYBRID
                     ? new StandbyEngine(device, this, workers[0])
                     : null;
         } else {
@@ -240,7 +240,7 @@ public final class EngineThreads {
         if (invoker == null || standby != null) {
             return awaitEngineThread(done, unit.toNanos(Math.max(0, timeout)));
         }
-        IdleStrategy idle = IdleStrategies.create(device.config(), invokerParker());
+        IdleStrategy idle = IdleStrategies.create(device.jwarpConfig(), invokerParker());
         long deadline = device.clock().nanoTime() + unit.toNanos(Math.max(0, timeout));
         while (true) {
             if (done.getAsBoolean()) {

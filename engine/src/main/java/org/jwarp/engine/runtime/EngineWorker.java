@@ -13,11 +13,11 @@ import org.jwarp.engine.io.StagingPool;
 import org.jwarp.engine.io.Uring;
 import org.jwarp.engine.notify.Doorbell;
 import org.jwarp.engine.provider.JwarpChannel;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.Counters;
-import org.jwarp.verbs.DeviceConfig;
 
 /**
  * One engine thread's duty cycle — the emulated offload engine of seed 001. It owns its
@@ -32,14 +32,10 @@ public final class EngineWorker implements Agent {
     private final int index;
     private final SelectorSleeper sleeper = new SelectorSleeper();
     private final Doorbell doorbell = new Doorbell(sleeper);
-    /** System property: connections per engine thread from which reads follow readiness (default 8). */
-    public static final String READINESS_FROM_PROPERTY = "jwarp.engine.readinessFrom";
 
     private final StagingPool staging = new StagingPool();
     /** Which connections a duty cycle visits and reads: the whole policy ({@link EngineScheduler}). */
-    private final EngineScheduler<Connection> scheduler = new EngineScheduler<>(
-            Integer.getInteger(READINESS_FROM_PROPERTY, EngineScheduler.DEFAULT_READINESS_FROM),
-            new SelectorReadiness(sleeper));
+    private final EngineScheduler<Connection> scheduler;
     private final CommandQueue commands = new CommandQueue(CommandQueue.DEFAULT_CAPACITY);
     /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
     static final int COMMAND_DRAIN_LIMIT = 64;
@@ -57,8 +53,10 @@ public final class EngineWorker implements Agent {
     EngineWorker(JwarpDevice device, int index) {
         this.device = device;
         this.index = index;
-        this.sleepsLong = device.config().threadingMode() == DeviceConfig.ThreadingMode.DEDICATED
-                && device.config().idleStrategy() == DeviceConfig.IdleStrategyKind.ADAPTIVE;
+        JwarpConfig config = device.jwarpConfig();
+        this.scheduler = new EngineScheduler<>(config.readinessFrom(), new SelectorReadiness(sleeper));
+        this.sleepsLong = config.threadingMode() == JwarpConfig.ThreadingMode.DEDICATED
+                && config.idleStrategy() == JwarpConfig.IdleStrategyKind.ADAPTIVE;
     }
 
     public Doorbell doorbell() {
@@ -349,7 +347,7 @@ public final class EngineWorker implements Agent {
      * moderation, its tenants' deadlines, and {@code maxParkNanos} while a connection's timer runs.
      */
     long nanosToNextDeadline() {
-        long min = timersRunning ? device.config().backoff().maxParkNanos() : Long.MAX_VALUE;
+        long min = timersRunning ? device.jwarpConfig().backoff().maxParkNanos() : Long.MAX_VALUE;
         for (int i = 0; i < channels.size(); i++) {
             min = Math.min(min, channels.get(i).nanosToNextDeadline());
         }

@@ -25,8 +25,8 @@ class CommandFloodTest {
 
     @Test
     void aFullQueueHoldsBackItsProducerAndRefusesAnEngineCycle() throws Exception {
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).build();
+        DeviceConfig config = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build()).build();
         try (RdmaDevice device = RdmaDevice.open(config)) {
             EngineWorker engine = ((JwarpDevice) device).engines().workers()[0];
             CountDownLatch blocked = new CountDownLatch(1);

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.jwarp.engine.runtime.EngineScheduler;
-import org.jwarp.engine.runtime.EngineWorker;
 import org.jwarp.engine.runtime.Schedule;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.CounterNames;
+import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.ProtectionDomain;
@@ -24,7 +24,7 @@ import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
 
 /**
- * Reads that follow readiness: from {@link EngineWorker#READINESS_FROM_PROPERTY} connections on, an
+ * Reads that follow readiness: from {@link JwarpConfig#readinessFrom()} connections on, an
  * engine thread asks the kernel which sockets have bytes and reads only those — an idle connection
  * costs no system call while the others work — and the data path stays byte-exact.
  */
@@ -296,14 +296,8 @@ class ReadinessTest {
 
     @Test
     void readsFollowingReadinessStayByteExact() throws Exception {
-        System.setProperty(EngineWorker.READINESS_FROM_PROPERTY, "1");
-        LoopbackPair p;
-        try {
-            p = new LoopbackPair(LoopbackPair.dedicated(), LoopbackPair.dedicated(), new byte[0], new byte[0]);
-        } finally {
-            System.clearProperty(EngineWorker.READINESS_FROM_PROPERTY);
-        }
-        try (p) {
+        DeviceConfig config = SuiteConfig.withJwarp(LoopbackPair.dedicated(), j -> j.readinessFrom(1));
+        try (LoopbackPair p = new LoopbackPair(config, config, new byte[0], new byte[0])) {
             MemoryRegion src = p.client.register(300_000, Access.LOCAL_WRITE);
             MemoryRegion back = p.client.register(300_000, Access.LOCAL_WRITE);
             MemoryRegion dst = p.server.register(300_000, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
