@@ -10,27 +10,29 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.jwarp.bench.experiments.JwarpTool;
+import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
-import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.report.Results;
 import org.jwarp.bench.report.TextReport;
-import org.jwarp.bench.run.Placement;
+import org.jwarp.bench.run.Listening;
 import org.jwarp.bench.run.PerfRunner;
+import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.Moderation;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * A perftest-style test ({@code jwarp write-bw}, ...): perftest's options and meanings, perftest's
@@ -153,8 +155,8 @@ abstract class PerfCommand implements Callable<Integer> {
             + "measured run starts and '" + MEASURED + "SIZE' when its row is in (client).")
     boolean mark;
 
-    static final String MEASURING = "jwarp: measuring size ";
-    static final String MEASURED = "jwarp: measured size ";
+    static final String MEASURING = JwarpTool.MEASURING;
+    static final String MEASURED = JwarpTool.MEASURED;
 
     @Mixin
     DeviceOptions device;
@@ -284,8 +286,8 @@ abstract class PerfCommand implements Callable<Integer> {
             } else {
                 InetSocketAddress bind = new InetSocketAddress(port());
                 o = PerfRunner.server(s.test(), s.transport(), options, bind, placement, listener, a -> {
-                    err.println("jwarp: " + s.test().command() + " server (--transport " + s.transport().option()
-                            + ") waiting for a client on port " + a.getPort());
+                    err.println(Listening.waiting(s.test().command() + " server (--transport "
+                            + s.transport().option() + ")", a.getPort()));
                     err.flush();
                 });
             }
