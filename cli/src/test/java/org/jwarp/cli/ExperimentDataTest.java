@@ -28,7 +28,7 @@ class ExperimentDataTest {
     /** The CSV headers the report and earlier result directories know. */
     @Test
     void eachExperimentsHeaderIsTheOneItAlwaysHad() {
-        assertEquals("part,transport,size,delay_ms,repeat,iterations,min_us,typical_us,p99_us",
+        assertEquals("part,transport,size,delay_ms,repeat,iterations,min_us,typical_us,p99_us,avg_us,poller_cpu_wait_ms",
                 ExperimentData.csvHeader(LatencyExperiment.Point.class));
         assertEquals("part,stack,load_ms,delay_ms,repeat,fetches,median_us,p99_us,min_us",
                 ExperimentData.csvHeader(ProgressExperiment.Point.class));

@@ -8,12 +8,14 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import org.jwarp.bench.report.PerfDocument;
 import org.jwarp.bench.run.JvmProcess;
+import org.jwarp.bench.run.RunQueueWait;
 import org.jwarp.degen.LinkParams;
 import org.jwarp.degen.RouterTuning;
 import org.jwarp.degen.testbed.Emulator;
@@ -67,6 +69,21 @@ public final class ExperimentProcesses {
      * {@code --json}. Returns the client's document, which says the run was verified.
      */
     public static PerfDocument perf(JwarpTool jwarp, Hosts hosts, String test, String transport, List<String> bothArgs,
+                                    List<String> clientArgs, Consumer<String> onLine)
+            throws IOException, InterruptedException {
+        return measured(jwarp, hosts, test, transport, bothArgs, clientArgs, onLine).doc();
+    }
+
+    /**
+     * A perf test's document, and how long each side's busiest thread (its poller) waited runnable
+     * for a CPU during the measured pass ({@link RunQueueWait}), ms: NaN where {@code /proc} does
+     * not say.
+     */
+    public record Measured(PerfDocument doc, double serverWaitMs, double clientWaitMs) {
+    }
+
+    /** As {@link #perf}, the client marking its measured pass ({@code --mark}) so that the sides' CPU wait is known. */
+    static Measured measured(JwarpTool jwarp, Hosts hosts, String test, String transport, List<String> bothArgs,
                              List<String> clientArgs, Consumer<String> onLine) throws IOException, InterruptedException {
         List<String> serverArgs = new ArrayList<>(List.of(test, "--transport", transport, "-p", "0"));
         serverArgs.addAll(bothArgs);
@@ -76,13 +93,34 @@ public final class ExperimentProcesses {
                     "--transport", transport, "--json"));
             args.addAll(bothArgs);
             args.addAll(clientArgs);
-            String out = JvmProcess.run(hosts.clientPrefix(), jwarp.mainClass(), args, test + " (" + transport + " "
-                    + String.join(" ", clientArgs) + ") client", onLine, 120);
+            if (!args.contains("--mark")) {
+                args.add("--mark");
+            }
+            CompletableFuture<JvmProcess> client = new CompletableFuture<>();
+            RunQueueWait[] window = new RunQueueWait[4];
+            Consumer<String> marks = line -> {
+                if (line.startsWith(JwarpTool.MEASURING) && window[0] == null) {
+                    window[0] = RunQueueWait.of(server.pid());
+                    window[1] = RunQueueWait.of(client.join().pid());
+                } else if (line.startsWith(JwarpTool.MEASURED) && window[2] == null) {
+                    window[2] = RunQueueWait.of(server.pid());
+                    window[3] = RunQueueWait.of(client.join().pid());
+                }
+                onLine.accept(line);
+            };
+            String out;
+            try (JvmProcess c = JvmProcess.start(hosts.clientPrefix(), jwarp.mainClass(), args, test + " ("
+                    + transport + " " + String.join(" ", clientArgs) + ") client", marks)) {
+                client.complete(c);
+                out = c.awaitOutput(120);
+            }
             PerfDocument doc = document(out, test);
             if (!doc.verified()) {
                 throw new IOException("the " + test + " run was not verified: " + out.strip());
             }
-            return doc;
+            boolean marked = window[0] != null && window[2] != null;
+            return new Measured(doc, marked ? window[2].busiestThreadWaitMs(window[0]) : Double.NaN,
+                    marked ? window[3].busiestThreadWaitMs(window[1]) : Double.NaN);
         }
     }
 

@@ -115,7 +115,7 @@ final class Latency extends SeedExperiment {
         return new Verdict(Verdict.of(held, delayRatios.isEmpty() ? 1 : 2), headline, "Typical one-way latency, jwarp "
                 + "/ busy-polling sockets, by size: " + sizes + below + " of " + ratios.size() + " sizes below sockets"
                 + (delayRatios.isEmpty() ? " (no delay sweep in this run)." : ". With added delay (jwarp / sockets): "
-                + delays + (follow ? "both follow the delay, as in the paper." : "they do not both follow the delay.")))
-                .withComparison(header, List.of(paper, ours));
+                + delays + (follow ? "both follow the delay, as in the paper." : "they do not both follow the delay."))
+                + LatencyTail.of(e)).withComparison(header, List.of(paper, ours));
     }
 }

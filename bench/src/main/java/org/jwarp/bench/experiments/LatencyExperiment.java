@@ -47,16 +47,20 @@ public final class LatencyExperiment {
         }
     }
 
-    /** One measured point. */
-    public record Point(String part, String transport, int size, double delayMs, int repeat, long iterations, double minUs,
-                 double typicalUs, double p99Us) {
+    /**
+     * One measured point; {@code pollerCpuWaitMs}: how long the two sides' busy-polling threads
+     * waited runnable for a CPU during the measured pass, together ({@link ExperimentProcesses.Measured}).
+     */
+    public record Point(String part, String transport, int size, double delayMs, int repeat, long iterations,
+                        double minUs, double typicalUs, double p99Us, double avgUs, double pollerCpuWaitMs) {
     }
 
     private LatencyExperiment() {
     }
 
     /** The size sweep at no added delay. */
-    static List<Point> sizes(JwarpTool jwarp, Plan plan, Hosts hosts, Consumer<Point> progress) throws IOException, InterruptedException {
+    static List<Point> sizes(JwarpTool jwarp, Plan plan, Hosts hosts, Consumer<Point> progress)
+            throws IOException, InterruptedException {
         List<Point> out = new ArrayList<>();
         for (int r = 0; r < plan.repeats(); r++) {
             for (int size : plan.sizes()) {
@@ -84,11 +88,13 @@ public final class LatencyExperiment {
         return out;
     }
 
-    private static Point once(JwarpTool jwarp, String part, Hosts hosts, String transport, int size, double delayMs, int repeat,
-                              long iterations) throws IOException, InterruptedException {
-        PerfDocument.LatencyUs l = ExperimentProcesses.latency(ExperimentProcesses.perf(jwarp, hosts, "write-lat", transport, List.of(),
-                List.of("-s", Integer.toString(size), "-n", Long.toString(iterations)), line -> { }));
-        return new Point(part, transport, size, delayMs, repeat, iterations, l.min(), l.typical(), l.p99());
+    private static Point once(JwarpTool jwarp, String part, Hosts hosts, String transport, int size, double delayMs,
+                              int repeat, long iterations) throws IOException, InterruptedException {
+        ExperimentProcesses.Measured m = ExperimentProcesses.measured(jwarp, hosts, "write-lat", transport, List.of(),
+                List.of("-s", Integer.toString(size), "-n", Long.toString(iterations)), line -> { });
+        PerfDocument.LatencyUs l = ExperimentProcesses.latency(m.doc());
+        return new Point(part, transport, size, delayMs, repeat, iterations, l.min(), l.typical(), l.p99(), l.avg(),
+                m.serverWaitMs() + m.clientWaitMs());
     }
 
     // ------------------------------------------------------------------ output

@@ -124,6 +124,11 @@ public final class JvmProcess implements AutoCloseable {
         }
     }
 
+    /** Its process id (behind a prefix that execs, such as {@code ip netns exec}, the JVM's). */
+    public long pid() {
+        return process.pid();
+    }
+
     /** Kills it. */
     public void destroy() {
         process.destroyForcibly();
