@@ -56,21 +56,16 @@ final class CpuImpact extends SeedExperiment {
         CpuImpactExperiment.Plan plan = new CpuImpactExperiment.Plan(run.check("--sizes", base.sizes(), 1, 1 << 24,
                 "bytes"), base.delaysMs(), run.checkOne("--clients", base.clients(), 1, 256, "clients"),
                 run.checkOne("--job-ms", base.jobMs(), 10, 60_000, "ms"), base.repeats(), pinned);
-        List<String> notes = new ArrayList<>();
-        notes.add(ApplicationCpu.describe(pinned) + "; the server application is the measured thread; the clients are "
-                + "one process on the same machine; jwarp devices with an engine thread of their own that sleeps when "
-                + "idle");
-        boolean delays = run.delaySweep(notes);
+        List<String> notes = new ArrayList<>(List.of(ApplicationCpu.describe(pinned) + "; the server application is the "
+                + "measured thread; the clients are one process on the same machine; jwarp devices with an engine thread "
+                + "of their own that sleeps when idle"));
+        List<CpuImpactExperiment.Point> points = ExperimentProcesses.sweep(run, notes, new ExperimentProcesses.Sweep<>(
+                (hosts, d, progress) -> CpuImpactExperiment.sizes(plan, hosts, progress),
+                (hosts, d, progress) -> CpuImpactExperiment.delay(plan, hosts, d, progress), TESTBED, plan.delaysMs(),
+                "the clients on host A, the server on host B", CpuImpact::line), plan::points, delays -> f("jwarp "
+                + "experiment cpu-impact (%s): %d clients, sizes %s%s, a %.0f ms job", run.mode(), plan.clients(),
+                plan.sizes(), delays ? ", delays " + plan.delaysMs() + " ms at 16 KiB" : "", plan.jobMs()));
         Path dir = run.dir();
-        run.out().printf(java.util.Locale.ROOT, "jwarp experiment cpu-impact (%s): %d clients, sizes %s%s, a %.0f ms "
-                + "job%n", run.mode(), plan.clients(), plan.sizes(), delays ? ", delays " + plan.delaysMs()
-                + " ms at 16 KiB" : "", plan.jobMs());
-        run.out().flush();
-        List<CpuImpactExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d, progress) -> CpuImpactExperiment.sizes(plan, hosts, progress), delays,
-                (hosts, d, progress) -> CpuImpactExperiment.delay(plan, hosts, d, progress), TESTBED,
-                plan.delaysMs(), "the clients on host A, the server on host B", plan.points(delays), CpuImpact::line,
-                notes, run.out());
         ExperimentData.printSummary(run.out(), dir, CpuImpactExperiment.write(dir, plan, points, run.mode(), notes));
     }
 

@@ -151,23 +151,37 @@ public final class ExperimentProcesses {
     }
 
     /**
-     * An experiment's two parts: {@code loopback} on loopback at no added delay, then, if
-     * {@code delays}, {@code part} at each of {@code delaysMs} between the hosts of testbed
-     * {@code name} ({@link #overDelays}), noting {@code how} the delay part ran. Each point's
-     * {@code line} goes to {@code pw} as it comes, with the progress bar ({@link ExperimentProgress})
-     * counting to {@code total}.
+     * A two-host experiment's points: {@code loopback} on loopback at no added delay, and
+     * {@code delay} at each of {@code delaysMs} between the hosts of testbed {@code testbed}
+     * ({@link #overDelays}); {@code how} says how the delay part runs, {@code line} what a point's
+     * line says.
      */
-    static <P> List<P> loopbackThenDelays(Part<P> loopback, boolean delays, Part<P> part, String name,
-                                          List<Double> delaysMs, String how, int total,
-                                          Function<P, String> line, List<String> notes,
-                                          PrintWriter pw) throws IOException, InterruptedException {
-        try (ExperimentProgress bar = new ExperimentProgress(pw, total)) {
-            Consumer<P> progress = p -> bar.point(line.apply(p));
-            List<P> points = new ArrayList<>(loopback.run(Hosts.loopback(), 0, progress));
+    record Sweep<P>(Part<P> loopback, Part<P> delay, String testbed, List<Double> delaysMs, String how,
+                    Function<P, String> line) {
+    }
+
+    /**
+     * Runs {@code sweep}: the delay part too if the run's {@code --where} says so
+     * ({@link ExperimentRun#delaySweep}, noted in {@code notes}), after the output directory is
+     * made and {@code header} (given whether the delay part runs) is printed. Each point's line goes
+     * out as it comes, with the progress bar ({@link ExperimentProgress}) counting to
+     * {@code total} (given the same).
+     */
+    static <P> List<P> sweep(ExperimentRun run, List<String> notes, Sweep<P> sweep, Function<Boolean, Integer> total,
+                             Function<Boolean, String> header) throws IOException, InterruptedException {
+        boolean delays = run.delaySweep(notes);
+        run.dir();
+        PrintWriter pw = run.out();
+        pw.println(header.apply(delays));
+        pw.flush();
+        try (ExperimentProgress bar = new ExperimentProgress(pw, total.apply(delays))) {
+            Consumer<P> progress = p -> bar.point(sweep.line().apply(p));
+            List<P> points = new ArrayList<>(sweep.loopback().run(Hosts.loopback(), 0, progress));
             if (delays) {
-                overDelays(name, delaysMs, notes, pw, (hosts, d) -> points.addAll(part.run(hosts, d, progress)));
-                notes.add("delay sweep: " + how + " of testbed " + name + " (network namespaces) joined by degen, MTU "
-                        + "1500, the delay added in each direction");
+                overDelays(sweep.testbed(), sweep.delaysMs(), notes, pw,
+                        (hosts, d) -> points.addAll(sweep.delay().run(hosts, d, progress)));
+                notes.add("delay sweep: " + sweep.how() + " of testbed " + sweep.testbed() + " (network namespaces) "
+                        + "joined by degen, MTU 1500, the delay added in each direction");
             }
             return points;
         }

@@ -9,7 +9,6 @@ import static org.jwarp.bench.experiments.Rows.trim;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** One-way latency, RDMA WRITE against sockets (seed 000, Fig. 3 and 8). */
@@ -49,18 +48,15 @@ final class Latency extends SeedExperiment {
         LatencyExperiment.Plan base = run.quick() ? LatencyExperiment.Plan.quick() : LatencyExperiment.Plan.full();
         LatencyExperiment.Plan plan = new LatencyExperiment.Plan(run.sizes("--sizes", base.sizes()), base.delaysMs(),
                 run.repeats(base.repeats()), base.iterations());
-        List<String> notes = new ArrayList<>();
-        notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning: each process's threads go where the "
-                + "kernel puts them; jwarp in its default threading mode");
-        boolean delays = run.delaySweep(notes);
-        Path dir = run.dir();
-        run.out().printf(Locale.ROOT, "jwarp experiment latency (%s): sizes %s%s, %d run(s) per point%n", run.mode(),
-                plan.sizes(), delays ? ", delays " + plan.delaysMs() + " ms at 1 KiB" : "", plan.repeats());
-        run.out().flush();
-        List<LatencyExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d, progress) -> LatencyExperiment.sizes(run.jwarp(), plan, hosts, progress), delays,
+        List<String> notes = new ArrayList<>(List.of(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning: "
+                + "each process's threads go where the kernel puts them; jwarp in its default threading mode"));
+        List<LatencyExperiment.Point> points = ExperimentProcesses.sweep(run, notes, new ExperimentProcesses.Sweep<>(
+                (hosts, d, progress) -> LatencyExperiment.sizes(run.jwarp(), plan, hosts, progress),
                 (hosts, d, progress) -> LatencyExperiment.delay(run.jwarp(), plan, hosts, d, progress), TESTBED,
-                plan.delaysMs(), "hosts A and B", plan.points(delays), Latency::line, notes, run.out());
+                plan.delaysMs(), "hosts A and B", Latency::line), plan::points, delays -> f("jwarp experiment latency "
+                + "(%s): sizes %s%s, %d run(s) per point", run.mode(), plan.sizes(), delays ? ", delays "
+                + plan.delaysMs() + " ms at 1 KiB" : "", plan.repeats()));
+        Path dir = run.dir();
         ExperimentData.printSummary(run.out(), dir, LatencyExperiment.write(dir, plan, points, run.mode(), notes));
     }
 

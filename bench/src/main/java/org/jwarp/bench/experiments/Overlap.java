@@ -58,20 +58,15 @@ final class Overlap extends SeedExperiment {
                 run.check("--computes", base.computesMs(), 0.01, 10_000, "ms"), base.delaysMs(),
                 run.checkOne("--delay-compute", base.delayComputeMs(), 0.01, 10_000, "ms"), base.repeats(),
                 base.seconds(), base.delayIterations(), pinned);
-        List<String> notes = new ArrayList<>();
-        notes.add(ApplicationCpu.describe(pinned) + "; jwarp devices with an engine thread of their own that sleeps "
-                + "when idle");
-        boolean delays = run.delaySweep(notes);
+        List<String> notes = new ArrayList<>(List.of(ApplicationCpu.describe(pinned) + "; jwarp devices with an engine "
+                + "thread of their own that sleeps when idle"));
+        List<OverlapExperiment.Point> points = ExperimentProcesses.sweep(run, notes, new ExperimentProcesses.Sweep<>(
+                (hosts, d, progress) -> OverlapExperiment.computes(plan, hosts, progress),
+                (hosts, d, progress) -> OverlapExperiment.delay(plan, hosts, d, progress), TESTBED, plan.delaysMs(),
+                "the client on host A, the server on host B", Overlap::line), plan::points, delays -> f("jwarp "
+                + "experiment overlap (%s): sizes %s, computation %s ms%s", run.mode(), plan.sizes(), plan.computesMs(),
+                delays ? f(", delays %s ms at %.0f ms", plan.delaysMs(), plan.delayComputeMs()) : ""));
         Path dir = run.dir();
-        run.out().printf(java.util.Locale.ROOT, "jwarp experiment overlap (%s): sizes %s, computation %s ms%s%n",
-                run.mode(), plan.sizes(), plan.computesMs(), delays ? f(", delays %s ms at %.0f ms", plan.delaysMs(),
-                        plan.delayComputeMs()) : "");
-        run.out().flush();
-        List<OverlapExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d, progress) -> OverlapExperiment.computes(plan, hosts, progress), delays,
-                (hosts, d, progress) -> OverlapExperiment.delay(plan, hosts, d, progress), TESTBED,
-                plan.delaysMs(), "the client on host A, the server on host B", plan.points(delays), Overlap::line,
-                notes, run.out());
         ExperimentData.printSummary(run.out(), dir, OverlapExperiment.write(dir, plan, points, run.mode(), notes));
     }
 

@@ -47,20 +47,16 @@ final class Progress extends SeedExperiment {
         ProgressExperiment.Plan base = run.quick() ? ProgressExperiment.Plan.quick() : ProgressExperiment.Plan.full();
         ProgressExperiment.Plan plan = new ProgressExperiment.Plan(run.check("--loads", base.loadsMs(), 0, 1000, "ms"),
                 base.delaysMs(), base.repeats(), base.fetches());
-        List<String> notes = new ArrayList<>();
-        notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning; jwarp in its default threading mode "
-                + "(on 2 CPUs: hybrid, so the busy server's READs are served by its standby engine thread)");
-        boolean delays = run.delaySweep(notes);
+        List<String> notes = new ArrayList<>(List.of(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning; "
+                + "jwarp in its default threading mode (on 2 CPUs: hybrid, so the busy server's READs are served by its "
+                + "standby engine thread)"));
+        List<ProgressExperiment.Point> points = ExperimentProcesses.sweep(run, notes, new ExperimentProcesses.Sweep<>(
+                (hosts, d, progress) -> ProgressExperiment.loads(plan, hosts, progress),
+                (hosts, d, progress) -> ProgressExperiment.delay(plan, hosts, d, progress), TESTBED, plan.delaysMs(),
+                "hosts A and B, 16 ms of remote load,", Progress::line), plan::points, delays -> f("jwarp experiment "
+                + "progress (%s): loads %s ms%s, %d fetches of 1 KiB per point", run.mode(), plan.loadsMs(), delays
+                ? ", delays " + plan.delaysMs() + " ms at 16 ms of load" : "", plan.fetches()));
         Path dir = run.dir();
-        run.out().printf(java.util.Locale.ROOT, "jwarp experiment progress (%s): loads %s ms%s, %d fetches of 1 KiB per "
-                + "point%n", run.mode(), plan.loadsMs(), delays ? ", delays " + plan.delaysMs() + " ms at 16 ms of load"
-                : "", plan.fetches());
-        run.out().flush();
-        List<ProgressExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d, progress) -> ProgressExperiment.loads(plan, hosts, progress), delays,
-                (hosts, d, progress) -> ProgressExperiment.delay(plan, hosts, d, progress), TESTBED,
-                plan.delaysMs(), "hosts A and B, 16 ms of remote load,", plan.points(delays), Progress::line, notes,
-                run.out());
         ExperimentData.printSummary(run.out(), dir, ProgressExperiment.write(dir, plan, points, run.mode(), notes));
     }
 

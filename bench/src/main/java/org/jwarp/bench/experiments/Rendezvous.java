@@ -53,20 +53,16 @@ final class Rendezvous extends SeedExperiment {
         int n = run.range("--messages", base.messages(), 1, 1_000_000);
         RendezvousExperiment.Plan plan = new RendezvousExperiment.Plan(run.sizes("--sizes", base.sizes()),
                 base.delaysMs(), run.repeats(base.repeats()), n, Math.min(base.warmup(), n));
-        List<String> notes = new ArrayList<>();
-        notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning; each side's device has an engine "
-                + "thread of its own that sleeps in its selector when idle; both applications sleep on completion events");
-        boolean delays = run.delaySweep(notes);
+        List<String> notes = new ArrayList<>(List.of(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning; "
+                + "each side's device has an engine thread of its own that sleeps in its selector when idle; both "
+                + "applications sleep on completion events"));
+        List<RendezvousExperiment.Point> points = ExperimentProcesses.sweep(run, notes, new ExperimentProcesses.Sweep<>(
+                (hosts, d, progress) -> RendezvousExperiment.sizes(plan, hosts, progress),
+                (hosts, d, progress) -> RendezvousExperiment.delay(plan, hosts, d, progress), TESTBED, plan.delaysMs(),
+                "64 KiB messages between hosts A and B", Rendezvous::line), plan::points, delays -> f("jwarp experiment "
+                + "rendezvous (%s): sizes %s%s, %d messages per point, %d run(s)", run.mode(), plan.sizes(), delays
+                ? ", delays " + plan.delaysMs() + " ms at 64 KiB" : "", plan.messages(), plan.repeats()));
         Path dir = run.dir();
-        run.out().printf(java.util.Locale.ROOT, "jwarp experiment rendezvous (%s): sizes %s%s, %d messages per point, "
-                + "%d run(s)%n", run.mode(), plan.sizes(), delays ? ", delays " + plan.delaysMs() + " ms at 64 KiB"
-                : "", plan.messages(), plan.repeats());
-        run.out().flush();
-        List<RendezvousExperiment.Point> points = ExperimentProcesses.loopbackThenDelays(
-                (hosts, d, progress) -> RendezvousExperiment.sizes(plan, hosts, progress), delays,
-                (hosts, d, progress) -> RendezvousExperiment.delay(plan, hosts, d, progress), TESTBED,
-                plan.delaysMs(), "64 KiB messages between hosts A and B", plan.points(delays), Rendezvous::line, notes,
-                run.out());
         ExperimentData.printSummary(run.out(), dir, RendezvousExperiment.write(dir, plan, points, run.mode(), notes));
     }
 
