@@ -151,12 +151,10 @@ abstract class PerfCommand implements Callable<Integer> {
     Path csv;
 
     /** For an experiment that samples something else (a cycle soaker) over exactly the measured runs. */
-    @Option(names = "--mark", hidden = true, description = "Print '" + MEASURING + "SIZE' on stderr when a size's "
-            + "measured run starts and '" + MEASURED + "SIZE' when its row is in (client).")
+    @Option(names = "--mark", hidden = true, description = "Print '" + JwarpTool.MEASURING + "SIZE' on stderr when a "
+            + "size's measured run starts and '" + JwarpTool.MEASURED + "SIZE' when its row is in (client).")
     boolean mark;
 
-    static final String MEASURING = JwarpTool.MEASURING;
-    static final String MEASURED = JwarpTool.MEASURED;
 
     @Mixin
     DeviceOptions device;
@@ -261,7 +259,7 @@ abstract class PerfCommand implements Callable<Integer> {
                 public void sizeStarted(int index, int count, int size, long durationNanos) {
                     progress.size(index, count, size, durationNanos);
                     if (mark) {
-                        err.println(MEASURING + size);
+                        err.println(JwarpTool.MEASURING + size);
                         err.flush();
                     }
                 }
@@ -270,7 +268,7 @@ abstract class PerfCommand implements Callable<Integer> {
                 public void row(ResultRow row) {
                     progress.clear();
                     if (mark) {
-                        err.println(MEASURED + row.size());
+                        err.println(JwarpTool.MEASURED + row.size());
                         err.flush();
                     }
                     if (!json) {
