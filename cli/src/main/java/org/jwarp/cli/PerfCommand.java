@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jwarp.bench.experiments.JwarpTool;
 import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.ResultRow;
@@ -17,16 +18,17 @@ import org.jwarp.bench.perf.TransportKind;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.report.Results;
 import org.jwarp.bench.report.TextReport;
+import org.jwarp.bench.run.Listening;
 import org.jwarp.bench.run.PerfRunner;
 import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.Moderation;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * A perftest-style test ({@code jwarp write-bw}, ...): perftest's options and meanings, perftest's
@@ -140,12 +142,10 @@ abstract class PerfCommand implements Callable<Integer> {
     Path csv;
 
     /** For an experiment that samples something else (a cycle soaker) over exactly the measured runs. */
-    @Option(names = "--mark", hidden = true, description = "Print '" + MEASURING + "SIZE' on stderr when a size's "
-            + "measured run starts and '" + MEASURED + "SIZE' when its row is in (client).")
+    @Option(names = "--mark", hidden = true, description = "Print '" + JwarpTool.MEASURING + "SIZE' on stderr when a "
+            + "size's measured run starts and '" + JwarpTool.MEASURED + "SIZE' when its row is in (client).")
     boolean mark;
 
-    static final String MEASURING = "jwarp: measuring size ";
-    static final String MEASURED = "jwarp: measured size ";
 
     @Mixin
     DeviceOptions device;
@@ -252,7 +252,7 @@ abstract class PerfCommand implements Callable<Integer> {
                 public void sizeStarted(int index, int count, int size, long durationNanos) {
                     progress.size(index, count, size, durationNanos);
                     if (mark) {
-                        err.println(MEASURING + size);
+                        err.println(JwarpTool.MEASURING + size);
                         err.flush();
                     }
                 }
@@ -261,7 +261,7 @@ abstract class PerfCommand implements Callable<Integer> {
                 public void row(ResultRow row) {
                     progress.clear();
                     if (mark) {
-                        err.println(MEASURED + row.size());
+                        err.println(JwarpTool.MEASURED + row.size());
                         err.flush();
                     }
                     if (!json) {
@@ -277,8 +277,8 @@ abstract class PerfCommand implements Callable<Integer> {
             } else {
                 InetSocketAddress bind = new InetSocketAddress(port());
                 o = PerfRunner.server(s.test(), s.transport(), options, bind, placement, listener, a -> {
-                    err.println("jwarp: " + s.test().command() + " server (--transport " + s.transport().option()
-                            + ") waiting for a client on port " + a.getPort());
+                    err.println(Listening.waiting(s.test().command() + " server (--transport "
+                            + s.transport().option() + ")", a.getPort()));
                     err.flush();
                 });
             }

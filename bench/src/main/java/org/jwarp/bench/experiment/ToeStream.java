@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
+import org.jwarp.bench.run.Listening;
 import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.engine.provider.JwarpConfigBuilder;
 import org.jwarp.engine.toe.OffloadedSockets;
@@ -105,8 +106,7 @@ public final class ToeStream {
         byte[] b = new byte[chunk];
         if (!toe) {
             try (ServerSocket l = new ServerSocket(0, 1, bind)) {
-                announce.println("listening on port " + l.getLocalPort());
-                announce.flush();
+                Listening.print(announce, l.getLocalPort());
                 try (Socket s = l.accept()) {
                     Window w = new Window(null);
                     long n = drain(s.getInputStream(), b, w);
@@ -116,8 +116,7 @@ public final class ToeStream {
         }
         try (RdmaDevice d = device(engineCpu); OffloadedSockets sockets = OffloadedSockets.open(d, config(chunk));
              ToeServerSocket l = sockets.listen(new InetSocketAddress(bind, 0), 1)) {
-            announce.println("listening on port " + l.getLocalSocketAddress().getPort());
-            announce.flush();
+            Listening.print(announce, l.getLocalSocketAddress().getPort());
             try (ToeSocket s = l.accept()) {
                 Window w = new Window(sockets);
                 long n = drain(s.getInputStream(), b, w);
