@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jwarp.bench.experiments.Experiments;
 import org.jwarp.bench.report.HtmlReport;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code jwarp experiment all}: every experiment in turn, then the report of them all. */
 @Command(name = "all", mixinStandardHelpOptions = true, sortOptions = false,
@@ -27,8 +27,11 @@ final class AllExperimentsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    ExperimentOptions options;
+    @Option(names = "--quick", description = "Each experiment's quick plan; without it each one's full plan.")
+    boolean quick;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default results/all-TIMESTAMP).")
+    Path out;
 
     /** Test seam: arguments added to an experiment's command line (its smallest plan), by name. */
     Map<String, List<String>> extraArgs = Map.of();
@@ -46,16 +49,16 @@ final class AllExperimentsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter pw = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Path dir = options.dir("all");
+        Path dir = ExperimentRunner.outputDirectory(spec, "all", out);
         List<String> names = experiments();
-        pw.printf(Locale.ROOT, "jwarp experiment all (%s): %d experiments into %s: %s%n", options.mode(), names.size(),
+        pw.printf(Locale.ROOT, "jwarp experiment all (%s): %d experiments into %s: %s%n", quick ? "quick" : "full", names.size(),
                 dir, String.join(", ", names));
         pw.flush();
         List<Outcome> outcomes = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             String name = names.get(i);
             List<String> args = new ArrayList<>(List.of("experiment", name));
-            if (options.quick) {
+            if (quick) {
                 args.add("--quick");
             }
             args.addAll(List.of("--out", dir.resolve(name).toString()));

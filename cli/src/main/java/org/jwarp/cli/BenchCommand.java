@@ -6,11 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
-import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.run.CPingPong;
 import org.jwarp.bench.run.LoopbackRun;
@@ -21,6 +21,8 @@ import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.engine.io.SocketDescriptor;
 import org.jwarp.engine.io.Uring;
+import org.jwarp.engine.provider.JwarpConfig;
+import org.jwarp.engine.provider.JwarpConfigBuilder;
 import org.jwarp.verbs.DeviceConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -132,7 +134,7 @@ final class BenchCommand implements Callable<Integer> {
         if (rounds < 100) {
             throw bad("--rounds must be at least 100, not " + rounds);
         }
-        List<DeviceConfig.SocketIo> layers = layers();
+        List<JwarpConfig.SocketIo> layers = layers();
         cpus = ThreadAffinity.getAffinity().orElse(null);
         if (toad) {
             String why = !ThreadAffinity.isSupported() ? ThreadAffinity.unsupportedReason()
@@ -150,8 +152,8 @@ final class BenchCommand implements Callable<Integer> {
                 + (loopback ? "both ends in this process (--loopback)" : "two processes with default options (a "
                 + "server process per run, this process the client), 127.0.0.1")
                 + "; " + pairs + " pairs, order alternating");
-        out.println("  jwarp  : " + new JwarpOptions(config(DeviceConfig.SocketIo.AUTO), List.of(), false, false)
-                .describe() + "; socket I/O " + String.join(", ", layers.stream().map(DeviceConfig.SocketIo::option)
+        out.println("  jwarp  : " + new JwarpOptions(config(JwarpConfig.SocketIo.AUTO), List.of(), false, false)
+                .describe() + "; socket I/O " + String.join(", ", layers.stream().map(JwarpConfig.SocketIo::option)
                 .toList()));
         out.println("  threads: " + (toad ? "toad: " + describe(placement(1)) + (loopback ? "" : " (server "
                 + "process: the other way round)") : "not pinned") + "; " + Runtime.getRuntime().availableProcessors()
@@ -171,7 +173,7 @@ final class BenchCommand implements Callable<Integer> {
             for (Case c : Case.values()) {
                 progress.size(caseIndex++, Case.values().length, c.size, 0);
                 List<String> variants = new ArrayList<>();
-                for (DeviceConfig.SocketIo l : layers) {
+                for (JwarpConfig.SocketIo l : layers) {
                     variants.add(l.option());
                 }
                 int baseline = -1;
@@ -242,24 +244,24 @@ final class BenchCommand implements Callable<Integer> {
         return verified ? 0 : 1;
     }
 
-    private List<DeviceConfig.SocketIo> layers() {
-        List<DeviceConfig.SocketIo> out = new ArrayList<>();
+    private List<JwarpConfig.SocketIo> layers() {
+        List<JwarpConfig.SocketIo> out = new ArrayList<>();
         if (io == null) {
-            for (DeviceConfig.SocketIo l : DeviceConfig.SocketIo.values()) {
-                if (l != DeviceConfig.SocketIo.AUTO && whyNot(l) == null) {
+            for (JwarpConfig.SocketIo l : JwarpConfig.SocketIo.values()) {
+                if (l != JwarpConfig.SocketIo.AUTO && whyNot(l) == null) {
                     out.add(l);
                 }
             }
             return out;
         }
         for (String name : io) {
-            DeviceConfig.SocketIo l;
+            JwarpConfig.SocketIo l;
             try {
-                l = DeviceConfig.SocketIo.parse(name);
+                l = JwarpConfig.SocketIo.parse(name);
             } catch (IllegalArgumentException e) {
                 throw bad("--io takes syscalls, uring, uring-sqpoll or nio, not '" + name + "'");
             }
-            if (l == DeviceConfig.SocketIo.AUTO) {
+            if (l == JwarpConfig.SocketIo.AUTO) {
                 throw bad("--io takes syscalls, uring, uring-sqpoll or nio, not auto: name the layers to compare");
             }
             String why = whyNot(l);
@@ -274,15 +276,15 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** Null if a device can run on {@code layer} here, else why not. */
-    private static String whyNot(DeviceConfig.SocketIo layer) {
-        if (layer == DeviceConfig.SocketIo.NIO) {
+    private static String whyNot(JwarpConfig.SocketIo layer) {
+        if (layer == JwarpConfig.SocketIo.NIO) {
             return null;
         }
         if (SocketDescriptor.why() != null) {
             return SocketDescriptor.why();
         }
-        return layer == DeviceConfig.SocketIo.SYSCALLS ? null
-                : Uring.why(layer == DeviceConfig.SocketIo.URING_SQPOLL);
+        return layer == JwarpConfig.SocketIo.SYSCALLS ? null
+                : Uring.why(layer == JwarpConfig.SocketIo.URING_SQPOLL);
     }
 
     private Settings settings(Case c, TransportKind transport) {
@@ -295,10 +297,10 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** One run of {@code c} over {@code transport} ({@code layer}: jwarp's socket I/O, else null). */
-    private ResultRow run(Case c, TransportKind transport, DeviceConfig.SocketIo layer) throws IOException,
+    private ResultRow run(Case c, TransportKind transport, JwarpConfig.SocketIo layer) throws IOException,
             InterruptedException {
         Settings s = settings(c, transport);
-        JwarpOptions options = new JwarpOptions(config(layer != null ? layer : DeviceConfig.SocketIo.AUTO), List.of(),
+        JwarpOptions options = new JwarpOptions(config(layer != null ? layer : JwarpConfig.SocketIo.AUTO), List.of(),
                 false, toad && transport == TransportKind.JWARP && DeviceOptions.toadSharesCpus());
         Placement placement = placement(transport == TransportKind.JWARP ? 1 : 0);
         PerfRunner.Listener quiet = new PerfRunner.Listener() {
@@ -328,7 +330,7 @@ final class BenchCommand implements Callable<Integer> {
      * A perf server as a user would start it: the test, the transport, and (for jwarp) the socket
      * I/O layer; every other option its default.
      */
-    private List<String> perfServer(TestKind test, TransportKind transport, DeviceConfig.SocketIo layer) {
+    private List<String> perfServer(TestKind test, TransportKind transport, JwarpConfig.SocketIo layer) {
         List<String> args = new ArrayList<>(List.of(test.command(), "--transport", transport.option()));
         if (layer != null) {
             args.addAll(List.of("--io", layer.option()));
@@ -341,12 +343,12 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The device every jwarp run opens: defaults, or the TOAD arrangement's single dedicated engine thread. */
-    private DeviceConfig config(DeviceConfig.SocketIo layer) {
-        DeviceConfig.Builder b = DeviceConfig.builder().socketIo(layer);
+    private DeviceConfig config(JwarpConfig.SocketIo layer) {
+        JwarpConfigBuilder b = JwarpConfig.builder().socketIo(layer);
         if (toad) {
-            b.threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1).idleStrategy(DeviceOptions.toadIdle());
+            b.threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).idleStrategy(DeviceOptions.toadIdle());
         }
-        return b.build();
+        return DeviceConfig.builder().provider(b.build()).build();
     }
 
     /**

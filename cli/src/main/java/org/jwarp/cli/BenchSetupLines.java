@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.scale.SetupRate;
-import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.engine.provider.JwarpConfig;
 
 /**
  * {@code jwarp bench}'s connection setup lines ({@link SetupRate}): connections established per
@@ -31,7 +31,7 @@ final class BenchSetupLines {
     }
 
     /** Runs the lines, prints them, and returns their JSON rows. */
-    static List<BenchDocument.Row> run(PrintWriter out, int pairs, boolean quick, DeviceConfig.SocketIo io)
+    static List<BenchDocument.Row> run(PrintWriter out, int pairs, boolean quick, JwarpConfig.SocketIo io)
             throws IOException, InterruptedException {
         List<Line> lines = List.of(new Line("setup_serial", "connection setup, serial", 1, quick ? 100 : 300),
                 new Line("setup_in_flight", "connection setup, " + WINDOW + " in flight", WINDOW, quick ? 300 : 1000));

@@ -4,16 +4,20 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.jwarp.engine.provider.JwarpConfig;
+import org.jwarp.engine.provider.JwarpConfigBuilder;
+import org.jwarp.engine.rss.RssConfig;
 import org.jwarp.verbs.DeviceConfig;
-import org.jwarp.verbs.RssConfig;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The settings of a jwarp device ({@link DeviceConfig}) as options, one set for every command that
- * opens a device (the perf tests, {@code demo}, {@code rping}): the same spellings, the same
- * defaults (this machine's {@link DeviceConfig#defaults()}), one option per setting.
+ * The settings of a jwarp device as options, one set for every command that opens a device (the
+ * perf tests, {@code demo}, {@code rping}): the same spellings, the same defaults (this machine's
+ * {@link DeviceConfig#defaults()} and {@link JwarpConfig#defaults()}), one option per setting. The
+ * MPA options, limits and the peer timeout go into the {@link DeviceConfig}; the engine's (threading,
+ * idling, RSS, NUMA, the socket I/O layer) into its {@link JwarpConfig}.
  */
 final class DeviceOptions {
 
@@ -94,14 +98,14 @@ final class DeviceOptions {
     Double rebalanceThreshold;
 
     /** The threading mode these options ask for, or this machine's default. */
-    DeviceConfig.ThreadingMode threadingMode(CommandSpec spec) {
+    JwarpConfig.ThreadingMode threadingMode(CommandSpec spec) {
         if (threading == null) {
-            return DeviceConfig.defaults().threadingMode();
+            return JwarpConfig.defaults().threadingMode();
         }
         return switch (threading.toLowerCase(Locale.ROOT)) {
-            case "dedicated", "toad" -> DeviceConfig.ThreadingMode.DEDICATED;
-            case "hybrid" -> DeviceConfig.ThreadingMode.HYBRID;
-            case "invoker" -> DeviceConfig.ThreadingMode.INVOKER;
+            case "dedicated", "toad" -> JwarpConfig.ThreadingMode.DEDICATED;
+            case "hybrid" -> JwarpConfig.ThreadingMode.HYBRID;
+            case "invoker" -> JwarpConfig.ThreadingMode.INVOKER;
             default -> throw bad(spec, "--threading must be dedicated, hybrid, invoker or toad, not '" + threading + "'");
         };
     }
@@ -120,8 +124,8 @@ final class DeviceOptions {
      * where the adaptive default would spin 50 µs and then sleep until a wake-up; with a CPU of
      * its own, the default.
      */
-    static DeviceConfig.IdleStrategyKind toadIdle() {
-        return toadSharesCpus() ? DeviceConfig.IdleStrategyKind.BACKOFF : DeviceConfig.defaults().idleStrategy();
+    static JwarpConfig.IdleStrategyKind toadIdle() {
+        return toadSharesCpus() ? JwarpConfig.IdleStrategyKind.BACKOFF : JwarpConfig.defaults().idleStrategy();
     }
 
     /**
@@ -139,15 +143,15 @@ final class DeviceOptions {
     }
 
     /** The idle strategy these options ask for, or the default. */
-    DeviceConfig.IdleStrategyKind idleKind(CommandSpec spec) {
+    JwarpConfig.IdleStrategyKind idleKind(CommandSpec spec) {
         if (idle == null) {
-            return toad() ? toadIdle() : DeviceConfig.defaults().idleStrategy();
+            return toad() ? toadIdle() : JwarpConfig.defaults().idleStrategy();
         }
         return switch (idle.toLowerCase(Locale.ROOT)) {
-            case "adaptive" -> DeviceConfig.IdleStrategyKind.ADAPTIVE;
-            case "spin" -> DeviceConfig.IdleStrategyKind.SPIN;
-            case "backoff" -> DeviceConfig.IdleStrategyKind.BACKOFF;
-            case "park" -> DeviceConfig.IdleStrategyKind.PARK;
+            case "adaptive" -> JwarpConfig.IdleStrategyKind.ADAPTIVE;
+            case "spin" -> JwarpConfig.IdleStrategyKind.SPIN;
+            case "backoff" -> JwarpConfig.IdleStrategyKind.BACKOFF;
+            case "park" -> JwarpConfig.IdleStrategyKind.PARK;
             default -> throw bad(spec, "--idle must be adaptive, spin, backoff or park, not '" + idle + "'");
         };
     }
@@ -158,7 +162,7 @@ final class DeviceOptions {
         if (n < 1 || n > 64) {
             throw bad(spec, "--engine-threads must be in 1..64, not " + n);
         }
-        if (n > 1 && threadingMode(spec) != DeviceConfig.ThreadingMode.DEDICATED) {
+        if (n > 1 && threadingMode(spec) != JwarpConfig.ThreadingMode.DEDICATED) {
             throw bad(spec, "--engine-threads " + n + " needs --threading dedicated (" + (threading == null
                     ? "the default here is " + threadingMode(spec).name().toLowerCase(Locale.ROOT)
                     : "--threading " + threading + " runs the engine on the application's thread") + ")");
@@ -202,28 +206,29 @@ final class DeviceOptions {
             throw bad(spec, "--p2p needs at least one --rtr kind");
         }
         RssConfig rss = rssConfig(spec);
-        DeviceConfig.SocketIo layer;
+        JwarpConfig.SocketIo layer;
         try {
-            layer = io == null ? DeviceConfig.SocketIo.fromProperty() : DeviceConfig.SocketIo.parse(io);
+            layer = io == null ? JwarpConfig.SocketIo.AUTO : JwarpConfig.SocketIo.parse(io);
         } catch (IllegalArgumentException e) {
             throw bad(spec, "--io must be auto, syscalls, uring, uring-sqpoll or nio, not '" + io + "'");
         }
-        if (numa && threadingMode(spec) != DeviceConfig.ThreadingMode.DEDICATED) {
+        if (numa && threadingMode(spec) != JwarpConfig.ThreadingMode.DEDICATED) {
             throw bad(spec, "--numa pins engine threads of their own: it needs --threading dedicated");
         }
         if (peerTimeout != null && peerTimeout != 0 && (peerTimeout < 3 || peerTimeout > 86_400)) {
             throw bad(spec, "--peer-timeout must be 0 (TCP's own limit) or 3..86400 seconds, not " + peerTimeout);
         }
         try {
-            DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(threadingMode(spec)).rss(rss).numa(numa).socketIo(layer)
-                    .engineThreads(engineThreads(spec)).idleStrategy(idleKind(spec))
+            JwarpConfigBuilder j = JwarpConfig.builder().threadingMode(threadingMode(spec)).rss(rss).numa(numa)
+                    .socketIo(layer).engineThreads(engineThreads(spec)).idleStrategy(idleKind(spec));
+            if (processors > 0) {
+                j.availableProcessors(processors);
+            }
+            DeviceConfig.Builder b = DeviceConfig.builder().provider(j.build())
                     .mpaRevision(rev).peerToPeer(p2p).rtrKinds(kinds).crcPolicy(crcPolicy)
                     .markerPolicy(markersOn ? DeviceConfig.MarkerPolicy.REQUEST : DeviceConfig.MarkerPolicy.NEVER_REQUEST);
             if (peerTimeout != null) {
                 b.peerTimeout(java.time.Duration.ofSeconds(peerTimeout));
-            }
-            if (processors > 0) {
-                b.availableProcessors(processors);
             }
             return b.build();
         } catch (IllegalArgumentException e) {

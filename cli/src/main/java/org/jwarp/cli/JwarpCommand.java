@@ -2,10 +2,10 @@ package org.jwarp.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code jwarp} command. Without a subcommand it prints its help and the wire-layer self-check
@@ -42,6 +42,7 @@ public final class JwarpCommand implements Callable<Integer> {
     /** The command line with jwarp's error handling: one clear line, no stack trace, exit 2. */
     public static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new JwarpCommand());
+        ExperimentCommand.addSubcommands(cl.getSubcommands().get("experiment"));
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine cmd = ex.getCommandLine();
             cmd.getErr().println("jwarp: " + ex.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");

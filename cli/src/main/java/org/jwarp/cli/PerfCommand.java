@@ -6,31 +6,29 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
+import org.jwarp.bench.experiments.JwarpTool;
+import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
-import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.report.Results;
 import org.jwarp.bench.report.TextReport;
-import org.jwarp.bench.run.Placement;
+import org.jwarp.bench.run.Listening;
 import org.jwarp.bench.run.PerfRunner;
+import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
-import org.jwarp.engine.affinity.Cpus;
-import org.jwarp.engine.affinity.ThreadAffinity;
-import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.Moderation;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * A perftest-style test ({@code jwarp write-bw}, ...): perftest's options and meanings, perftest's
@@ -126,15 +124,10 @@ abstract class PerfCommand implements Callable<Integer> {
             + " for READ).")
     String transport;
 
-
-
-
     @Option(names = "--pin", paramLabel = "CPUS", description = "Pin threads, e.g. 0,1: in order the client's"
             + " application thread, the server's (--loopback), then the client's engine threads, then the"
             + " server's; the list wraps. Without it nothing is pinned. The footer says where each thread ran.")
     String pin;
-
-
 
     @Option(names = "--perftest", description = "Speak perftest's own protocol (ib_*_bw/lat with -R: rdma_cm and its "
             + "exchange channel) so that the peer is perftest: e.g. ib_write_bw -R here against jwarp write-bw "
@@ -149,12 +142,10 @@ abstract class PerfCommand implements Callable<Integer> {
     Path csv;
 
     /** For an experiment that samples something else (a cycle soaker) over exactly the measured runs. */
-    @Option(names = "--mark", hidden = true, description = "Print '" + MEASURING + "SIZE' on stderr when a size's "
-            + "measured run starts and '" + MEASURED + "SIZE' when its row is in (client).")
+    @Option(names = "--mark", hidden = true, description = "Print '" + JwarpTool.MEASURING + "SIZE' on stderr when a "
+            + "size's measured run starts and '" + JwarpTool.MEASURED + "SIZE' when its row is in (client).")
     boolean mark;
 
-    static final String MEASURING = "jwarp: measuring size ";
-    static final String MEASURED = "jwarp: measured size ";
 
     @Mixin
     DeviceOptions device;
@@ -174,19 +165,21 @@ abstract class PerfCommand implements Callable<Integer> {
             throw bad("--csv " + csv + ": " + csvProblem);
         }
         int cores = Runtime.getRuntime().availableProcessors();
-        List<Integer> cpus = pinList();
-        DeviceConfig.ThreadingMode mode = device.threadingMode(spec);
+        PerfPlacement placing = new PerfPlacement(spec.commandLine());
+        List<Integer> cpus = placing.pinList(pin);
+        JwarpConfig.ThreadingMode mode = device.threadingMode(spec);
         int engines = device.engineThreads(spec);
-        DeviceConfig.IdleStrategyKind idleKind = device.idleKind(spec);
+        JwarpConfig.IdleStrategyKind idleKind = device.idleKind(spec);
         int here = loopback ? 2 : 1;
-        int engineHere = tr == TransportKind.JWARP && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines * here : 0;
-        int placedEngines = tr == TransportKind.JWARP && mode == DeviceConfig.ThreadingMode.DEDICATED ? engines : 0;
-        Placement placement = device.toad() ? toadPlacement(placedEngines) : Placement.of(cpus, loopback, placedEngines);
+        int engineHere = tr == TransportKind.JWARP && mode == JwarpConfig.ThreadingMode.DEDICATED ? engines * here : 0;
+        int placedEngines = tr == TransportKind.JWARP && mode == JwarpConfig.ThreadingMode.DEDICATED ? engines : 0;
+        Placement placement = device.toad() ? placing.toad(pin, loopback, host == null && !loopback, placedEngines)
+                : Placement.of(cpus, loopback, placedEngines);
         int busy = here + engineHere;
-        boolean shared = sharesCpu(placement);
+        boolean shared = PerfPlacement.sharesCpu(placement);
         // TOAD on fewer than 4 CPUs: the other side's engine shares this application's CPU
         boolean yield = busy > cores || shared || device.toad() && DeviceOptions.toadSharesCpus() && tr == TransportKind.JWARP;
-        int engineSpinners = idleKind == DeviceConfig.IdleStrategyKind.SPIN ? engineHere : 0;
+        int engineSpinners = idleKind == JwarpConfig.IdleStrategyKind.SPIN ? engineHere : 0;
         boolean appPolls = (tr == TransportKind.JWARP && !s.events()) || tr == TransportKind.SOCKETS_BUSYPOLL;
         PrintWriter err = spec.commandLine().getErr();
         if (engineSpinners > 0 && engineSpinners + (appPolls ? here : 0) > cores) {
@@ -211,7 +204,7 @@ abstract class PerfCommand implements Callable<Integer> {
         if (tr == TransportKind.JWARP) {
             setup.add("Engine          : " + options.describe());
             if (!device.threadingGiven()) {
-                setup.add("                  default for " + DeviceConfig.defaultThreadingReason(cores));
+                setup.add("                  default for " + JwarpConfig.defaultThreadingReason(cores));
             }
             if (device.toad()) {
                 setup.add("                  toad (seed 001): application thread" + (loopback ? "s" : "") + " on CPU "
@@ -259,7 +252,7 @@ abstract class PerfCommand implements Callable<Integer> {
                 public void sizeStarted(int index, int count, int size, long durationNanos) {
                     progress.size(index, count, size, durationNanos);
                     if (mark) {
-                        err.println(MEASURING + size);
+                        err.println(JwarpTool.MEASURING + size);
                         err.flush();
                     }
                 }
@@ -268,7 +261,7 @@ abstract class PerfCommand implements Callable<Integer> {
                 public void row(ResultRow row) {
                     progress.clear();
                     if (mark) {
-                        err.println(MEASURED + row.size());
+                        err.println(JwarpTool.MEASURED + row.size());
                         err.flush();
                     }
                     if (!json) {
@@ -284,8 +277,8 @@ abstract class PerfCommand implements Callable<Integer> {
             } else {
                 InetSocketAddress bind = new InetSocketAddress(port());
                 o = PerfRunner.server(s.test(), s.transport(), options, bind, placement, listener, a -> {
-                    err.println("jwarp: " + s.test().command() + " server (--transport " + s.transport().option()
-                            + ") waiting for a client on port " + a.getPort());
+                    err.println(Listening.waiting(s.test().command() + " server (--transport "
+                            + s.transport().option() + ")", a.getPort()));
                     err.flush();
                 });
             }
@@ -444,53 +437,6 @@ abstract class PerfCommand implements Callable<Integer> {
         return value;
     }
 
-    /** {@code --threading toad}: engine and application threads on CPUs of their own ({@link Placement#toad}). */
-    private Placement toadPlacement(int engineThreads) {
-        if (pin != null) {
-            throw bad("--threading toad places every thread itself (the engine on a CPU of its own, the application"
-                    + " on another): leave out --pin, or use --threading dedicated with --pin");
-        }
-        if (!ThreadAffinity.isSupported()) {
-            throw bad("--threading toad pins threads, which is not possible here: " + ThreadAffinity.unsupportedReason());
-        }
-        try {
-            return Placement.toad(ThreadAffinity.getAffinity().map(Cpus::toList).orElse(List.of()), loopback,
-                    host == null && !loopback, engineThreads);
-        } catch (IllegalArgumentException e) {
-            throw bad("--threading toad: " + e.getMessage() + "; use --threading hybrid");
-        }
-    }
-
-    private List<Integer> pinList() {
-        if (pin == null) {
-            return List.of();
-        }
-        List<Integer> out = new ArrayList<>();
-        for (String item : pin.split(",", -1)) {
-            Cpus c;
-            try {
-                c = Cpus.parse(item);
-            } catch (IllegalArgumentException e) {
-                throw bad("--pin '" + pin + "' is not a CPU list: give CPU numbers and ranges, e.g. 0,1 or 0-3");
-            }
-            for (int id : c.toArray()) {
-                out.add(id);
-            }
-        }
-        java.util.Optional<Cpus> allowed = ThreadAffinity.getAffinity();
-        if (allowed.isPresent()) {
-            for (int cpu : out) {
-                if (!allowed.get().contains(cpu)) {
-                    throw bad("--pin: CPU " + cpu + " is not available to this process (it may use "
-                            + allowed.get() + ")");
-                }
-            }
-        } else if (!ThreadAffinity.isSupported()) {
-            throw bad("--pin is not possible here: " + ThreadAffinity.unsupportedReason());
-        }
-        return out;
-    }
-
     /** The workload options given on the command line (a server takes the client's instead). */
     private List<String> workloadOptionsGiven() {
         List<String> given = new ArrayList<>();
@@ -500,25 +446,6 @@ abstract class PerfCommand implements Callable<Integer> {
             }
         }
         return given;
-    }
-
-    private static boolean sharesCpu(Placement p) {
-        Set<Integer> seen = new HashSet<>();
-        List<Integer> all = new ArrayList<>();
-        if (p.clientApp() >= 0) {
-            all.add(p.clientApp());
-        }
-        if (p.serverApp() >= 0) {
-            all.add(p.serverApp());
-        }
-        all.addAll(p.clientEngine());
-        all.addAll(p.serverEngine());
-        for (int c : all) {
-            if (!seen.add(c)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** --moderation COUNT[,MICROS], checked; only with -e. */

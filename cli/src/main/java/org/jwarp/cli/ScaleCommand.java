@@ -7,17 +7,19 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.report.Progress;
+import org.jwarp.bench.run.Listening;
 import org.jwarp.bench.scale.ScaleDocument;
 import org.jwarp.bench.scale.ScaleRun;
 import org.jwarp.bench.scale.ScaleServer;
 import org.jwarp.bench.scale.SetupServer;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.sys.OpenFileLimit;
 import org.jwarp.verbs.DeviceConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code jwarp scale --qps N}: N connected QPs between two processes ({@link ScaleRun}; a server
@@ -71,16 +73,16 @@ final class ScaleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DeviceConfig.SocketIo layer;
+        JwarpConfig.SocketIo layer;
         try {
-            layer = DeviceConfig.SocketIo.parse(io);
+            layer = JwarpConfig.SocketIo.parse(io);
         } catch (IllegalArgumentException e) {
             throw bad("--io must be auto, syscalls, uring, uring-sqpoll or nio, not '" + io + "'");
         }
         if (serve != null) {
             PrintWriter err = spec.commandLine().getErr();
             java.util.function.IntConsumer waiting = port -> {
-                err.println("jwarp: " + serve + " server waiting for a client on port " + port);
+                err.println(Listening.waiting(serve + " server", port));
                 err.flush();
             };
             switch (serve) {
@@ -114,7 +116,7 @@ final class ScaleCommand implements Callable<Integer> {
                             java.time.Duration.ofSeconds(peerTimeoutSeconds)), progress)
                             .run(server.address());
                 } catch (RuntimeException e) {
-                    String said = server.output().lines().filter(l -> !l.contains("waiting for a client"))
+                    String said = server.output().lines().filter(l -> Listening.port(l).isEmpty())
                             .reduce((a, b) -> a + "; " + b).orElse("");
                     throw new IllegalStateException(e.getMessage() + (said.isEmpty() ? "" : " (the server process: "
                             + said + ")"), e);

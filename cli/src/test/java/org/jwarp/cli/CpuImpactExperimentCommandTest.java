@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jwarp.bench.experiments.CpuImpactExperiment;
+import org.jwarp.bench.experiments.ExperimentData;
 
 /**
  * {@code jwarp experiment cpu-impact} in its smallest form: one size, two streaming clients and a

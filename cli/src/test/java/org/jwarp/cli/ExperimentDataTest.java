@@ -7,12 +7,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.jwarp.bench.experiment.RssReport;
-import org.jwarp.bench.experiment.ToeReport;
-import org.jwarp.bench.experiments.Experiments;
-import org.jwarp.bench.report.ResultDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jwarp.bench.experiment.RssReport;
+import org.jwarp.bench.experiment.ToeReport;
+import org.jwarp.bench.experiments.CpuImpactExperiment;
+import org.jwarp.bench.experiments.ExperimentData;
+import org.jwarp.bench.experiments.Experiments;
+import org.jwarp.bench.experiments.IwarpVsTcpExperiment;
+import org.jwarp.bench.experiments.LatencyExperiment;
+import org.jwarp.bench.experiments.OverlapExperiment;
+import org.jwarp.bench.experiments.ProgressExperiment;
+import org.jwarp.bench.experiments.RendezvousExperiment;
+import org.jwarp.bench.experiments.VerbsOptionsExperiment;
+import org.jwarp.bench.report.ResultDirectory;
 
 /** The data files every experiment writes: column names from the point records, numbers, NaN. */
 class ExperimentDataTest {
@@ -20,7 +28,7 @@ class ExperimentDataTest {
     /** The CSV headers the report and earlier result directories know. */
     @Test
     void eachExperimentsHeaderIsTheOneItAlwaysHad() {
-        assertEquals("part,transport,size,delay_ms,repeat,iterations,min_us,typical_us,p99_us",
+        assertEquals("part,transport,size,delay_ms,repeat,iterations,min_us,typical_us,p99_us,avg_us,poller_cpu_wait_ms",
                 ExperimentData.csvHeader(LatencyExperiment.Point.class));
         assertEquals("part,stack,load_ms,delay_ms,repeat,fetches,median_us,p99_us,min_us",
                 ExperimentData.csvHeader(ProgressExperiment.Point.class));

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jwarp.bench.experiments.ExperimentData;
+import org.jwarp.bench.experiments.IwarpVsTcpExperiment;
 
 /**
  * {@code jwarp experiment iwarp-vs-tcp} in its smallest form: one latency size and one stream size,

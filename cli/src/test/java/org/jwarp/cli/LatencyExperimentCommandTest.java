@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jwarp.bench.experiments.ExperimentData;
+import org.jwarp.bench.experiments.LatencyExperiment;
 
 /**
  * {@code jwarp experiment latency} in its smallest form: two sizes on loopback, each point a real

@@ -13,6 +13,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.jwarp.bench.experiments.ExperimentProcesses;
 import org.jwarp.bench.report.PerfDocument;
 import org.jwarp.cli.faults.FlowRecord;
 import org.jwarp.cli.faults.LinkOutage;
@@ -29,10 +34,6 @@ import org.jwarp.degen.testbed.Emulator;
 import org.jwarp.degen.testbed.Testbed;
 import org.jwarp.degen.testbed.Topology;
 import org.jwarp.verbs.DeviceConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 
 /**
  * Faults of the link rather than the peer, between the testbed's two hosts joined by degen: loss,
@@ -67,18 +68,7 @@ class LinkFaultsTest {
 
     @AfterAll
     static void down() throws IOException {
-        if (Libc.geteuid() != 0) {
-            return;
-        }
-        TB.down();
-        if (Files.exists(TB.stateDir())) {
-            try (var files = Files.walk(TB.stateDir())) {
-                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-        if (FULL && !TABLES.isEmpty()) {
+        if (TestbedCleanup.down(TB) && FULL && !TABLES.isEmpty()) {
             Files.writeString(Path.of("target", "link-faults.md"), String.join("\n\n", TABLES) + "\n");
         }
     }
@@ -135,7 +125,7 @@ class LinkFaultsTest {
     private static final int FLOW_SECONDS = FULL ? 5 : 3;
 
     private static void perfRows(Link link, Topology t, StringBuilder table) throws Exception {
-        LatencyExperiment.Hosts hosts = new LatencyExperiment.Hosts(List.of("ip", "netns", "exec", t.nsB()),
+        ExperimentProcesses.Hosts hosts = new ExperimentProcesses.Hosts(List.of("ip", "netns", "exec", t.nsB()),
                 List.of("ip", "netns", "exec", t.nsA()), t.addressOf("B"));
         List<String[]> rows = new ArrayList<>();
         for (Perf p : perfs()) {
@@ -145,7 +135,7 @@ class LinkFaultsTest {
                 // jwarp waits on completion events (-e) as sockets-nio waits in its selector: on 2 CPUs two
                 // busy-polling processes beside degen's real-time router would measure the CPUs, not the link
                 List<String> both = i == 0 ? List.of("-e") : List.of();
-                PerfDocument doc = ExperimentProcesses.perf(hosts, p.test(), TRANSPORTS.get(i), both, p.args(), line -> { });
+                PerfDocument doc = ExperimentProcesses.perf(new CliJwarp(), hosts, p.test(), TRANSPORTS.get(i), both, p.args(), line -> { });
                 assertTrue(doc.verified(), p.test() + " over " + TRANSPORTS.get(i) + " on " + link.name());
                 PerfDocument.Row r = doc.first();
                 if (r.latencyUs() != null) {

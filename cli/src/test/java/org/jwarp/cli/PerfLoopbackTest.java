@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -120,7 +120,7 @@ class PerfLoopbackTest {
         // the default threading never puts more busy threads than CPUs: hybrid below 4 CPUs (one poller
         // per side runs its engine), a dedicated engine thread per side from 4
         assertFalse(d.out().contains("yielding the CPU when idle"), d.out());
-        assertTrue(d.out().contains("default for " + DeviceConfig.defaultThreadingReason(cores)), d.out());
+        assertTrue(d.out().contains("default for " + JwarpConfig.defaultThreadingReason(cores)), d.out());
     }
 
     /**

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jwarp.bench.experiments.ExperimentData;
+import org.jwarp.bench.experiments.RendezvousExperiment;
 
 /**
  * {@code jwarp experiment rendezvous} in its smallest form: two sizes on loopback, a real receiver

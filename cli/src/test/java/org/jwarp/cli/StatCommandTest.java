@@ -9,6 +9,7 @@ import java.util.List;
 import org.jwarp.engine.counters.CounterFile;
 import org.jwarp.engine.counters.CounterFileReader.Group;
 import org.jwarp.engine.counters.CounterFileReader.Snapshot;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.QpInitAttr;
@@ -28,7 +29,8 @@ class StatCommandTest {
     RdmaDevice openPublishing() {
         System.setProperty(CounterFile.DIRECTORY_PROPERTY, dir.toString());
         try {
-            return RdmaDevice.open(DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).build());
+            return RdmaDevice.open(DeviceConfig.builder().provider(JwarpConfig.builder()
+                    .threadingMode(JwarpConfig.ThreadingMode.INVOKER).build()).build());
         } finally {
             System.clearProperty(CounterFile.DIRECTORY_PROPERTY);
         }

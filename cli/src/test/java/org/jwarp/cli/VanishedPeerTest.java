@@ -9,8 +9,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +22,7 @@ import org.jwarp.degen.sys.Netns;
 import org.jwarp.degen.testbed.Emulator;
 import org.jwarp.degen.testbed.Testbed;
 import org.jwarp.degen.testbed.Topology;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -77,17 +76,7 @@ class VanishedPeerTest {
 
     @AfterAll
     static void down() throws IOException {
-        if (Libc.geteuid() != 0) {
-            return;
-        }
-        TB.down();
-        if (Files.exists(TB.stateDir())) {
-            try (var files = Files.walk(TB.stateDir())) {
-                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
+        TestbedCleanup.down(TB);
     }
 
     /** Runs {@code work} on a thread of its own inside network namespace {@code ns} (sockets it opens live there). */
@@ -104,8 +93,9 @@ class VanishedPeerTest {
     @Test
     void aVanishedPeerIsNoticedWithinThePeerTimeout() throws Exception {
         Topology t = TB.topologyFor(1500, 1500);
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).peerTimeout(BOUND).build();
+        DeviceConfig config = DeviceConfig.builder().provider(JwarpConfig.builder()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build()).peerTimeout(BOUND)
+                .build();
         try (RdmaDevice a = RdmaDevice.open(config);
              RdmaDevice b = RdmaDevice.open(config);
              Arena arena = Arena.ofShared()) {

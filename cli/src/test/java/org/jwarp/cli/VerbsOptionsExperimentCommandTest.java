@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jwarp.bench.experiments.VerbsOptionsExperiment;
 
 /**
  * {@code jwarp experiment verbs-options} in a small form: ping, and blast over 1 and 4 buffers with

@@ -65,6 +65,17 @@ class DelayLineFaultsTest {
         return out;
     }
 
+    /** Offers packets 0 .. n-1, one every 20 µs, takes what is due as it goes, then the rest. */
+    private static List<byte[]> stream(DelayLine line, int n) {
+        List<byte[]> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            offer(line, i * 20 * US, packet(i));
+            out.addAll(drain(line, i * 20 * US));
+        }
+        out.addAll(drain(line, 1000 * MS));
+        return out;
+    }
+
     private static int id(byte[] p) {
         return (p[0] & 0xff) | (p[1] & 0xff) << 8;
     }
@@ -101,12 +112,7 @@ class DelayLineFaultsTest {
     void reorderingSwapsNeighboursAndLosesNothing() {
         DelayLine line = line(LinkParams.passThrough().withDelay(2 * MS).withReorder(0.2), 42);
         int n = 2000;
-        List<byte[]> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            offer(line, i * 20 * US, packet(i));
-            out.addAll(drain(line, i * 20 * US));
-        }
-        out.addAll(drain(line, 1000 * MS));
+        List<byte[]> out = stream(line, n);
         assertEquals(n, out.size(), "every packet leaves once");
         int late = 0;
         boolean[] seen = new boolean[n];
@@ -128,12 +134,7 @@ class DelayLineFaultsTest {
     void aDuplicatedPacketLeavesTwiceBackToBack() {
         DelayLine line = line(LinkParams.passThrough().withDelay(1 * MS).withDuplicate(0.1), 9);
         int n = 2000;
-        List<byte[]> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            offer(line, i * 20 * US, packet(i));
-            out.addAll(drain(line, i * 20 * US));
-        }
-        out.addAll(drain(line, 1000 * MS));
+        List<byte[]> out = stream(line, n);
         long dups = line.stats().get(Counter.DUPLICATED);
         assertEquals(n + dups, out.size());
         assertEquals(n + dups, line.stats().get(Counter.TX_PACKETS));

@@ -5,20 +5,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jwarp.engine.provider.JwarpConfig;
+import org.jwarp.engine.provider.JwarpConfigBuilder;
 import org.jwarp.verbs.DeviceConfig;
 
 /**
  * How jwarp's device options reach a DiSNI program that cannot pass a {@link DeviceConfig}: system
  * properties {@code jwarp.<name>}, or the environment variable {@value #ENV} holding
- * {@code name=value} pairs separated by commas or spaces. A property wins over the variable.
+ * {@code name=value} pairs separated by commas or spaces. A property wins over the variable. They
+ * are DiSNI's launch options, read here only: the engine itself reads none.
  *
  * <table>
  * <caption>options</caption>
  * <tr><th>name</th><th>values</th><th>device option</th></tr>
- * <tr><td>threading</td><td>dedicated, hybrid, invoker</td><td>{@link DeviceConfig.ThreadingMode}</td></tr>
+ * <tr><td>threading</td><td>dedicated, hybrid, invoker</td><td>{@link JwarpConfig.ThreadingMode}</td></tr>
  * <tr><td>engineThreads</td><td>1..256</td><td>engine threads (dedicated mode)</td></tr>
- * <tr><td>idle</td><td>spin, backoff, park, adaptive</td><td>{@link DeviceConfig.IdleStrategyKind}</td></tr>
- * <tr><td>socketIo</td><td>auto, nio, syscalls, uring, uring-sqpoll</td><td>{@link DeviceConfig.SocketIo}</td></tr>
+ * <tr><td>idle</td><td>spin, backoff, park, adaptive</td><td>{@link JwarpConfig.IdleStrategyKind}</td></tr>
+ * <tr><td>socketIo</td><td>auto, nio, syscalls, uring, uring-sqpoll</td><td>{@link JwarpConfig.SocketIo}</td></tr>
  * <tr><td>crc</td><td>required, preferred, off</td><td>{@link DeviceConfig.CrcPolicy} (MPA CRC)</td></tr>
  * <tr><td>mpaRevision</td><td>1, 2</td><td>MPA revision sent</td></tr>
  * <tr><td>cpus</td><td>e.g. 2,3</td><td>engine threads' CPUs</td></tr>
@@ -70,23 +73,27 @@ public final class DisniOptions {
         return name;
     }
 
-    /** A configuration from option values, the rest jwarp's defaults. */
+    /**
+     * A configuration from option values, the rest jwarp's defaults: the MPA options in the device
+     * configuration, the engine's in its {@link JwarpConfig}.
+     */
     public static DeviceConfig toConfig(Map<String, String> options) {
         DeviceConfig.Builder b = DeviceConfig.builder();
+        JwarpConfigBuilder j = JwarpConfig.builder();
         for (Map.Entry<String, String> e : options.entrySet()) {
             String v = e.getValue();
             switch (known(e.getKey(), "jwarp-disni")) {
-                case "threading" -> b.threadingMode(parse(DeviceConfig.ThreadingMode.class, "threading", v));
-                case "engineThreads" -> b.engineThreads(number("engineThreads", v));
-                case "idle" -> b.idleStrategy(parse(DeviceConfig.IdleStrategyKind.class, "idle", v));
-                case "socketIo" -> b.socketIo(DeviceConfig.SocketIo.parse(v));
+                case "threading" -> j.threadingMode(parse(JwarpConfig.ThreadingMode.class, "threading", v));
+                case "engineThreads" -> j.engineThreads(number("engineThreads", v));
+                case "idle" -> j.idleStrategy(parse(JwarpConfig.IdleStrategyKind.class, "idle", v));
+                case "socketIo" -> j.socketIo(JwarpConfig.SocketIo.parse(v));
                 case "crc" -> b.crcPolicy(parse(DeviceConfig.CrcPolicy.class, "crc", v));
                 case "mpaRevision" -> b.mpaRevision(number("mpaRevision", v));
-                case "cpus" -> b.cpuList(cpus(v));
+                case "cpus" -> j.cpuList(cpus(v));
                 default -> throw new IllegalStateException(e.getKey());
             }
         }
-        return b.build();
+        return b.provider(j.build()).build();
     }
 
     private static <E extends Enum<E>> E parse(Class<E> type, String name, String v) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.DeviceConfig;
 
 /** jwarp's device options from the environment variable and the system properties, properties winning. */
@@ -19,8 +20,8 @@ class DisniOptionsTest {
         Map<String, String> merged = DisniOptions.merge("threading=dedicated, engineThreads=2 crc=required", props);
         assertEquals(Map.of("threading", "dedicated", "engineThreads", "2", "crc", "off"), merged);
         DeviceConfig c = DisniOptions.toConfig(merged);
-        assertEquals(DeviceConfig.ThreadingMode.DEDICATED, c.threadingMode());
-        assertEquals(2, c.engineThreads());
+        assertEquals(JwarpConfig.ThreadingMode.DEDICATED, JwarpConfig.of(c).threadingMode());
+        assertEquals(2, JwarpConfig.of(c).engineThreads());
         assertEquals(DeviceConfig.CrcPolicy.OFF, c.crcPolicy());
     }
 
@@ -28,10 +29,11 @@ class DisniOptionsTest {
     void socketIoIdleMpaAndCpus() {
         DeviceConfig c = DisniOptions.toConfig(Map.of("threading", "dedicated", "engineThreads", "2",
                 "socketIo", "nio", "idle", "park", "mpaRevision", "1", "cpus", "0,1"));
-        assertEquals(DeviceConfig.SocketIo.NIO, c.socketIo());
-        assertEquals(DeviceConfig.IdleStrategyKind.PARK, c.idleStrategy());
+        JwarpConfig j = JwarpConfig.of(c);
+        assertEquals(JwarpConfig.SocketIo.NIO, j.socketIo());
+        assertEquals(JwarpConfig.IdleStrategyKind.PARK, j.idleStrategy());
         assertEquals(1, c.mpaRevision());
-        assertEquals(List.of(0, 1), c.cpuList());
+        assertEquals(List.of(0, 1), j.cpuList());
     }
 
     @Test

@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param expected empty if every ping must go through validated; else why the peer refuses this
  *                 combination and the text jwarp's or siw's output must show for it
  */
-record Cell(String variant, boolean toSiw, JwarpConfig config, int size, int count, Optional<Refusal> expected) {
+record Cell(String variant, boolean toSiw, JwarpMpaConfig config, int size, int count, Optional<Refusal> expected) {
 
     /** A combination the real peer refuses, and the evidence that names the reason. */
     record Refusal(String why, String evidence) {

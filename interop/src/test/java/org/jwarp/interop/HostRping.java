@@ -24,7 +24,7 @@ interface HostRping {
     /** {@code DisniRping ...} (its options are rping's). */
     HostRping DISNI = (args, out, err) -> DisniRping.run(args.toArray(String[]::new), out, err);
 
-    static HostRping of(JwarpConfig config) {
+    static HostRping of(JwarpMpaConfig config) {
         return config.disni() ? DISNI : JWARP;
     }
 }

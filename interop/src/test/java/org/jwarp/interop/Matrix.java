@@ -30,19 +30,19 @@ final class Matrix {
         List<Cell> cells = new ArrayList<>();
         int n = 0;
         for (String v : SiwVm.VARIANTS) {
-            for (JwarpConfig c : JwarpConfig.CLIENT) {
+            for (JwarpMpaConfig c : JwarpMpaConfig.CLIENT) {
                 cells.add(new Cell(v, true, c, SIZES.get(n++ % SIZES.size()), COUNT, refusal(v, true, c)));
             }
-            for (JwarpConfig c : JwarpConfig.SERVER) {
+            for (JwarpMpaConfig c : JwarpMpaConfig.SERVER) {
                 cells.add(new Cell(v, false, c, SIZES.get(n++ % SIZES.size()), COUNT, refusal(v, false, c)));
             }
             // what siw cannot do at all, and the reason jwarp prints
             if (v.equals("stock")) {
-                cells.add(new Cell(v, true, JwarpConfig.MARKERS, 64, COUNT, refusal(v, true, JwarpConfig.MARKERS)));
+                cells.add(new Cell(v, true, JwarpMpaConfig.MARKERS, 64, COUNT, refusal(v, true, JwarpMpaConfig.MARKERS)));
             }
             if (v.equals("p2p")) {
-                cells.add(new Cell(v, false, JwarpConfig.RTR_READ, 4097, COUNT, Optional.empty()));
-                cells.add(new Cell(v, false, JwarpConfig.RTR_SEND, 64, COUNT, refusal(v, false, JwarpConfig.RTR_SEND)));
+                cells.add(new Cell(v, false, JwarpMpaConfig.RTR_READ, 4097, COUNT, Optional.empty()));
+                cells.add(new Cell(v, false, JwarpMpaConfig.RTR_SEND, 64, COUNT, refusal(v, false, JwarpMpaConfig.RTR_SEND)));
             }
         }
         return cells;
@@ -52,8 +52,8 @@ final class Matrix {
     static List<Cell> sweep() {
         List<Cell> cells = new ArrayList<>();
         for (int size : SIZES) {
-            cells.add(new Cell("stock", true, JwarpConfig.V2_RTR_CRC, size, COUNT, Optional.empty()));
-            cells.add(new Cell("stock", false, JwarpConfig.V2_RTR_CRC, size, COUNT, Optional.empty()));
+            cells.add(new Cell("stock", true, JwarpMpaConfig.V2_RTR_CRC, size, COUNT, Optional.empty()));
+            cells.add(new Cell("stock", false, JwarpMpaConfig.V2_RTR_CRC, size, COUNT, Optional.empty()));
         }
         return cells;
     }
@@ -70,12 +70,12 @@ final class Matrix {
      *       rdma_cm's defaults, ORD 0: its RDMA READ cannot be posted (siw against siw too).</li>
      * </ul>
      */
-    static Optional<Cell.Refusal> refusal(String variant, boolean toSiw, JwarpConfig c) {
-        if (c == JwarpConfig.MARKERS) {
+    static Optional<Cell.Refusal> refusal(String variant, boolean toSiw, JwarpMpaConfig c) {
+        if (c == JwarpMpaConfig.MARKERS) {
             return Optional.of(new Cell.Refusal("siw cannot send markers: R=1 Reply with M cleared",
                     "peer rejected the connection: markers required by us"));
         }
-        if (c == JwarpConfig.RTR_SEND) {
+        if (c == JwarpMpaConfig.RTR_SEND) {
             return Optional.of(new Cell.Refusal("siw (p2p initiator) sends only Write or Read RTRs: Terminate",
                     "the peer sent a Terminate (" + org.jwarp.wire.rdmap.MpaError.NO_MATCHING_RTR.description()));
         }

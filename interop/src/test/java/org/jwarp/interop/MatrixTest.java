@@ -13,7 +13,7 @@ class MatrixTest {
     @Test
     void everyVariantMeetsEveryConfigurationInBothDirections() {
         List<Cell> cells = Matrix.cells();
-        assertEquals(SiwVm.VARIANTS.size() * (JwarpConfig.CLIENT.size() + JwarpConfig.SERVER.size()) + 3, cells.size());
+        assertEquals(SiwVm.VARIANTS.size() * (JwarpMpaConfig.CLIENT.size() + JwarpMpaConfig.SERVER.size()) + 3, cells.size());
         for (String v : SiwVm.VARIANTS) {
             assertTrue(cells.stream().anyMatch(c -> c.variant().equals(v) && c.toSiw()));
             assertTrue(cells.stream().anyMatch(c -> c.variant().equals(v) && !c.toSiw()));
@@ -27,17 +27,17 @@ class MatrixTest {
 
     @Test
     void strictRefusesCrcAndV1CannotRead() {
-        assertTrue(Matrix.refusal("strict", true, JwarpConfig.V2_CRC).isPresent());
-        assertEquals(Optional.empty(), Matrix.refusal("strict", true, JwarpConfig.V2_NOCRC));
-        assertTrue(Matrix.refusal("stock", true, JwarpConfig.V1_NOCRC).isPresent());
-        assertEquals(Optional.empty(), Matrix.refusal("mpav1", false, JwarpConfig.V2_RTR_NOCRC));
-        assertTrue(Matrix.refusal("strict", false, JwarpConfig.V2_RTR_CRC).isPresent());
+        assertTrue(Matrix.refusal("strict", true, JwarpMpaConfig.V2_CRC).isPresent());
+        assertEquals(Optional.empty(), Matrix.refusal("strict", true, JwarpMpaConfig.V2_NOCRC));
+        assertTrue(Matrix.refusal("stock", true, JwarpMpaConfig.V1_NOCRC).isPresent());
+        assertEquals(Optional.empty(), Matrix.refusal("mpav1", false, JwarpMpaConfig.V2_RTR_NOCRC));
+        assertTrue(Matrix.refusal("strict", false, JwarpMpaConfig.V2_RTR_CRC).isPresent());
     }
 
     @Test
     void theTableHasARowPerVariantAndDirection() {
-        Cell a = new Cell("stock", true, JwarpConfig.V2_CRC, 64, 3, Optional.empty());
-        Cell b = new Cell("stock", false, JwarpConfig.V2_RTR_CRC, 23, 3, Optional.empty());
+        Cell a = new Cell("stock", true, JwarpMpaConfig.V2_CRC, 64, 3, Optional.empty());
+        Cell b = new Cell("stock", false, JwarpMpaConfig.V2_RTR_CRC, 23, 3, Optional.empty());
         String t = Matrix.render(List.of(new CellResult(a, CellResult.Outcome.PASS, "", 12.3, ""),
                 new CellResult(b, CellResult.Outcome.FAIL, "", 0, "")));
         List<String> lines = t.lines().toList();

@@ -121,14 +121,14 @@ class SiwInteropTest {
     @Test
     @Order(1)
     void captureJwarpToSiw() throws InterruptedException {
-        capture(new Cell("stock", true, JwarpConfig.V2_RTR_CRC, 4097, Matrix.COUNT, Optional.empty()),
+        capture(new Cell("stock", true, JwarpMpaConfig.V2_RTR_CRC, 4097, Matrix.COUNT, Optional.empty()),
                 SiwVm.GUEST_RPING_PORT, "jwarp-to-siw.pcap");
     }
 
     @Test
     @Order(2)
     void captureSiwToJwarp() throws InterruptedException {
-        capture(new Cell("stock", false, JwarpConfig.V2_RTR_CRC, 4097, Matrix.COUNT, Optional.empty()),
+        capture(new Cell("stock", false, JwarpMpaConfig.V2_RTR_CRC, 4097, Matrix.COUNT, Optional.empty()),
                 SiwVm.HOST_RPING_PORT, "siw-to-jwarp.pcap");
     }
 
@@ -136,7 +136,7 @@ class SiwInteropTest {
     @Test
     @Order(2)
     void captureDisniToSiw() throws InterruptedException {
-        capture(new Cell("stock", true, JwarpConfig.DISNI, 4097, Matrix.COUNT, Optional.empty()),
+        capture(new Cell("stock", true, JwarpMpaConfig.DISNI, 4097, Matrix.COUNT, Optional.empty()),
                 SiwVm.GUEST_RPING_PORT, "disni-to-siw.pcap");
     }
 
@@ -144,7 +144,7 @@ class SiwInteropTest {
     @Test
     @Order(2)
     void captureSiwToDisni() throws InterruptedException {
-        capture(new Cell("stock", false, JwarpConfig.DISNI, 1443, Matrix.COUNT, Optional.empty()),
+        capture(new Cell("stock", false, JwarpMpaConfig.DISNI, 1443, Matrix.COUNT, Optional.empty()),
                 SiwVm.HOST_RPING_PORT, "siw-to-disni.pcap");
     }
 
@@ -176,8 +176,8 @@ class SiwInteropTest {
     Stream<DynamicTest> rate() {
         List<Cell> cells = new ArrayList<>();
         for (int size : new int[] {64, 65535}) {
-            cells.add(new Cell("stock", true, JwarpConfig.V2_RTR_CRC, size, RATE_COUNT, Optional.empty()));
-            cells.add(new Cell("stock", false, JwarpConfig.V2_RTR_CRC, size, RATE_COUNT, Optional.empty()));
+            cells.add(new Cell("stock", true, JwarpMpaConfig.V2_RTR_CRC, size, RATE_COUNT, Optional.empty()));
+            cells.add(new Cell("stock", false, JwarpMpaConfig.V2_RTR_CRC, size, RATE_COUNT, Optional.empty()));
         }
         return cells.stream().map(c -> DynamicTest.dynamicTest("rate " + c.name(), () -> check(run(c, rates))));
     }

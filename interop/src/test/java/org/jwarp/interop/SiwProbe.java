@@ -18,7 +18,7 @@ class SiwProbe {
         CellRunner runner = new CellRunner(vm);
         int size = Integer.getInteger("probe.size", 1001);
         int rounds = Integer.getInteger("probe.rounds", 40);
-        JwarpConfig config = Boolean.getBoolean("probe.p2p") ? JwarpConfig.V2_RTR_CRC : JwarpConfig.V2_CRC;
+        JwarpMpaConfig config = Boolean.getBoolean("probe.p2p") ? JwarpMpaConfig.V2_RTR_CRC : JwarpMpaConfig.V2_CRC;
         for (int i = 0; i < rounds; i++) {
             CellResult r = runner.run(new Cell("stock", true, config, size, 3, Optional.empty()));
             System.out.println("[probe] round " + i + ": " + r.mark() + " " + r.detail());

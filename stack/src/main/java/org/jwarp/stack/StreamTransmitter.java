@@ -2,7 +2,6 @@ package org.jwarp.stack;
 
 import java.lang.foreign.MemorySegment;
 import org.jwarp.stack.StagTable.Region;
-import org.jwarp.verbs.Access;
 import org.jwarp.verbs.SendFlags;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcOpcode;
@@ -22,8 +21,9 @@ import org.jwarp.wire.rdmap.ReadRequestHeader;
  * The transmit side of a stream: one message at a time (segments of two messages never
  * interleave, RFC 5041 §5.3), cut at MULPDU and at scatter/gather boundaries. The next message is
  * chosen by {@link #startMessage}: the RTR first, then responses the peer is owed (Read and Atomic
- * Responses, generated here with no application thread), then the send queue. The Terminate,
- * once queued, is the last message (RFC 5040 §5.4, §6.2).
+ * Responses, generated here with no application thread), then the send queue, each request once
+ * {@link SendAdmission} lets it start. The Terminate, once queued, is the last message (RFC 5040
+ * §5.4, §6.2).
  */
 final class StreamTransmitter {
 
@@ -35,6 +35,7 @@ final class StreamTransmitter {
     private final MemorySegment header = MemorySegment.ofArray(new byte[128]);
     /** The send's gather list, resolved before its first byte goes out. */
     private final SgeCursor gather;
+    private final SendAdmission admission;
 
     private Message message = Message.NONE;
     private SendWr wr;
@@ -52,6 +53,7 @@ final class StreamTransmitter {
     StreamTransmitter(StreamContext s) {
         this.s = s;
         this.gather = new SgeCursor(s.maxSge);
+        this.admission = new SendAdmission(s, gather);
     }
 
     long fpdusSent() {
@@ -134,11 +136,14 @@ final class StreamTransmitter {
         SendWr next;
         while ((next = s.sendQueue.peek()) != null && next.opcode().isLocal()) {
             // RFC 5040 §5.5: a fenced request waits until every earlier Read has completed
-            if (next.hasFlag(SendFlags.FENCE) && s.orq.size() > 0 || !executeLocal(next)) {
+            if (next.hasFlag(SendFlags.FENCE) && s.orq.size() > 0 || !admission.executeLocal(next)) {
                 return false;
             }
+            wr = next;
+            total = 0;
+            completeCurrent();
         }
-        if (next == null || !admit(next)) {
+        if (next == null || !admission.admit(next)) {
             return false;
         }
         wr = next;
@@ -169,89 +174,6 @@ final class StreamTransmitter {
             default -> throw new IllegalStateException("unhandled opcode " + op);
         }
         message = Message.DATA;
-        return true;
-    }
-
-    /**
-     * A bind or an invalidation, carried out in send-queue order with nothing on the wire; it
-     * completes at once. A refused one completes with {@link WcStatus#MW_BIND_ERR} and ends the
-     * stream, as any request refused locally. Returns whether it was carried out.
-     */
-    private boolean executeLocal(SendWr op) {
-        boolean done;
-        if (op.opcode() == WrOpcode.BIND_MW) {
-            Region mr = s.stags.lookup(op.bindMrLkey());
-            done = s.stags.bindWindow(op.bindMwRkey(), op.bindNewRkey(), s.pd, s.qpNum, mr, op.bindOffset(),
-                    op.bindLength(), op.bindAccess()) == StagTable.OK;
-        } else if (op.opcode() == WrOpcode.REG_MR) {
-            done = s.stags.fastRegister(op.regStag(), op.regNewStag(), s.pd, op.regSegment(), op.regIova(),
-                    op.regAccess()) == StagTable.OK;
-        } else {
-            done = s.stags.invalidate(op.invalidateRkey(), s.pd);
-        }
-        if (!done) {
-            return failLocally(op, WcStatus.MW_BIND_ERR);
-        }
-        wr = op;
-        total = 0;
-        completeCurrent();
-        return true;
-    }
-
-    /**
-     * Whether the send queue's oldest request may start now: false if it must wait (a fence, ORD
-     * credit) or was refused locally (then it completes with an error and the stream terminates).
-     */
-    private boolean admit(SendWr next) {
-        WrOpcode op = next.opcode();
-        // RFC 5040 §5.5: a fenced request waits until every earlier Read has completed.
-        if (next.hasFlag(SendFlags.FENCE) && s.orq.size() > 0) {
-            return false;
-        }
-        if (op.consumesOrd() && s.params.ord() == 0) {
-            // RFC 6581 §9.1: no more Read Requests outstanding than the peer's IRD; an ORD of 0
-            // (the peer has no IRD) allows none: refuse locally, never put one on the wire
-            return failLocally(next, WcStatus.LOC_QP_OP_ERR);
-        }
-        if (op.consumesOrd() && s.orq.full()) {
-            return false;
-        }
-        if (op.needsRfc7306() && !s.params.rfc7306()) {
-            // RFC 7306 messages only where the connection allows them (siw answers them with a
-            // Terminate): refuse locally.
-            return failLocally(next, WcStatus.LOC_QP_OP_ERR);
-        }
-        if (!resolveSources(next)) {
-            return failLocally(next, WcStatus.LOC_PROT_ERR);
-        }
-        return true;
-    }
-
-    /** Looks up and checks every local scatter/gather entry of a request before anything is sent. */
-    private boolean resolveSources(SendWr next) {
-        int n = next.numSge();
-        if (n > gather.capacity()) {
-            return false;
-        }
-        boolean inline = next.hasFlag(SendFlags.INLINE);
-        // iWARP: an RDMA Read names exactly one sink (the Read Request carries one sink STag); an
-        // atomic names one 8-byte buffer for the original value.
-        boolean resultInto = next.opcode() == WrOpcode.RDMA_READ || next.opcode().isAtomic();
-        if (resultInto && n != 1 || next.opcode().isAtomic() && next.sgeLength(0) != 8) {
-            return false;
-        }
-        int access = resultInto ? Access.LOCAL_WRITE : 0;
-        for (int i = 0; i < n; i++) {
-            if (inline && next.sgeInlineSource(i) != null) {
-                gather.resolve(i, null);
-                continue;
-            }
-            Region r = s.stags.lookup(next.sgeLkey(i));
-            if (s.stags.checkLocal(r, s.pd, access, next.sgeOffset(i), next.sgeLength(i)) != StagTable.OK) {
-                return false;
-            }
-            gather.resolve(i, r);
-        }
         return true;
     }
 
@@ -445,7 +367,7 @@ final class StreamTransmitter {
      * whose memory is gone — RFC 5040 §4.8, RDMAP remote protection error, invalid STag, as the
      * request's check would have answered had the memory been freed before it arrived; for a
      * request of our own, its source is gone — it completes with {@link WcStatus#LOC_PROT_ERR} and
-     * the stream ends with an RDMAP local catastrophic error (as {@link #failLocally}). Either way
+     * the stream ends with an RDMAP local catastrophic error (as a request {@link SendAdmission} refuses). Either way
      * the Terminate goes out next and everything else is flushed. Anything else is a bug and goes
      * on up. Returns true (the transmit loop carries on, to send the Terminate).
      */
@@ -489,19 +411,6 @@ final class StreamTransmitter {
         if (signaled) {
             s.completer.send(wrId, WcStatus.SUCCESS, opcode, total, sink.completionBarrier());
         }
-    }
-
-    /**
-     * A request that cannot be carried out: it completes with {@code status}, the stream sends a
-     * Terminate in its place (RFC 5040 §7.1: header fields zero) and everything after it flushes.
-     * Returns false (the request does not start).
-     */
-    private boolean failLocally(SendWr refused, WcStatus status) {
-        // the Terminate first, so that the completion names it
-        s.terminator.terminate(RdmapError.LOCAL_CATASTROPHIC, null, 0);
-        s.completer.send(refused.wrId(), status, refused.opcode().completionOpcode(), 0, -1);
-        s.sendQueue.advance();
-        return false;
     }
 
     /**

@@ -7,7 +7,7 @@ package org.jwarp.verbs;
  * to take.
  *
  * <p>Called on the engine thread that owns the connection (in
- * {@link DeviceConfig.ThreadingMode#INVOKER} mode, on the thread running the duty cycle). It must
+ * a device whose engine runs on its callers' threads, on the thread running the duty cycle). It must
  * return quickly and must not block: while it runs, that engine thread moves no data for any of its
  * queue pairs. Calling {@link ConnectionRequest#accept}, {@code reject}, {@code post*} and
  * {@code poll} from it is allowed (they do not block). Hand anything slower to another thread, for

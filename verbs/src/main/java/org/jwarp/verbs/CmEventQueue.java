@@ -9,9 +9,10 @@ import java.util.concurrent.TimeUnit;
  * librdmacm's {@code rdma_get_cm_event}. Offering never blocks the engine thread (the queue is
  * unbounded; connection events are a handful per connection).
  *
- * <p>In {@link DeviceConfig.ThreadingMode#INVOKER} mode nothing produces events unless some
- * thread runs the engine, and in {@link DeviceConfig.ThreadingMode#HYBRID} mode the standby engine
- * thread takes over only a moment after the application stops calling in: in both, wait with
+ * <p>Where a device's engine runs on its callers' threads ({@link RdmaDevice#needsInvoke()}),
+ * nothing produces events unless some thread runs the engine, and where a standby engine thread
+ * takes over from the callers (the jwarp engine's hybrid mode) it does so only a moment after the
+ * application stops calling in: in both, wait with
  * {@link #poll(Duration, RdmaDevice)} (or {@link #expect(Class, Duration, RdmaDevice)}), which runs
  * the engine or hands it over at once, instead of {@link #poll(long, TimeUnit)}.
  *
@@ -63,9 +64,9 @@ public final class CmEventQueue implements CmEventHandler {
 
     /**
      * The next event, waiting up to the timeout on {@code device}'s engine ({@code null} on
-     * timeout): in INVOKER mode the waiting thread runs the device's duty cycle meanwhile
-     * ({@link RdmaDevice#invokeUntil}), in HYBRID mode it hands the engine to the standby thread at
-     * once and sleeps in the queue; in DEDICATED mode as {@link #poll(Duration)}.
+     * timeout): if the device {@linkplain RdmaDevice#needsInvoke() needs its callers}, the waiting
+     * thread runs the device's duty cycle meanwhile ({@link RdmaDevice#invokeUntil}); otherwise it
+     * hands the engine over at once, if it held it, and sleeps in the queue.
      *
      * @param timeout the longest wait
      * @param device  the device whose engine produces the events
@@ -73,11 +74,7 @@ public final class CmEventQueue implements CmEventHandler {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public CmEvent poll(Duration timeout, RdmaDevice device) throws InterruptedException {
-        DeviceConfig.ThreadingMode mode = device.config().threadingMode();
-        if (mode == DeviceConfig.ThreadingMode.DEDICATED) {
-            return poll(timeout);
-        }
-        if (mode == DeviceConfig.ThreadingMode.HYBRID) {
+        if (!device.needsInvoke()) {
             // hand the engine over (a wait of no time), then sleep in the queue: an event wakes
             // this thread at once, and a long wait costs no wake-ups
             device.invokeUntil(this::hasEvent, 0, TimeUnit.NANOSECONDS);

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  * {@code ibv_get_cq_event} followed by {@code ibv_ack_cq_events}); the CQ must then be re-armed.
  * Each wake-up of a blocked waiter counts in the device's {@code wakeups} counter.
  *
- * <p>Thread-safety: one thread at a time waits. In {@link DeviceConfig.ThreadingMode#INVOKER} mode
- * the waiting thread runs the engine's duty cycle between idle steps instead of blocking outright.
+ * <p>Thread-safety: one thread at a time waits. Where the engine runs on its callers' threads
+ * ({@link RdmaDevice#needsInvoke()}) the waiting thread runs the engine's duty cycle between idle steps instead of blocking outright.
  */
 public interface CompletionChannel extends AutoCloseable {
 

@@ -25,8 +25,8 @@ package org.jwarp.verbs;
  * affected queue pairs go to {@link QpState#ERROR} (OFED's CQ-error asynchronous event).
  *
  * <p>Thread-safety: {@link #poll} and {@link #requestNotify} from one thread at a time (the
- * consumer). In {@link DeviceConfig.ThreadingMode#INVOKER} mode, {@code poll} also runs the
- * engine's duty cycle. Allocation-free and lock-free.
+ * consumer). Where the engine runs on its callers' threads ({@link RdmaDevice#invoke()}),
+ * {@code poll} also runs the engine's duty cycle. Allocation-free and lock-free.
  */
 public interface CompletionQueue extends AutoCloseable {
 

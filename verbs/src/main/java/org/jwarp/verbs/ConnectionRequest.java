@@ -50,7 +50,7 @@ public interface ConnectionRequest {
      * @return completes when the MPA Reply has been handed to TCP; completes exceptionally if it
      *         could not be (the setup failed or timed out first, the peer closed, the parameters
      *         were refused, the device closed). It completes on the engine thread (in
-     *         {@link DeviceConfig.ThreadingMode#INVOKER} mode, in a thread's duty cycle: keep
+     *         a device that {@linkplain RdmaDevice#needsInvoke() needs its callers}, in a thread's duty cycle: keep
      *         calling {@link RdmaDevice#invoke()} while waiting); keep dependent actions short.
      * @throws IllegalStateException    if already answered or timed out, or {@code qp} is not in INIT
      *                                  or already bound to a connection

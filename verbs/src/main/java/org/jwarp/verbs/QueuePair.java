@@ -30,8 +30,8 @@ import java.util.Optional;
  * <h2>Thread-safety</h2>
  * {@code postSend} from one thread at a time, {@code postRecv} from one thread at a time (it may be
  * a different one). {@code modify}, {@code close} and the getters from any thread. In
- * {@link DeviceConfig.ThreadingMode#INVOKER} mode a post may also run the engine's duty cycle on
- * the posting thread (never blocking).
+ * a provider whose engine runs on its callers' threads ({@link RdmaDevice#invoke()}) a post may
+ * also run the engine's duty cycle on the posting thread (never blocking).
  */
 public interface QueuePair extends AutoCloseable {
 

@@ -9,7 +9,7 @@ import org.jwarp.verbs.spi.RdmaProviders;
 
 /**
  * An open soft-iWARP device ({@code ibv_context}): the root of every other resource, and the owner
- * of the engine threads (in {@link DeviceConfig.ThreadingMode#DEDICATED} mode).
+ * of the provider's engine threads, if it runs any.
  *
  * <p>Open one with {@link #open(DeviceConfig)}, which finds an implementation through the
  * {@link RdmaProvider} service. Close it when done: closing destroys every resource still open
@@ -25,9 +25,8 @@ public interface RdmaDevice extends AutoCloseable {
      *
      * @throws IllegalStateException    if no (matching) provider is on the class path; the message
      *                                  says what to add
-     * @throws IllegalArgumentException if the provider refuses a setting (the spinner rule is
-     *                                  applied by {@link DeviceConfig.Builder#build()}, with the
-     *                                  processor count it was given)
+     * @throws IllegalArgumentException if the provider refuses a setting, or the provider
+     *                                  configuration is another provider's
      * @param config the configuration
      * @return the open device
      */
@@ -72,14 +71,27 @@ public interface RdmaDevice extends AutoCloseable {
     DeviceConfig config();
 
     /**
-     * The socket I/O layer this device's connections run on ("nio", "syscalls", "uring",
-     * "uring-sqpoll"): the configured
-     * {@link DeviceConfig#socketIo()} with AUTO resolved. Benchmarks print it in their header.
+     * How this device's connections reach the network, in the provider's words (the jwarp engine:
+     * its socket I/O layer, "nio", "syscalls", "uring" or "uring-sqpoll"). Benchmarks print it in
+     * their header. This default says the provider's name.
      *
      * @return the layer's name
      */
     default String socketIoLayer() {
-        return config().socketIo().option();
+        return providerName();
+    }
+
+    /**
+     * Whether nothing progresses unless an application thread calls into the device
+     * ({@link #invoke()}, a poll, a post, {@link #invokeUntil}): a provider whose engine runs only
+     * on its callers' threads (the jwarp engine's invoker mode). A thread that waits for something
+     * the device produces must then run it, with {@link #invokeUntil}; otherwise it may sleep.
+     * This default says no.
+     *
+     * @return whether the callers drive the device
+     */
+    default boolean needsInvoke() {
+        return false;
     }
 
     /**
@@ -154,10 +166,11 @@ public interface RdmaDevice extends AutoCloseable {
     List<Counters> engineCounters();
 
     /**
-     * INVOKER mode: runs one engine duty cycle on the calling thread (sockets, timers, CM) and
-     * returns the amount of work done (0 when idle); never blocks. Call it from one thread at a
-     * time; {@code poll}, {@code post*} and {@code await} also run it. DEDICATED mode: does nothing
-     * and returns 0, the engine threads do the work.
+     * A provider whose engine runs on its callers' threads (the jwarp engine's invoker and hybrid
+     * modes): runs one engine duty cycle on the calling thread (sockets, timers, CM) and returns the
+     * amount of work done (0 when idle); never blocks. Call it from one thread at a time;
+     * {@code poll}, {@code post*} and {@code await} also run it. A provider with engine threads of
+     * its own does nothing and returns 0.
      *
      * @return the amount of work done
      */
@@ -165,10 +178,10 @@ public interface RdmaDevice extends AutoCloseable {
 
     /**
      * Waits until {@code done} holds or the timeout passes, and returns whether it holds: the
-     * blocking wait of a thread that needs something the engine produces (a CM event, say). In
-     * INVOKER mode the waiting thread is the engine: it runs duty cycles, idling between those that
-     * found no work as the device's idle strategy does (a post, a new connection or arriving data
-     * ends a park). In DEDICATED mode the engine threads do the work and this only waits. This
+     * blocking wait of a thread that needs something the engine produces (a CM event, say). Where
+     * the engine runs on its callers' threads, the waiting thread is the engine: it runs duty
+     * cycles, idling between those that found no work as the device's idle strategy does (a post, a
+     * new connection or arriving data ends a park). Where it has threads of its own, this only waits. This
      * default checks {@code done} between {@link #invoke()} calls and parks of at most 100 µs;
      * providers idle as their engine does.
      *

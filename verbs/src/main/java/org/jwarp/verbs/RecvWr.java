@@ -18,10 +18,7 @@ public final class RecvWr implements ScatterGatherList {
     public static final int DEFAULT_MAX_SGE = 4;
 
     private long wrId;
-    private final int[] sgeLkey;
-    private final long[] sgeOffset;
-    private final int[] sgeLength;
-    private int numSge;
+    private final SgeArray sges;
 
     /** A request with room for {@link #DEFAULT_MAX_SGE} SGEs. */
     public RecvWr() {
@@ -35,12 +32,7 @@ public final class RecvWr implements ScatterGatherList {
      * @param maxSge the SGE capacity
      */
     public RecvWr(int maxSge) {
-        if (maxSge < 1 || maxSge > 0xFFFF) {
-            throw new IllegalArgumentException("RecvWr SGE capacity must be in 1..65535: " + maxSge);
-        }
-        sgeLkey = new int[maxSge];
-        sgeOffset = new long[maxSge];
-        sgeLength = new int[maxSge];
+        sges = new SgeArray("RecvWr", maxSge, false);
     }
 
     /**
@@ -50,7 +42,7 @@ public final class RecvWr implements ScatterGatherList {
      */
     public RecvWr reset() {
         wrId = 0;
-        numSge = 0;
+        sges.clear();
         return this;
     }
 
@@ -69,7 +61,7 @@ public final class RecvWr implements ScatterGatherList {
      * @return this request
      */
     public RecvWr clearSges() {
-        numSge = 0;
+        sges.clear();
         return this;
     }
 
@@ -96,18 +88,7 @@ public final class RecvWr implements ScatterGatherList {
      * @return this request
      */
     public RecvWr addSge(int lkey, long offset, int length) {
-        if (numSge == sgeLkey.length) {
-            throw new IllegalStateException("RecvWr holds at most " + sgeLkey.length
-                    + " SGEs; create it with new RecvWr(maxSge)");
-        }
-        if (offset < 0 || length < 0) {
-            throw new IllegalArgumentException("SGE offset and length must be >= 0: offset=" + offset
-                    + " length=" + length);
-        }
-        sgeLkey[numSge] = lkey;
-        sgeOffset[numSge] = offset;
-        sgeLength[numSge] = length;
-        numSge++;
+        sges.add(lkey, offset, length, null);
         return this;
     }
 
@@ -118,26 +99,27 @@ public final class RecvWr implements ScatterGatherList {
 
     /** {@return the SGE capacity} */
     public int maxSge() {
-        return sgeLkey.length;
+        return sges.capacity();
     }
 
+    @Override
     public int numSge() {
-        return numSge;
+        return sges.count();
     }
 
+    @Override
     public int sgeLkey(int i) {
-        checkSgeIndex(i);
-        return sgeLkey[i];
+        return sges.lkey(i);
     }
 
+    @Override
     public long sgeOffset(int i) {
-        checkSgeIndex(i);
-        return sgeOffset[i];
+        return sges.offset(i);
     }
 
+    @Override
     public int sgeLength(int i) {
-        checkSgeIndex(i);
-        return sgeLength[i];
+        return sges.length(i);
     }
 
     /**
@@ -145,12 +127,9 @@ public final class RecvWr implements ScatterGatherList {
      *
      * @return the sum in bytes
      */
+    @Override
     public long totalLength() {
-        long total = 0;
-        for (int i = 0; i < numSge; i++) {
-            total += sgeLength[i];
-        }
-        return total;
+        return sges.totalLength();
     }
 
     /**
@@ -160,7 +139,7 @@ public final class RecvWr implements ScatterGatherList {
      * @return a {@link PostStatus} code
      */
     public int check(int maxSge) {
-        return numSge > maxSge ? PostStatus.TOO_MANY_SGE : PostStatus.OK;
+        return sges.count() > maxSge ? PostStatus.TOO_MANY_SGE : PostStatus.OK;
     }
 
     /**
@@ -171,31 +150,14 @@ public final class RecvWr implements ScatterGatherList {
      * @throws IllegalStateException if {@code other} has more SGEs than this capacity
      */
     public RecvWr copyFrom(RecvWr other) {
-        if (other.numSge > sgeLkey.length) {
-            throw new IllegalStateException("cannot copy " + other.numSge + " SGEs into a RecvWr of capacity "
-                    + sgeLkey.length);
-        }
+        sges.copyFrom(other.sges);
         wrId = other.wrId;
-        System.arraycopy(other.sgeLkey, 0, sgeLkey, 0, other.numSge);
-        System.arraycopy(other.sgeOffset, 0, sgeOffset, 0, other.numSge);
-        System.arraycopy(other.sgeLength, 0, sgeLength, 0, other.numSge);
-        numSge = other.numSge;
         return this;
-    }
-
-    private void checkSgeIndex(int i) {
-        if (i < 0 || i >= numSge) {
-            throw new IndexOutOfBoundsException("SGE index " + i + " out of 0.." + (numSge - 1));
-        }
     }
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder("RecvWr{wrId=").append(wrId).append(", sges=[");
-        for (int i = 0; i < numSge; i++) {
-            sb.append(i == 0 ? "" : ", ").append(Stag.toString(sgeLkey[i])).append('+')
-                    .append(sgeOffset[i]).append('/').append(sgeLength[i]);
-        }
-        return sb.append("]}").toString();
+        StringBuilder sb = new StringBuilder("RecvWr{wrId=").append(wrId).append(", sges=");
+        return sges.appendTo(sb).append('}').toString();
     }
 }

@@ -44,11 +44,13 @@
  * {@link org.jwarp.verbs.CompletionChannel#await(java.time.Duration)}.
  *
  * <h2>Configuration</h2>
- * {@link org.jwarp.verbs.DeviceConfig} holds everything a device is opened with: the provider's
- * threading mode and engine threads, idle strategy, socket I/O layer, MPA negotiation
- * ({@link org.jwarp.verbs.MpaTimeouts}), resource limits ({@link org.jwarp.verbs.DeviceLimits}) and
- * Receive-Side Scaling ({@link org.jwarp.verbs.RssConfig}). {@code DeviceConfig.defaults()} suits
- * the machine it runs on.
+ * {@link org.jwarp.verbs.DeviceConfig} holds what every provider accepts: MPA negotiation and its
+ * timeouts ({@link org.jwarp.verbs.MpaTimeouts}), resource limits
+ * ({@link org.jwarp.verbs.DeviceLimits}), RFC 7306 and the peer timeout. A provider's own settings
+ * (the jwarp engine's threading mode, engine threads, idle strategy, socket I/O layer, CPU pinning
+ * and Receive-Side Scaling: its {@code JwarpConfig}) go in one slot beside them, a
+ * {@link org.jwarp.verbs.spi.ProviderConfig}; without one the provider uses its defaults, which
+ * suit the machine it runs on.
  *
  * <h2>Objects and their owners</h2>
  * <pre>
@@ -72,7 +74,7 @@
  *       data-path condition: post methods return a {@link org.jwarp.verbs.PostStatus} code and
  *       failures of posted work become {@link org.jwarp.verbs.WorkCompletion} statuses.</li>
  *   <li>Connection-manager events run on the engine thread that owns the connection (or on the
- *       invoking thread in {@link org.jwarp.verbs.DeviceConfig.ThreadingMode#INVOKER} mode) and
+ *       invoking thread where the engine runs on its callers' threads) and
  *       must not block; {@link org.jwarp.verbs.CmEventQueue} hands them to a thread that may.</li>
  * </ul>
  */

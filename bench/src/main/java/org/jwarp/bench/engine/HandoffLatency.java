@@ -11,8 +11,8 @@ import org.jwarp.engine.idle.BusySpinIdleStrategy;
 import org.jwarp.engine.idle.IdleStrategy;
 import org.jwarp.engine.idle.ParkIdleStrategy;
 import org.jwarp.engine.notify.Doorbell;
+import org.jwarp.engine.provider.JwarpConfig.Backoff;
 import org.jwarp.engine.ring.SpscSlotRing;
-import org.jwarp.verbs.DeviceConfig.Backoff;
 
 /**
  * One-way hand-off latency between an "application" thread and an "engine" thread through the

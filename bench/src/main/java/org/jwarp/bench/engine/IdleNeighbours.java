@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -79,8 +80,9 @@ public final class IdleNeighbours {
     }
 
     private static long[] run(int idle, int rounds) {
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER)
-                .limits(DeviceLimits.DEFAULT.withMaxQps(Math.max(DeviceLimits.DEFAULT.maxQps(), idle + 1))).build();
+        DeviceConfig config = DeviceConfig.builder().provider(JwarpConfig.builder()
+                .threadingMode(JwarpConfig.ThreadingMode.INVOKER).build()).limits(DeviceLimits.DEFAULT.withMaxQps(Math
+                .max(DeviceLimits.DEFAULT.maxQps(), idle + 1))).build();
         List<QueuePair> clientQps = new ArrayList<>();
         List<QueuePair> serverQps = new ArrayList<>();
         try (RdmaDevice client = RdmaDevice.open(config); RdmaDevice server = RdmaDevice.open(config);

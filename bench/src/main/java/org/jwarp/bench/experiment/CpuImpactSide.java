@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jwarp.bench.run.Listening;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -43,7 +44,7 @@ import org.jwarp.verbs.WrOpcode;
  * of work), as a single-threaded server does.
  *
  * <p>Arguments: {@code serve jwarp|sockets SIZE CLIENTS JOB_MS pin|free} (measures the job alone
- * first, then prints {@code listening on port N}, then after the loaded run a {@link Result} line,
+ * first, then prints a {@link Listening} line, then after the loaded run a {@link Result} line,
  * {@link ResultLines}) or {@code stream jwarp|sockets HOST PORT SIZE
  * CLIENTS pin|free} (streams until the server goes, then prints {@code streamed bytes=...}). The
  * job's length is calibrated in the server's process to JOB_MS alone, then fixed; each time is the
@@ -167,8 +168,7 @@ public final class CpuImpactSide {
             }
             Job job = Job.calibrate(jobMs);
             long alone = job.shortest(ALONE_RUNS, () -> { });
-            out.println("listening on port " + listener.localAddress().getPort());
-            out.flush();
+            Listening.print(out, listener.localAddress().getPort());
             List<QueuePair> qps = new ArrayList<>();
             for (int up = 0; up < clients; ) {
                 CmEvent e = events.poll(WAIT, dev);
@@ -256,8 +256,7 @@ public final class CpuImpactSide {
             }
             Job job = Job.calibrate(jobMs);
             long alone = job.shortest(ALONE_RUNS, () -> { });
-            out.println("listening on port " + ((InetSocketAddress) l.getLocalAddress()).getPort());
-            out.flush();
+            Listening.print(out, ((InetSocketAddress) l.getLocalAddress()).getPort());
             List<SocketChannel> channels = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
                 SocketChannel c = l.accept();

@@ -1,5 +1,6 @@
 package org.jwarp.bench.experiment;
 
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.DeviceConfig;
 
 /**
@@ -14,7 +15,8 @@ public final class OffloadNic {
     }
 
     public static DeviceConfig config() {
-        return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .idleStrategy(DeviceConfig.IdleStrategyKind.PARK).build();
+        return DeviceConfig.builder().provider(JwarpConfig.builder()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).idleStrategy(JwarpConfig.IdleStrategyKind.PARK)
+                .build()).build();
     }
 }

@@ -15,6 +15,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Arrays;
+import org.jwarp.bench.run.Listening;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -44,7 +45,7 @@ import org.jwarp.verbs.WrOpcode;
  * (non-blocking, as the paper's) the socket takes what its buffer holds, the client computes, then
  * writes the rest and reads the pong. Both wait asleep (completion events, a selector).
  *
- * <p>Arguments: {@code serve jwarp|sockets SIZE pin|free} (prints {@code listening on port N},
+ * <p>Arguments: {@code serve jwarp|sockets SIZE pin|free} (prints a {@link Listening} line,
  * serves one client until it leaves) or {@code run jwarp|sockets HOST PORT SIZE pin|free WARMUP
  * C_MS:N,...} (WARMUP ping-pongs alone, then N timed iterations at each computation time; prints a
  * {@link Result} line for each, {@link ResultLines}). With {@code pin}
@@ -249,8 +250,7 @@ public final class OverlapSide {
     private static void serveRdma(int size, PrintStream out) throws Exception {
         try (RdmaEnd end = new RdmaEnd(size)) {
             var listener = end.dev.connectionManager().listen(new InetSocketAddress(0), 1, end.events);
-            out.println("listening on port " + listener.localAddress().getPort());
-            out.flush();
+            Listening.print(out, listener.localAddress().getPort());
             CmEvent.ConnectRequest r = end.events.expect(CmEvent.ConnectRequest.class, WAIT, end.dev);
             RemoteBuffer client = RemoteBuffer.decode(r.request().privateData());
             end.postRecvs();
@@ -343,8 +343,7 @@ public final class OverlapSide {
     private static void serveSockets(int size, PrintStream out) throws Exception {
         try (ServerSocketChannel l = ServerSocketChannel.open()) {
             l.bind(new InetSocketAddress(0), 1);
-            out.println("listening on port " + ((InetSocketAddress) l.getLocalAddress()).getPort());
-            out.flush();
+            Listening.print(out, ((InetSocketAddress) l.getLocalAddress()).getPort());
             try (SocketChannel c = l.accept()) {
                 c.socket().setTcpNoDelay(true);
                 ByteBuffer buf = ByteBuffer.allocateDirect(size);

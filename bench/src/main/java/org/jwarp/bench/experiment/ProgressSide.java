@@ -13,15 +13,16 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import org.jwarp.bench.run.Listening;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.Moderation;
 import org.jwarp.verbs.ConnectParams;
 import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.Moderation;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.QpInitAttr;
@@ -39,7 +40,7 @@ import org.jwarp.verbs.WrOpcode;
  * application does) or by a request and a response over a TCP socket (which waits for the
  * server's application). Both clients sleep while they wait (completion events, a blocking read).
  *
- * <p>Arguments: {@code serve jwarp|sockets LOAD_MS} (prints {@code listening on port N}, serves one
+ * <p>Arguments: {@code serve jwarp|sockets LOAD_MS} (prints a {@link Listening} line, serves one
  * client until it leaves) or {@code fetch jwarp|sockets HOST PORT COUNT} (prints a {@link Result}
  * line, {@link ResultLines}). Data check: every fetch's 1 KiB is compared with the server's pattern.
  */
@@ -92,8 +93,7 @@ public final class ProgressSide {
             QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build());
             CmEventQueue events = new CmEventQueue();
             var listener = dev.connectionManager().listen(new InetSocketAddress(0), 1, events);
-            System.out.println("listening on port " + listener.localAddress().getPort());
-            System.out.flush();
+            Listening.print(System.out, listener.localAddress().getPort());
             CmEvent.ConnectRequest r = events.expect(CmEvent.ConnectRequest.class, WAIT, dev);
             r.request().accept(qp, new AcceptParams(RemoteBuffer.of(data).encode(), 16, 16));
             events.expect(CmEvent.Established.class, WAIT, dev);
@@ -166,8 +166,7 @@ public final class ProgressSide {
         }
         try (ServerSocketChannel l = ServerSocketChannel.open()) {
             l.bind(new InetSocketAddress(0), 1);
-            System.out.println("listening on port " + ((InetSocketAddress) l.getLocalAddress()).getPort());
-            System.out.flush();
+            Listening.print(System.out, ((InetSocketAddress) l.getLocalAddress()).getPort());
             try (SocketChannel c = l.accept()) {
                 c.configureBlocking(false);
                 c.socket().setTcpNoDelay(true);

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jwarp.bench.perf.CpuMeter;
+import org.jwarp.bench.run.Listening;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -59,7 +60,7 @@ import org.jwarp.verbs.WrOpcode;
  * so that their CPU time is the protocol's work, not polling; each has an engine thread of its own
  * that sleeps when idle ({@link ProgressSide#nic()}).
  *
- * <p>Arguments: {@code serve MAX_SIZE} (prints {@code listening on port N}; serves one sender until
+ * <p>Arguments: {@code serve MAX_SIZE} (prints a {@link Listening} line; serves one sender until
  * it says BYE) or {@code send HOST PORT MAX_SIZE PROTOCOLS SIZES COUNT WARMUP REPEATS} (comma lists;
  * for each repeat, size and protocol a block of COUNT messages after WARMUP unreported ones; prints
  * one {@link Result} line per block, {@link ResultLines}). Data check: every message carries a
@@ -272,8 +273,7 @@ public final class RendezvousSide {
                 p.postRecv(slots, i, slotBytes);
             }
             var listener = p.dev.connectionManager().listen(new InetSocketAddress(0), 1, p.events);
-            System.out.println("listening on port " + listener.localAddress().getPort());
-            System.out.flush();
+            Listening.print(System.out, listener.localAddress().getPort());
             CmEvent.ConnectRequest r = p.events.expect(CmEvent.ConnectRequest.class, WAIT, p.dev);
             if (r == null) {
                 throw new IOException("no sender came");

@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jwarp.engine.counters.EngineCounters;
+import org.jwarp.engine.provider.JwarpConfig;
+import org.jwarp.engine.rss.RssConfig;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -31,7 +33,6 @@ import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
-import org.jwarp.verbs.RssConfig;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
@@ -129,8 +130,9 @@ public final class RssExperiment {
 
     /** One point: two devices over loopback, {@code connections} WRITE streams for {@code seconds}. */
     public static Result run(Point p, double seconds, int size) throws InterruptedException {
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(p.engines()).rss(RssConfig.DEFAULT.withSteering(p.steering())).build();
+        DeviceConfig config = DeviceConfig.builder().provider(JwarpConfig.builder()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(p.engines()).rss(RssConfig.DEFAULT
+                .withSteering(p.steering())).build()).build();
         Set<Thread> before = engineThreadsNow();
         // the memory outlives both devices: a WRITE completes when TCP took it, before the peer placed it
         try (Arena arena = Arena.ofShared(); RdmaDevice server = RdmaDevice.open(config)) {

@@ -1,19 +1,13 @@
 package org.jwarp.bench.experiment;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.jwarp.bench.run.JvmProcess;
 
 /**
  * Seed 001's Table I/II measurement: a one-way stream between two hosts, the host passing data to
@@ -94,21 +88,19 @@ public final class ToeExperiment {
         return runs;
     }
 
-    private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
-
     private static Run once(Where w, int repeat, String stack, int chunk, double seconds) throws IOException,
             InterruptedException {
-        Child receiver = Child.start(w.receiverPrefix(), RECEIVER_HOST_CPU, List.of("receive", stack,
-                Integer.toString(chunk), w.receiverBind(), Integer.toString(RECEIVER_ENGINE_CPU)));
+        JvmProcess receiver = side(w.receiverPrefix(), RECEIVER_HOST_CPU, List.of("receive", stack,
+                Integer.toString(chunk), w.receiverBind(), Integer.toString(RECEIVER_ENGINE_CPU)), "receiver");
         try {
             int port = receiver.port();
-            Child sender = Child.start(w.senderPrefix(), SENDER_HOST_CPU, List.of("send", stack,
+            JvmProcess sender = side(w.senderPrefix(), SENDER_HOST_CPU, List.of("send", stack,
                     Integer.toString(chunk), w.receiverAddress(), Integer.toString(port), Double.toString(seconds),
-                    Integer.toString(SENDER_ENGINE_CPU)));
+                    Integer.toString(SENDER_ENGINE_CPU)), "sender");
             try {
-                long limit = (long) (seconds * 1000) + 60_000;
-                ToeStream.SideResult s = sender.result(limit);
-                ToeStream.SideResult r = receiver.result(limit);
+                long limit = (long) Math.ceil(seconds) + 60;
+                ToeStream.SideResult s = result(sender.awaitOutput(limit));
+                ToeStream.SideResult r = result(receiver.awaitOutput(limit));
                 if (s.bytes() != r.bytes()) {
                     throw new IOException("the receiver got " + r.bytes() + " bytes of the " + s.bytes() + " sent");
                 }
@@ -122,78 +114,17 @@ public final class ToeExperiment {
     }
 
     /** A side's process: its threads on {@code hostCpu} (taskset); the engine thread moves to its own CPU. */
-    private static final class Child {
-        private final Process process;
-        private final StringBuilder output = new StringBuilder();
-        private final CompletableFuture<Integer> port = new CompletableFuture<>();
-        private final Thread reader;
-
-        private Child(Process process) {
-            this.process = process;
-            reader = Thread.ofPlatform().daemon().name("toe-experiment-output").start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line = r.readLine(); line != null; line = r.readLine()) {
-                        synchronized (output) {
-                            output.append(line).append('\n');
-                        }
-                        Matcher m = LISTENING.matcher(line);
-                        if (m.find()) {
-                            port.complete(Integer.parseInt(m.group(1)));
-                        }
-                    }
-                } catch (IOException e) {
-                    port.completeExceptionally(e);
-                }
-                port.completeExceptionally(new IOException("the process ended before listening"));
-            });
+    private static JvmProcess side(List<String> prefix, int hostCpu, List<String> args, String what)
+            throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
+        if (new File("/usr/bin/taskset").canExecute()) {
+            cmd.addAll(List.of("taskset", "-c", Integer.toString(hostCpu)));
         }
+        return JvmProcess.start(cmd, ToeStream.class.getName(), args, "toe " + what);
+    }
 
-        static Child start(List<String> prefix, int hostCpu, List<String> args) throws IOException {
-            List<String> cmd = new ArrayList<>(prefix);
-            if (new File("/usr/bin/taskset").canExecute()) {
-                cmd.addAll(List.of("taskset", "-c", Integer.toString(hostCpu)));
-            }
-            cmd.add(ProcessHandle.current().info().command().orElse(
-                    System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
-            cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                    "-cp", System.getProperty("java.class.path"), ToeStream.class.getName()));
-            cmd.addAll(args);
-            return new Child(new ProcessBuilder(cmd).redirectErrorStream(true).start());
-        }
-
-        int port() throws IOException, InterruptedException {
-            try {
-                return port.get(60, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                throw new IOException("the receiver did not start: " + e.getMessage() + "; it printed: " + text(), e);
-            }
-        }
-
-        ToeStream.SideResult result(long millis) throws IOException, InterruptedException {
-            if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
-                throw new IOException("a side did not finish within " + millis + " ms; it printed: " + text());
-            }
-            String t = text();
-            if (process.exitValue() != 0) {
-                throw new IOException("a side failed (exit " + process.exitValue() + "): " + t);
-            }
-            return ResultLines.all(t, ToeStream.SideResult.class, "side").getFirst();
-        }
-
-        private String text() throws InterruptedException {
-            // an ended process's last lines (its result) may still be in the pipe: the reader takes them up to EOF
-            if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
-                reader.join(java.time.Duration.ofSeconds(5));
-            }
-            synchronized (output) {
-                return output.toString().strip();
-            }
-        }
-
-        void destroy() {
-            process.destroyForcibly();
-        }
+    private static ToeStream.SideResult result(String output) throws IOException {
+        return ResultLines.all(output, ToeStream.SideResult.class, "side").getFirst();
     }
 
     // ------------------------------------------------------------------ summary

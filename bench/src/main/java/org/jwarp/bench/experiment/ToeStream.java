@@ -12,6 +12,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
+import org.jwarp.bench.run.Listening;
+import org.jwarp.engine.provider.JwarpConfig;
+import org.jwarp.engine.provider.JwarpConfigBuilder;
 import org.jwarp.engine.toe.OffloadedSockets;
 import org.jwarp.engine.toe.ToeConfig;
 import org.jwarp.engine.toe.ToeServerSocket;
@@ -85,11 +88,11 @@ public final class ToeStream {
 
     /** The device for the offloaded sockets: one engine thread of its own, on {@code cpu} if given. */
     static RdmaDevice device(int cpu) {
-        DeviceConfig.Builder b = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1);
+        JwarpConfigBuilder b = JwarpConfig.builder().threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1);
         if (cpu >= 0) {
             b.cpuList(List.of(cpu));
         }
-        return RdmaDevice.open(b.build());
+        return RdmaDevice.open(DeviceConfig.builder().provider(b.build()).build());
     }
 
     /** The paper's receive chunk is the anonymous buffer: the engine passes each one on full. */
@@ -103,8 +106,7 @@ public final class ToeStream {
         byte[] b = new byte[chunk];
         if (!toe) {
             try (ServerSocket l = new ServerSocket(0, 1, bind)) {
-                announce.println("listening on port " + l.getLocalPort());
-                announce.flush();
+                Listening.print(announce, l.getLocalPort());
                 try (Socket s = l.accept()) {
                     Window w = new Window(null);
                     long n = drain(s.getInputStream(), b, w);
@@ -114,8 +116,7 @@ public final class ToeStream {
         }
         try (RdmaDevice d = device(engineCpu); OffloadedSockets sockets = OffloadedSockets.open(d, config(chunk));
              ToeServerSocket l = sockets.listen(new InetSocketAddress(bind, 0), 1)) {
-            announce.println("listening on port " + l.getLocalSocketAddress().getPort());
-            announce.flush();
+            Listening.print(announce, l.getLocalSocketAddress().getPort());
             try (ToeSocket s = l.accept()) {
                 Window w = new Window(sockets);
                 long n = drain(s.getInputStream(), b, w);

@@ -6,6 +6,7 @@ import static org.jwarp.bench.experiments.Rows.medians;
 import static org.jwarp.bench.experiments.Rows.min;
 import static org.jwarp.bench.experiments.Rows.size;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,63 @@ final class IwarpVsTcp extends SeedExperiment {
                     "Software iWARP was within a few µs of TCP's latency (kernel stack with CRC 20.3 µs at 4 B and "
                             + "615.5 µs at 64 kB, TCP 16.9 and 594.8 µs), about 10 Mb/s below TCP in throughput on "
                             + "1 GbE, the CRC costing about 8 Mb/s; its host ran near full CPU load, much of it the CRC."));
+    }
+
+    @Override
+    public List<String> help() {
+        return List.of("Seed 002's Tables 1-2 and Fig. 2-4: RDMA WRITE ping-pong latency and one-way stream "
+                + "throughput between two jwarp processes with MPA CRC on and off, against Java TCP sockets; during "
+                + "the stream, each side's CPU by message size, by thread CPU time and by a low-priority cycle soaker "
+                + "on each side's CPU (server on CPU 0, client on CPU 1).",
+                "Quick: latency at 4 B and 64 KiB, throughput at 4 and 64 KiB for 1 s, one run per point.");
+    }
+
+    @Override
+    public List<ExperimentOption> options() {
+        return List.of(ExperimentOption.REPEATS,
+                ExperimentOption.list("--latency-sizes", "BYTES,...", Integer.class, "Ping-pong sizes instead of the "
+                        + "mode's."),
+                ExperimentOption.list("--throughput-sizes", "BYTES,...", Integer.class, "Stream message sizes instead "
+                        + "of the mode's."),
+                ExperimentOption.one("--seconds", "S", Double.class, "Seconds per throughput run instead of the "
+                        + "mode's."));
+    }
+
+    @Override
+    public void run(ExperimentRun run) throws Exception {
+        IwarpVsTcpExperiment.Plan base = run.quick() ? IwarpVsTcpExperiment.Plan.quick()
+                : IwarpVsTcpExperiment.Plan.full();
+        IwarpVsTcpExperiment.Plan plan = new IwarpVsTcpExperiment.Plan(run.sizes("--latency-sizes",
+                base.latencySizes()), run.sizes("--throughput-sizes", base.throughputSizes()),
+                run.repeats(base.repeats()), base.roundTrips(), run.range("--seconds", base.seconds(), 0.1, 600),
+                base.calibrateMillis());
+        IwarpVsTcpExperiment.Pinning pin = IwarpVsTcpExperiment.Pinning.forThisMachine();
+        List<String> notes = new ArrayList<>();
+        notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; " + pin.description()
+                + "; jwarp in its default threading mode for a one-CPU process");
+        notes.add("the machine may be shared: a soaker counts any other work on its CPU as load");
+        Path dir = run.dir();
+        run.out().printf(java.util.Locale.ROOT, "jwarp experiment iwarp-vs-tcp (%s): latency sizes %s, throughput "
+                + "sizes %s (%.1f s), %d run(s) per point; %s%n", run.mode(), plan.latencySizes(), plan.throughputSizes(),
+                plan.seconds(), plan.repeats(), pin.description());
+        run.out().flush();
+        List<IwarpVsTcpExperiment.Point> points;
+        int total = plan.repeats() * IwarpVsTcpExperiment.STACKS.size() * (plan.latencySizes().size()
+                + plan.throughputSizes().size());
+        try (ExperimentProgress bar = new ExperimentProgress(run.out(), total)) {
+            points = new ArrayList<>(IwarpVsTcpExperiment.latency(run.jwarp(), plan, pin, p -> bar.point(line(p))));
+            points.addAll(IwarpVsTcpExperiment.throughput(run.jwarp(), plan, pin, notes, p -> bar.point(line(p))));
+        }
+        ExperimentData.printSummary(run.out(), dir, IwarpVsTcpExperiment.write(dir, plan, points, run.mode(), notes));
+    }
+
+    private static String line(IwarpVsTcpExperiment.Point p) {
+        return p.part().equals("latency")
+                ? f("  latency    %-11s %7d B: typical %9.2f us, p99 %9.2f us", p.stack(), p.size(), p.typicalUs(),
+                        p.p99Us())
+                : f("  throughput %-11s %7d B: %7.3f Gb/s; CPU %% sender %3.0f (soaker %3.0f), receiver %3.0f (soaker "
+                        + "%3.0f)", p.stack(), p.size(), p.gbps(), p.clientThreadPct(), p.clientSoakPct(),
+                        p.serverThreadPct(), p.serverSoakPct());
     }
 
     @Override

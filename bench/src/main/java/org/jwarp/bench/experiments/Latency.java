@@ -6,6 +6,7 @@ import static org.jwarp.bench.experiments.Rows.min;
 import static org.jwarp.bench.experiments.Rows.size;
 import static org.jwarp.bench.experiments.Rows.trim;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,9 @@ final class Latency extends SeedExperiment {
     /** The largest of the "small messages" the paper speaks of, bytes. */
     private static final double SMALL = 1024;
 
+    /** The testbed its delay sweep brings up and down (not the user's default one). */
+    private static final String TESTBED = "jwlat";
+
     Latency() {
         super("latency", "seed 000 Fig. 3 and 8: RDMA WRITE vs sockets one-way latency by size, and by "
                 + "WAN delay (testbed, root)",
@@ -24,6 +28,41 @@ final class Latency extends SeedExperiment {
                             + "does a WAN delay change the comparison?",
                     "On the LAN RDMA's latency is well below sockets' for small messages and the gap narrows as "
                             + "messages grow; with emulated WAN delay both curves follow the delay, which dominates."));
+    }
+
+    @Override
+    public List<String> help() {
+        return List.of("Seed 000's Fig. 3 and Fig. 8: one-way latency of an RDMA WRITE ping-pong against a TCP sockets "
+                + "ping-pong, by message size with no added delay (two processes on loopback), and at 1 KiB by the "
+                + "one-way delay degen adds between the testbed's two hosts (needs root; skipped otherwise).",
+                "Quick: 5 sizes, delays 0, 2 and 10 ms, one run per point.");
+    }
+
+    @Override
+    public List<ExperimentOption> options() {
+        return List.of(ExperimentOption.WHERE, ExperimentOption.REPEATS, ExperimentOption.SIZES);
+    }
+
+    @Override
+    public void run(ExperimentRun run) throws Exception {
+        LatencyExperiment.Plan base = run.quick() ? LatencyExperiment.Plan.quick() : LatencyExperiment.Plan.full();
+        LatencyExperiment.Plan plan = new LatencyExperiment.Plan(run.sizes("--sizes", base.sizes()), base.delaysMs(),
+                run.repeats(base.repeats()), base.iterations());
+        List<String> notes = new ArrayList<>(List.of(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning: "
+                + "each process's threads go where the kernel puts them; jwarp in its default threading mode"));
+        List<LatencyExperiment.Point> points = ExperimentProcesses.sweep(run, notes, new ExperimentProcesses.Sweep<>(
+                (hosts, d, progress) -> LatencyExperiment.sizes(run.jwarp(), plan, hosts, progress),
+                (hosts, d, progress) -> LatencyExperiment.delay(run.jwarp(), plan, hosts, d, progress), TESTBED,
+                plan.delaysMs(), "hosts A and B", Latency::line), plan::points, delays -> f("jwarp experiment latency "
+                + "(%s): sizes %s%s, %d run(s) per point", run.mode(), plan.sizes(), delays ? ", delays "
+                + plan.delaysMs() + " ms at 1 KiB" : "", plan.repeats()));
+        Path dir = run.dir();
+        ExperimentData.printSummary(run.out(), dir, LatencyExperiment.write(dir, plan, points, run.mode(), notes));
+    }
+
+    private static String line(LatencyExperiment.Point p) {
+        return f("  %-5s %-16s %6d B  delay %5.1f ms: typical %9.2f us, p99 %9.2f us", p.part(), p.transport(),
+                p.size(), p.delayMs(), p.typicalUs(), p.p99Us());
     }
 
     @Override
@@ -72,7 +111,7 @@ final class Latency extends SeedExperiment {
         return new Verdict(Verdict.of(held, delayRatios.isEmpty() ? 1 : 2), headline, "Typical one-way latency, jwarp "
                 + "/ busy-polling sockets, by size: " + sizes + below + " of " + ratios.size() + " sizes below sockets"
                 + (delayRatios.isEmpty() ? " (no delay sweep in this run)." : ". With added delay (jwarp / sockets): "
-                + delays + (follow ? "both follow the delay, as in the paper." : "they do not both follow the delay.")))
-                .withComparison(header, List.of(paper, ours));
+                + delays + (follow ? "both follow the delay, as in the paper." : "they do not both follow the delay."))
+                + LatencyTail.of(e)).withComparison(header, List.of(paper, ours));
     }
 }

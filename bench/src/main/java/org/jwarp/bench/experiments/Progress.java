@@ -5,11 +5,17 @@ import static org.jwarp.bench.experiments.Rows.max;
 import static org.jwarp.bench.experiments.Rows.min;
 import static org.jwarp.bench.experiments.Rows.trim;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** Communication progress: fetching from a busy process (seed 000, Fig. 4b and 6). */
 final class Progress extends SeedExperiment {
+
+    /** The testbed its delay sweep brings up and down (not the user's default one). */
+    private static final String TESTBED = "jwprog";
+
 
     Progress() {
         super("progress", "seed 000 Fig. 4b and 6: fetching 1 KiB from a busy process, RDMA READ vs "
@@ -20,6 +26,43 @@ final class Progress extends SeedExperiment {
                     "RDMA READ stays flat whatever the remote load, since no remote process takes part; the sockets "
                             + "fetch grows with the load. With large WAN delay the delay dominates both, RDMA still "
                             + "ahead."));
+    }
+
+    @Override
+    public List<String> help() {
+        return List.of("Seed 000's Fig. 4b and 6: the latency to fetch 1 KiB from a process busy in a dummy loop, by "
+                + "RDMA READ and by a sockets request/response, over the remote load (two processes on loopback), and at "
+                + "16 ms of load over the delay degen adds between the testbed's hosts (needs root; skipped otherwise).",
+                "Quick: loads 0, 1, 4 and 16 ms, delays 0, 2 and 10 ms, 40 fetches, one run per point.");
+    }
+
+    @Override
+    public List<ExperimentOption> options() {
+        return List.of(ExperimentOption.WHERE, ExperimentOption.list("--loads", "MS,...", Double.class,
+                "Remote loads instead of the mode's."));
+    }
+
+    @Override
+    public void run(ExperimentRun run) throws Exception {
+        ProgressExperiment.Plan base = run.quick() ? ProgressExperiment.Plan.quick() : ProgressExperiment.Plan.full();
+        ProgressExperiment.Plan plan = new ProgressExperiment.Plan(run.check("--loads", base.loadsMs(), 0, 1000, "ms"),
+                base.delaysMs(), base.repeats(), base.fetches());
+        List<String> notes = new ArrayList<>(List.of(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning; "
+                + "jwarp in its default threading mode (on 2 CPUs: hybrid, so the busy server's READs are served by its "
+                + "standby engine thread)"));
+        List<ProgressExperiment.Point> points = ExperimentProcesses.sweep(run, notes, new ExperimentProcesses.Sweep<>(
+                (hosts, d, progress) -> ProgressExperiment.loads(plan, hosts, progress),
+                (hosts, d, progress) -> ProgressExperiment.delay(plan, hosts, d, progress), TESTBED, plan.delaysMs(),
+                "hosts A and B, 16 ms of remote load,", Progress::line), plan::points, delays -> f("jwarp experiment "
+                + "progress (%s): loads %s ms%s, %d fetches of 1 KiB per point", run.mode(), plan.loadsMs(), delays
+                ? ", delays " + plan.delaysMs() + " ms at 16 ms of load" : "", plan.fetches()));
+        Path dir = run.dir();
+        ExperimentData.printSummary(run.out(), dir, ProgressExperiment.write(dir, plan, points, run.mode(), notes));
+    }
+
+    private static String line(ProgressExperiment.Point p) {
+        return f("  %-5s %-8s load %5.1f ms  delay %5.1f ms: median %10.1f us, p99 %10.1f us", p.part(), p.stack(),
+                p.loadMs(), p.delayMs(), p.medianUs(), p.p99Us());
     }
 
     @Override

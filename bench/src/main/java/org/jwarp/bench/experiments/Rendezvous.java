@@ -5,11 +5,17 @@ import static org.jwarp.bench.experiments.Rows.min;
 import static org.jwarp.bench.experiments.Rows.size;
 import static org.jwarp.bench.experiments.Rows.trim;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** Eager SEND against WRITE- and READ-based rendezvous (seed 000, Fig. 9). */
 final class Rendezvous extends SeedExperiment {
+
+    /** The testbed its delay sweep brings up and down (not the user's default one). */
+    private static final String TESTBED = "jwrndv";
+
 
     Rendezvous() {
         super("rendezvous", "seed 000 Fig. 9: eager SEND vs WRITE- and READ-based rendezvous; message "
@@ -22,6 +28,48 @@ final class Rendezvous extends SeedExperiment {
                             + "add round trips, so on a high-delay link it loses to eager copying unless messages are "
                             + "very large. The paper draws the protocols (Fig. 9) and argues the trade-off, without "
                             + "numbers."));
+    }
+
+    @Override
+    public List<String> help() {
+        return List.of("Seed 000's Fig. 9: moving a message into a receiver's buffer by eager SENDs (copies through "
+                + "pre-posted receive buffers) against WRITE-based and READ-based rendezvous (an address exchange per "
+                + "message); the message latency and the receiver's CPU per message, by size (two processes on "
+                + "loopback), and at 64 KiB by the delay degen adds between the testbed's hosts (needs root; skipped "
+                + "otherwise).",
+                "Quick: sizes 1, 16, 256 and 1024 KiB, delays 0, 2 and 10 ms, 100 messages per point, one run.");
+    }
+
+    @Override
+    public List<ExperimentOption> options() {
+        return List.of(ExperimentOption.WHERE, ExperimentOption.REPEATS, ExperimentOption.SIZES,
+                ExperimentOption.one("--messages", "N", Integer.class, "Messages per point instead of the mode's."));
+    }
+
+    @Override
+    public void run(ExperimentRun run) throws Exception {
+        RendezvousExperiment.Plan base = run.quick() ? RendezvousExperiment.Plan.quick()
+                : RendezvousExperiment.Plan.full();
+        int n = run.range("--messages", base.messages(), 1, 1_000_000);
+        RendezvousExperiment.Plan plan = new RendezvousExperiment.Plan(run.sizes("--sizes", base.sizes()),
+                base.delaysMs(), run.repeats(base.repeats()), n, Math.min(base.warmup(), n));
+        List<String> notes = new ArrayList<>(List.of(Runtime.getRuntime().availableProcessors() + " CPUs; no pinning; "
+                + "each side's device has an engine thread of its own that sleeps in its selector when idle; both "
+                + "applications sleep on completion events"));
+        List<RendezvousExperiment.Point> points = ExperimentProcesses.sweep(run, notes, new ExperimentProcesses.Sweep<>(
+                (hosts, d, progress) -> RendezvousExperiment.sizes(plan, hosts, progress),
+                (hosts, d, progress) -> RendezvousExperiment.delay(plan, hosts, d, progress), TESTBED, plan.delaysMs(),
+                "64 KiB messages between hosts A and B", Rendezvous::line), plan::points, delays -> f("jwarp experiment "
+                + "rendezvous (%s): sizes %s%s, %d messages per point, %d run(s)", run.mode(), plan.sizes(), delays
+                ? ", delays " + plan.delaysMs() + " ms at 64 KiB" : "", plan.messages(), plan.repeats()));
+        Path dir = run.dir();
+        ExperimentData.printSummary(run.out(), dir, RendezvousExperiment.write(dir, plan, points, run.mode(), notes));
+    }
+
+    private static String line(RendezvousExperiment.Point p) {
+        return f("  %-5s %-5s %8d B  delay %5.1f ms: median %10.1f us, p99 %10.1f us; receiver CPU/msg app %7.1f us, "
+                + "engine %7.1f us", p.part(), p.protocol(), p.size(), p.delayMs(), p.medianUs(), p.p99Us(),
+                p.serverAppUs(), p.serverEngineUs());
     }
 
     @Override

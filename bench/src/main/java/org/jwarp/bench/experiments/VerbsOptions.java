@@ -5,6 +5,7 @@ import static org.jwarp.bench.experiments.Rows.median;
 import static org.jwarp.bench.experiments.Rows.medians;
 import static org.jwarp.bench.experiments.Rows.size;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,70 @@ final class VerbsOptions extends SeedExperiment {
                             + "and more outstanding buffers cut the one-way time of small messages several fold (to "
                             + "about 0.3 µs at 8-16 buffers); post lists did no better than one request per post for "
                             + "small messages, and periodic signaling made no difference with one request per post."));
+    }
+
+    @Override
+    public List<String> help() {
+        return List.of("Seed 003's Fig. 1-6: the ping and blast tools over jwarp (the perf tests, --loopback, in this "
+                + "process), one verbs option varied at a time: the opcode set (SEND/RECV, WRITE, WRITE WITH IMM/RECV, "
+                + "READ), inline or not, busy polling or completion events, 1 to 128 outstanding buffers, one work "
+                + "request per post or post lists, full or periodic signaling; one-way time, throughput and each side's "
+                + "CPU.",
+                "Parts (figures): ping (Fig. 1), blast-small (Fig. 2), buffers (Fig. 3), buffers-large (Fig. 4), "
+                        + "opcodes-large (Fig. 5), signaling (Fig. 6a-b).",
+                "Quick: a few sizes and buffer counts per part, 0.3 s measured per point, one run.");
+    }
+
+    @Override
+    public List<ExperimentOption> options() {
+        return List.of(ExperimentOption.REPEATS,
+                ExperimentOption.list("--parts", "PART,...", String.class, "Which parts (figures) run instead of all "
+                        + "of them."),
+                ExperimentOption.list("--buffers", "N,...", Integer.class, "Outstanding buffer counts (Fig. 3, 4 and "
+                        + "6) instead of the mode's."),
+                ExperimentOption.one("--seconds", "S", Double.class, "Measured seconds per point instead of the "
+                        + "mode's."));
+    }
+
+    @Override
+    public void run(ExperimentRun run) throws Exception {
+        VerbsOptionsExperiment.Plan base = run.quick() ? VerbsOptionsExperiment.Plan.quick()
+                : VerbsOptionsExperiment.Plan.full();
+        List<String> parts = run.option("--parts");
+        if (parts != null && !VerbsOptionsExperiment.PARTS.containsAll(parts)) {
+            throw run.bad("--parts takes " + String.join(", ", VerbsOptionsExperiment.PARTS) + ", not "
+                    + String.join(",", parts));
+        }
+        VerbsOptionsExperiment.Plan plan = new VerbsOptionsExperiment.Plan(parts == null ? base.parts()
+                : List.copyOf(parts), base.pingSizes(), base.smallSizes(), base.bufferSizes(),
+                run.check("--buffers", base.buffers(), 1, 128, "buffers"), base.largeSizes(),
+                run.check("--buffers", base.largeBuffers(), 1, 128, "buffers"), base.opcodeSizes(),
+                run.repeats(base.repeats()), run.range("--seconds", base.seconds(), 0.05, 600));
+        List<String> notes = new ArrayList<>();
+        notes.add(Runtime.getRuntime().availableProcessors() + " CPUs; " + (VerbsOptionsExperiment.pinning() == null
+                ? "no pinning" : "client threads on CPU 0, server threads on CPU 1") + "; jwarp in its default threading "
+                + "mode for this machine");
+        Path dir = run.dir();
+        int total = plan.settings().size();
+        run.out().printf(java.util.Locale.ROOT, "jwarp experiment verbs-options (%s): parts %s, %d points, %.1f s "
+                + "measured each, %d run(s)%n", run.mode(), plan.parts(), total, plan.seconds(), plan.repeats());
+        run.out().flush();
+        List<String> threads = new ArrayList<>();
+        List<VerbsOptionsExperiment.Point> points;
+        try (ExperimentProgress bar = new ExperimentProgress(run.out(), total)) {
+            points = VerbsOptionsExperiment.run(run.jwarp(), plan, threads, p -> bar.point(line(p)));
+        }
+        for (String t : threads) {
+            notes.add("where threads ran (first point): " + t);
+        }
+        ExperimentData.printSummary(run.out(), dir, VerbsOptionsExperiment.write(dir, plan, points, run.mode(), notes));
+    }
+
+    private static String line(VerbsOptionsExperiment.Point p) {
+        return f("  %-13s %-9s %-6s %-6s %8d B x%-3d list %-3d signal/%-3d: one-way %9.3f us, %8.3f Gb/s, CPU client "
+                + "%3.0f %% server %3.0f %%", p.part(), p.opcode(), p.inline() ? "inline" : "-", p.events() ? "events"
+                : "busy", p.size(), p.buffers(), p.postList(), p.cqMod(), p.oneWayUs(), p.gbps(), p.activeCpuPct(),
+                p.passiveCpuPct());
     }
 
     @Override

@@ -15,6 +15,7 @@ import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.affinity.ThreadAffinity;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -39,8 +40,8 @@ import org.jwarp.wire.rdmap.RdmapOpcode;
  * with one dedicated engine thread on CPU 1 that sleeps in its selector when there is nothing to
  * read. The figure is the engine thread's CPU time per byte received — thread CPU time does not
  * count the time other processes take the CPU, so it holds up on a busy machine where throughput
- * does not — for staging every segment ({@code jwarp.rx.directFrom=off}) against reading every
- * segment's payload straight into the region ({@code =1}), alternating within each repeat. This
+ * does not — for staging every segment ({@code JwarpConfig.rxDirectFrom} {@code NEVER_DIRECT}) against reading every
+ * segment's payload straight into the region (from 1 byte), alternating within each repeat. This
  * is how the zero-copy threshold was chosen; the segment size is set here by framing, with no MTU
  * change.
  *
@@ -48,8 +49,6 @@ import org.jwarp.wire.rdmap.RdmapOpcode;
  */
 public final class RxPathBench {
 
-    /** The engine's switch for direct placement (SocketReceiver.DIRECT_FROM_PROPERTY). */
-    static final String PROPERTY = "jwarp.rx.directFrom";
     private static final int MESSAGE = 1 << 20;
 
     private RxPathBench() {
@@ -94,11 +93,11 @@ public final class RxPathBench {
 
     /** One run: the engine thread's CPU ns per KiB of payload placed. */
     static double run(String directFrom, int segment, double seconds) throws Exception {
-        System.setProperty(PROPERTY, directFrom);
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).idleStrategy(DeviceConfig.IdleStrategyKind.BACKOFF).cpuList(List.of(1)).build();
+        DeviceConfig config = DeviceConfig.builder().provider(JwarpConfig.builder()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1)
+                .idleStrategy(JwarpConfig.IdleStrategyKind.BACKOFF).cpuList(List.of(1))
+                .rxDirectFrom(directFrom(directFrom)).build()).build();
         try (RdmaDevice dev = RdmaDevice.open(config); Arena arena = Arena.ofShared()) {
-            System.clearProperty(PROPERTY);
             ProtectionDomain pd = dev.allocPd();
             CompletionQueue cq = dev.createCq(16, null);
             QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build());
@@ -164,9 +163,12 @@ public final class RxPathBench {
             qp.close();
             lastGbps[directFrom.equals("off") ? 0 : 1] = payload * 8e9 / (t1 - t0) / 1e9;
             return (cpu1 - cpu0) * 1024.0 / payload;
-        } finally {
-            System.clearProperty(PROPERTY);
         }
+    }
+
+    /** The engine's direct-placement threshold for "off" (always staged) or a byte count. */
+    static long directFrom(String directFrom) {
+        return directFrom.equals("off") ? JwarpConfig.NEVER_DIRECT : Long.parseLong(directFrom);
     }
 
     private static long segmentsOf(int segment) {

@@ -7,12 +7,13 @@ import org.jwarp.bench.perf.TransportKind;
 import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.DeviceConfig;
 
 /**
  * How the zero-copy receive threshold was chosen: RDMA WRITE streaming bandwidth per message size
- * with every large-enough segment read straight into the target ({@code jwarp.rx.directFrom=1})
- * against every segment going through the staging buffer ({@code off}), the two alternating
+ * with every large-enough segment read straight into the target ({@code JwarpConfig.rxDirectFrom} 1)
+ * against every segment going through the staging buffer ({@code NEVER_DIRECT}), the two alternating
  * within each repeat; invoker mode, client on CPU 0, server on CPU 1. A ratio above 1 means
  * direct placement pays at that size.
  *
@@ -27,8 +28,8 @@ public final class RxThresholdBench {
         int repeats = BenchArgs.repeats(args, 5);
         double seconds = BenchArgs.seconds(args, 2);
         List<Integer> sizes = BenchArgs.sizes(args, List.of(2048, 4096, 8192, 16384, 32768, 65536));
-        JwarpOptions invoker = new JwarpOptions(DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER)
-                .build(), List.of(), false, false);
+        JwarpOptions invoker = new JwarpOptions(DeviceConfig.builder().provider(JwarpConfig.builder()
+                .threadingMode(JwarpConfig.ThreadingMode.INVOKER).build()).build(), List.of(), false, false);
         double[][] on = new double[sizes.size()][repeats];
         double[][] off = new double[sizes.size()][repeats];
         run(invoker, "1", 65536, 1); // warm-up: the JIT compiles both paths
@@ -53,13 +54,11 @@ public final class RxThresholdBench {
 
     /** The perf workload's RDMA WRITE bandwidth in Gb/s (client on CPU 0, server on CPU 1); each run opens its devices. */
     private static double run(JwarpOptions options, String directFrom, int size, double seconds) {
-        System.setProperty(RxPathBench.PROPERTY, directFrom);
-        try {
-            ResultRow row = LoopbackRun.run(TestKind.WRITE_BW, TransportKind.JWARP, size, 0, (long) (seconds * 1000),
-                    options, Placement.of(List.of(0, 1), true, 0));
-            return row.bwAverage() * 8 / 1e9;
-        } finally {
-            System.clearProperty(RxPathBench.PROPERTY);
-        }
+        DeviceConfig device = options.device().toBuilder()
+                .provider(options.jwarp().toBuilder().rxDirectFrom(RxPathBench.directFrom(directFrom)).build()).build();
+        ResultRow row = LoopbackRun.run(TestKind.WRITE_BW, TransportKind.JWARP, size, 0, (long) (seconds * 1000),
+                new JwarpOptions(device, options.engineCpus(), options.allowOversubscribe(), options.yieldWhenIdle(),
+                        options.moderation()), Placement.of(List.of(0, 1), true, 0));
+        return row.bwAverage() * 8 / 1e9;
     }
 }

@@ -18,6 +18,7 @@ import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.affinity.ThreadAffinity;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -90,8 +91,9 @@ public final class TxPathBench {
 
     /** {ns of engine CPU per KiB, Gb/s}. */
     static double[] run(int size, double seconds) throws Exception {
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).idleStrategy(DeviceConfig.IdleStrategyKind.BACKOFF).cpuList(List.of(0)).build();
+        DeviceConfig config = DeviceConfig.builder().provider(JwarpConfig.builder()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1)
+                .idleStrategy(JwarpConfig.IdleStrategyKind.BACKOFF).cpuList(List.of(0)).build()).build();
         try (ServerSocketChannel ss = ServerSocketChannel.open();
              RdmaDevice dev = RdmaDevice.open(config);
              Arena arena = Arena.ofShared()) {

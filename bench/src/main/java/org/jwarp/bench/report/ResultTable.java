@@ -32,6 +32,7 @@ final class ResultTable {
             Map.entry("rx_mib_s", "received, MiB/s"),
             Map.entry("roundtrip_us", "round trip, µs"),
             Map.entry("p99_us", "p99, µs"),
+            Map.entry("poller_cpu_wait_ms", "pollers' wait for a CPU, ms"),
             Map.entry("server_app_us", "receiver's application CPU, µs/message"),
             Map.entry("server_engine_us", "receiver's engine CPU, µs/message"),
             Map.entry("cq_mod", "signal every"),

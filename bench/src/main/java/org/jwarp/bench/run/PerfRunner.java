@@ -169,11 +169,11 @@ public final class PerfRunner {
     }
 
     private static void engineThreads(List<String> out, String side, JwarpOptions o) {
-        if (o.threading() == org.jwarp.verbs.DeviceConfig.ThreadingMode.INVOKER) {
+        if (o.threading() == org.jwarp.engine.provider.JwarpConfig.ThreadingMode.INVOKER) {
             out.add(side + " engine: none (invoker mode: the application thread runs it)");
             return;
         }
-        if (o.threading() == org.jwarp.verbs.DeviceConfig.ThreadingMode.HYBRID) {
+        if (o.threading() == org.jwarp.engine.provider.JwarpConfig.ThreadingMode.HYBRID) {
             out.add(side + " engine: the application thread while it polls; standby thread jwarp-engine-standby"
                     + " (not pinned) otherwise");
             return;
@@ -181,7 +181,7 @@ public final class PerfRunner {
         for (int i = 0; i < o.engineThreads(); i++) {
             out.add(side + " engine thread jwarp-engine-" + i + ": " + (o.engineCpus().size() > i
                     ? "CPU " + o.engineCpus().get(i) + " (pinned)"
-                    : o.device().numa() ? "pinned by NUMA placement (--numa)" : "not pinned"));
+                    : o.jwarp().numa() ? "pinned by NUMA placement (--numa)" : "not pinned"));
         }
     }
 

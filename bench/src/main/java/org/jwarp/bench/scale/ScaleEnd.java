@@ -3,6 +3,7 @@ package org.jwarp.bench.scale;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.DeviceConfig;
@@ -49,16 +50,17 @@ final class ScaleEnd implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final RecvWr recv = new RecvWr(1);
 
-    ScaleEnd(int qps, DeviceConfig.SocketIo io) {
+    ScaleEnd(int qps, JwarpConfig.SocketIo io) {
         this(qps, io, DeviceConfig.DEFAULT_PEER_TIMEOUT);
     }
 
-    ScaleEnd(int qps, DeviceConfig.SocketIo io, java.time.Duration peerTimeout) {
+    ScaleEnd(int qps, JwarpConfig.SocketIo io, java.time.Duration peerTimeout) {
         this.qps = qps;
         int cqDepth = qps + 64;
         DeviceLimits limits = DeviceLimits.DEFAULT.withMaxQps(Math.max(DeviceLimits.DEFAULT.maxQps(), qps + 8))
                 .withMaxCqDepth(Math.max(DeviceLimits.DEFAULT.maxCqDepth(), cqDepth));
-        device = RdmaDevice.open(DeviceConfig.builder().socketIo(io).limits(limits).peerTimeout(peerTimeout).build());
+        device = RdmaDevice.open(DeviceConfig.builder().provider(JwarpConfig.builder()
+                .socketIo(io).build()).limits(limits).peerTimeout(peerTimeout).build());
         pd = device.allocPd();
         cq = device.createCq(cqDepth, null);
         memory = arena.allocate(sendOffset(qps), 64);

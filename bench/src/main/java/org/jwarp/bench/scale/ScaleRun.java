@@ -10,10 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.report.Progress;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.ConnectParams;
-import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.SendWr;
@@ -41,7 +41,7 @@ public final class ScaleRun {
     static final Duration EVENT_WAIT = Duration.ofSeconds(60);
 
     /** What the run is asked to do. */
-    public record Options(int qps, DeviceConfig.SocketIo io, int idleMillis, int rounds, Duration peerTimeout) {
+    public record Options(int qps, JwarpConfig.SocketIo io, int idleMillis, int rounds, Duration peerTimeout) {
     }
 
     private final Options o;
@@ -107,7 +107,8 @@ public final class ScaleRun {
         }
         try (ScaleEnd end = new ScaleEnd(n, o.io(), o.peerTimeout())) {
             QueuePair[] qps = new QueuePair[n];
-            String threading = end.device.config().threadingMode().name().toLowerCase(java.util.Locale.ROOT);
+            String threading = JwarpConfig.of(end.device.config()).threadingMode().name()
+                    .toLowerCase(java.util.Locale.ROOT);
             String layer = end.device.socketIoLayer();
             // QP 0 alone: the ping-pong's first measurement (after one to warm up) and the memory's starting point
             progress.step(0, 8, "QP 0 alone: ping-pong", 0);

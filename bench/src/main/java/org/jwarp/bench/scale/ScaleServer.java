@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntConsumer;
 import org.jwarp.bench.perf.PerfException;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
-import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.WcOpcode;
@@ -36,7 +36,7 @@ public final class ScaleServer {
     /** The accept queue each listener asks for. */
     static final int BACKLOG = 1024;
 
-    private final DeviceConfig.SocketIo io;
+    private final JwarpConfig.SocketIo io;
     private final Duration peerTimeout;
     private final Footprint start;
     private ScaleEnd end;
@@ -50,7 +50,7 @@ public final class ScaleServer {
     private Thread eventThread;
     private PingPong pingPong;
 
-    private ScaleServer(DeviceConfig.SocketIo io, Duration peerTimeout, Footprint start) {
+    private ScaleServer(JwarpConfig.SocketIo io, Duration peerTimeout, Footprint start) {
         this.io = io;
         this.peerTimeout = peerTimeout;
         this.start = start;
@@ -60,7 +60,7 @@ public final class ScaleServer {
      * Listens for the client's control connection on 127.0.0.1, says so through {@code waiting}
      * (its port), and serves that one client until it says bye.
      */
-    public static void serve(DeviceConfig.SocketIo io, Duration peerTimeout, IntConsumer waiting) throws IOException {
+    public static void serve(JwarpConfig.SocketIo io, Duration peerTimeout, IntConsumer waiting) throws IOException {
         try (ServerSocket control = new ServerSocket()) {
             control.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             waiting.accept(control.getLocalPort());

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jwarp.bench.perf.PerfException;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionQueue;
@@ -51,14 +52,15 @@ public final class SetupRate implements AutoCloseable {
     }
 
     /** Connects to the server process's control port and opens this side's device. */
-    public SetupRate(InetSocketAddress control, DeviceConfig.SocketIo io, int privateData, int maxQps)
+    public SetupRate(InetSocketAddress control, JwarpConfig.SocketIo io, int privateData, int maxQps)
             throws IOException {
         this.link = new ScaleLink(new Socket(control.getAddress(), control.getPort()));
         this.privateData = privateData;
         List<Integer> ports = link.ask(ScaleMessage.of("setup", 0), WAIT).ports();
         this.jwarp = new InetSocketAddress("127.0.0.2", ports.get(0));
         this.tcp = new InetSocketAddress("127.0.0.3", ports.get(1));
-        device = RdmaDevice.open(DeviceConfig.builder().socketIo(io).limits(DeviceLimits.DEFAULT
+        device = RdmaDevice.open(DeviceConfig.builder().provider(JwarpConfig.builder()
+                .socketIo(io).build()).limits(DeviceLimits.DEFAULT
                 .withMaxQps(Math.max(DeviceLimits.DEFAULT.maxQps(), maxQps))).build());
         pd = device.allocPd();
         cq = device.createCq(1024, null);

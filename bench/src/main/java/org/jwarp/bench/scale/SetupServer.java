@@ -15,14 +15,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 import org.jwarp.bench.perf.PerfException;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
+import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.DeviceLimits;
 import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.ProtectionDomain;
-import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
@@ -51,7 +52,7 @@ public final class SetupServer {
     }
 
     /** Serves one client (its control connection on 127.0.0.1, announced through {@code waiting}). */
-    public static void serve(DeviceConfig.SocketIo io, int privateData, int maxQps, IntConsumer waiting)
+    public static void serve(JwarpConfig.SocketIo io, int privateData, int maxQps, IntConsumer waiting)
             throws IOException {
         try (ServerSocket control = new ServerSocket()) {
             control.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -62,8 +63,9 @@ public final class SetupServer {
         }
     }
 
-    private void run(ScaleLink link, DeviceConfig.SocketIo io, int maxQps) throws IOException {
-        device = RdmaDevice.open(DeviceConfig.builder().socketIo(io).limits(DeviceLimits.DEFAULT
+    private void run(ScaleLink link, JwarpConfig.SocketIo io, int maxQps) throws IOException {
+        device = RdmaDevice.open(DeviceConfig.builder().provider(JwarpConfig.builder()
+                .socketIo(io).build()).limits(DeviceLimits.DEFAULT
                 .withMaxQps(Math.max(DeviceLimits.DEFAULT.maxQps(), maxQps))).build());
         pd = device.allocPd();
         cq = device.createCq(1024, null);

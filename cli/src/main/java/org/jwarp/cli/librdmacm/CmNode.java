@@ -1,10 +1,10 @@
 package org.jwarp.cli.librdmacm;
 
 import java.lang.foreign.Arena;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmId;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.ProtectionDomain;
@@ -95,7 +95,7 @@ final class CmNode {
                     throw new LibrdmacmException(what + ": " + done + " of " + n + " completions before the timeout");
                 }
                 // without an engine thread of its own the device progresses when its application calls in
-                if (id.device().config().threadingMode() != DeviceConfig.ThreadingMode.DEDICATED) {
+                if (JwarpConfig.of(id.device().config()).threadingMode() != JwarpConfig.ThreadingMode.DEDICATED) {
                     id.device().invoke();
                 }
                 Thread.yield();

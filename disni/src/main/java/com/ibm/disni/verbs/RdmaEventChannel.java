@@ -5,7 +5,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jwarp.disni.DisniDevice;
-import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.RdmaDevice;
 
 /**
@@ -58,7 +57,7 @@ public class RdmaEventChannel {
         }
         try {
             RdmaDevice device = DisniDevice.get();
-            if (device.config().threadingMode() == DeviceConfig.ThreadingMode.INVOKER) {
+            if (device.needsInvoke()) {
                 // no engine thread: events arise only while some thread runs the duty cycle, so the
                 // waiting thread runs it (as CmEventQueue.poll(timeout, device) does)
                 boolean forever = timeout < 0;

@@ -5,7 +5,7 @@ import org.jwarp.engine.counters.EngineCounters;
 
 /**
  * Runs an {@link Agent} on the caller's thread, one duty cycle per {@link #invoke()}
- * (DeviceConfig's INVOKER mode, Aeron's invoker: no engine thread; the application's polling
+ * (JwarpConfig's INVOKER mode, Aeron's invoker: no engine thread; the application's polling
  * thread drives the engine). The caller thread is the agent's owner while it invokes; one thread
  * at a time.
  *

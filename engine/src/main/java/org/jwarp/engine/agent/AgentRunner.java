@@ -9,7 +9,7 @@ import org.jwarp.engine.counters.EngineCounters;
 import org.jwarp.engine.idle.IdleStrategy;
 
 /**
- * Runs an {@link Agent} on a dedicated platform thread (DeviceConfig's DEDICATED mode: seed 001's
+ * Runs an {@link Agent} on a dedicated platform thread (JwarpConfig's DEDICATED mode: seed 001's
  * offload-engine processor): optionally pins the thread to a CPU, calls {@code onStart}, then
  * loops {@code doWork()} / {@code idle(work)} until {@link #close()}, then calls {@code onClose}.
  *
@@ -264,7 +264,7 @@ public final class AgentRunner implements AutoCloseable {
         }
 
         /**
-         * Pin the thread to {@code cpu} before {@code onStart} (DeviceConfig's cpuList); -1 for no
+         * Pin the thread to {@code cpu} before {@code onStart} (JwarpConfig's cpuList); -1 for no
          * pinning (the default). Where affinity is unsupported the thread runs unpinned
          * ({@link #pinnedCpu()} stays -1); where the kernel refuses the CPU the agent fails.
          */

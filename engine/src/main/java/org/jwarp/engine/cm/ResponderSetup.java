@@ -198,7 +198,7 @@ public final class ResponderSetup extends ConnectionSetup implements SetupAdmiss
             ended(setupEnded());
             return;
         }
-         leftAdmission();
+        leftAdmission();
         handshake.reject(privateData);
     }
 

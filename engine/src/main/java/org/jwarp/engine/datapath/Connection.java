@@ -22,7 +22,6 @@ import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventHandler;
-import org.jwarp.wire.rdmap.TerminateError;
 
 /**
  * One TCP connection and the QP it carries, owned by one engine thread: its socket, its phase
@@ -288,7 +287,7 @@ public final class Connection implements EngineScheduler.Scheduled {
         } catch (IOException e) {
             if (inSetup()) {
                 // reset or TCP error before the connection ran: exactly one setup event
-                 setupFailed(new SetupFailure(SetupFailure.Kind.PROTOCOL, "the peer " + peerName()
+                setupFailed(new SetupFailure(SetupFailure.Kind.PROTOCOL, "the peer " + peerName()
                         + " reset the connection during MPA setup ("
                         + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")"
                         + setup.hint()));
@@ -352,13 +351,13 @@ public final class Connection implements EngineScheduler.Scheduled {
     public void failed(Throwable e) {
         device.report(new IllegalStateException("connection " + peerName() + " failed on the engine thread and was"
                 + " closed; other connections carry on: " + e, e));
-         endAfter(e);
+        endAfter(e);
     }
 
     /** Ends this connection as a lost one because of {@code e} (an event, and a flush of every request). */
     public void endAfter(Throwable e) {
         if (inSetup()) {
-             setupFailed(new SetupFailure(SetupFailure.Kind.PROTOCOL, "the connection setup with " + peerName()
+            setupFailed(new SetupFailure(SetupFailure.Kind.PROTOCOL, "the connection setup with " + peerName()
                     + " failed: " + e));
         } else if (phase == RUNNING) {
             try {
@@ -425,7 +424,7 @@ public final class Connection implements EngineScheduler.Scheduled {
         if (phase == HANDSHAKE) {
             setup.shutdown();
         }
-         disconnect();
+        disconnect();
         setup.ended("the device closed");
     }
 
@@ -484,7 +483,7 @@ public final class Connection implements EngineScheduler.Scheduled {
             closeChannel();
             setup.ended("the queue pair was reset");
             if (wasEstablished) {
-                 emit(new CmEvent.Disconnected(qp, CmEvent.Disconnected.Cause.LOCAL, 0));
+                emit(new CmEvent.Disconnected(qp, CmEvent.Disconnected.Cause.LOCAL, 0));
             } else {
                 setup.announce(new SetupFailure(SetupFailure.Kind.LOCAL,
                         "the queue pair was reset during connection setup"), peer, qp);
@@ -512,7 +511,7 @@ public final class Connection implements EngineScheduler.Scheduled {
             return;
         }
         if (phase == RUNNING && !driver.established() || inSetup()) {
-             setupFailed(setupFailure(cause));
+            setupFailed(SetupFailure.beforeEstablished(cause, qp == null ? 0 : terminateBits()));
             return;
         }
         phase(CLOSED);
@@ -521,7 +520,7 @@ public final class Connection implements EngineScheduler.Scheduled {
         if (qp != null) {
             qp.lifecycle().failed();
             qp.stream().flush();
-             emit(new CmEvent.Disconnected(qp, cause, terminateBits()));
+            emit(new CmEvent.Disconnected(qp, cause, terminateBits()));
         }
     }
 
@@ -530,32 +529,6 @@ public final class Connection implements EngineScheduler.Scheduled {
         RdmapStream stream = qp.stream();
         return stream.peerTerminate() >= 0 ? stream.peerTerminate()
                 : stream.terminateCause() != null ? stream.terminateCause().controlBits() : 0;
-    }
-
-    /** A running connection that ends before it was established: what ended its setup. */
-    private SetupFailure setupFailure(CmEvent.Disconnected.Cause cause) {
-        String before = " before the connection was established";
-        return switch (cause) {
-            case LOCAL -> new SetupFailure(SetupFailure.Kind.LOCAL, "closed locally" + before);
-            case PEER_CLOSED -> new SetupFailure(SetupFailure.Kind.PROTOCOL, "the peer closed the connection" + before);
-            case CONNECTION_LOST -> new SetupFailure(SetupFailure.Kind.PROTOCOL, "the TCP connection was lost" + before);
-            case TERMINATE_RECEIVED -> new SetupFailure(SetupFailure.Kind.NEGOTIATION,
-                    "the peer sent a Terminate" + describe(qp == null ? 0 : terminateBits()) + before);
-            case TERMINATE_SENT -> new SetupFailure(SetupFailure.Kind.PROTOCOL,
-                    "we sent a Terminate" + describe(qp == null ? 0 : terminateBits()) + before);
-        };
-    }
-
-    private static String describe(int bits) {
-        if (bits == 0) {
-            return "";
-        }
-        int layer = bits >>> 28;
-        int type = (bits >>> 24) & 0xF;
-        int code = (bits >>> 16) & 0xFF;
-        TerminateError e = TerminateError.of(layer, type, code);
-        return String.format(java.util.Locale.ROOT, " (%s, layer %d type %d code 0x%02x)",
-                e == null ? "unknown error" : e.description(), layer, type, code);
     }
 
     private void closeChannel() {

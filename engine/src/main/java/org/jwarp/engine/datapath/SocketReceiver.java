@@ -6,6 +6,7 @@ import org.jwarp.engine.io.IoVector;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.Staging;
 import org.jwarp.engine.io.StagingPool;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.stack.DirectPlacement;
 import org.jwarp.stack.RdmapStream;
 
@@ -44,12 +45,10 @@ import org.jwarp.stack.RdmapStream;
  */
 public final class SocketReceiver {
 
-    /** Payload bytes from which a segment's rest is read straight into its target. */
-    public static final int DIRECT_FROM = 32 * 1024;
+    /** Payload bytes from which a segment's rest is read straight into its target, unless the device says otherwise. */
+    public static final int DIRECT_FROM = (int) JwarpConfig.DEFAULT_RX_DIRECT_FROM;
     /** Bytes read into staging after a directly placed payload: the next FPDU's headers. */
     public static final int LOOKAHEAD = 256;
-    /** System property overriding {@link #DIRECT_FROM} (bytes; "off" or a negative value disables). */
-    static final String DIRECT_FROM_PROPERTY = "jwarp.rx.directFrom";
     private static final int STAGING = StagingPool.SIZE;
 
     private IoVector iov = new IoVector(1);
@@ -69,23 +68,6 @@ public final class SocketReceiver {
         this.io = io;
         this.iov = new IoVector(maxPieces + 1);
         this.directFrom = markersRx ? Long.MAX_VALUE : Math.max(1, directFrom);
-    }
-
-    /** The threshold a device uses: {@link #DIRECT_FROM} unless the system property says otherwise. */
-    public static long configuredDirectFrom() {
-        String v = System.getProperty(DIRECT_FROM_PROPERTY);
-        if (v == null || v.isBlank()) {
-            return DIRECT_FROM;
-        }
-        if (v.equalsIgnoreCase("off")) {
-            return Long.MAX_VALUE;
-        }
-        try {
-            long n = Long.parseLong(v.trim());
-            return n < 0 ? Long.MAX_VALUE : n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(DIRECT_FROM_PROPERTY + " must be a byte count or 'off': " + v, e);
-        }
     }
 
     /**

@@ -1,6 +1,6 @@
 package org.jwarp.engine.idle;
 
-import org.jwarp.verbs.DeviceConfig.Backoff;
+import org.jwarp.engine.provider.JwarpConfig.Backoff;
 
 /**
  * Spins, then yields, then parks with exponentially growing times, as Agrona's

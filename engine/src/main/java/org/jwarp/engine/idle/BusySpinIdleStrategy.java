@@ -2,7 +2,7 @@ package org.jwarp.engine.idle;
 
 /**
  * Busy-spins with {@link Thread#onSpinWait()} (a PAUSE on x86): the lowest hand-off latency, one
- * core burnt per thread. docs/design.md: never more spinners than cores ({@code DeviceConfig} enforces it).
+ * core burnt per thread. docs/design.md: never more spinners than cores ({@code JwarpConfig} enforces it).
  */
 public final class BusySpinIdleStrategy implements IdleStrategy {
 

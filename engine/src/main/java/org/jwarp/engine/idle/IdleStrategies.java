@@ -1,10 +1,10 @@
 package org.jwarp.engine.idle;
 
-import org.jwarp.verbs.DeviceConfig;
-import org.jwarp.verbs.DeviceConfig.Backoff;
-import org.jwarp.verbs.DeviceConfig.IdleStrategyKind;
+import org.jwarp.engine.provider.JwarpConfig.Backoff;
+import org.jwarp.engine.provider.JwarpConfig.IdleStrategyKind;
+import org.jwarp.engine.provider.JwarpConfig;
 
-/** Builds the {@link IdleStrategy} a {@link DeviceConfig} asks for. */
+/** Builds the {@link IdleStrategy} a {@link JwarpConfig} asks for. */
 public final class IdleStrategies {
 
     private IdleStrategies() {
@@ -26,7 +26,7 @@ public final class IdleStrategies {
             case SPIN -> BusySpinIdleStrategy.INSTANCE;
             case BACKOFF -> new BackoffIdleStrategy(parker, backoff);
             case PARK -> new ParkIdleStrategy(parker, backoff.maxParkNanos());
-            case ADAPTIVE -> new AdaptiveIdleStrategy(parker, DeviceConfig.ADAPTIVE_SPIN_NANOS, backoff.maxParkNanos());
+            case ADAPTIVE -> new AdaptiveIdleStrategy(parker, JwarpConfig.ADAPTIVE_SPIN_NANOS, backoff.maxParkNanos());
         };
     }
 
@@ -39,19 +39,19 @@ public final class IdleStrategies {
     public static final long ENGINE_SLEEP_NANOS = 1_000_000_000L;
 
     /**
-     * As {@link #create(DeviceConfig, Parker)}, for a dedicated engine thread, the only thread
+     * As {@link #create(JwarpConfig, Parker)}, for a dedicated engine thread, the only thread
      * that sleeps in its I/O driver: {@link IdleStrategyKind#ADAPTIVE} sleeps up to
      * {@link #ENGINE_SLEEP_NANOS} at a time, {@code parker} cutting it short for a timer.
      */
-    public static IdleStrategy forEngine(DeviceConfig config, DeadlineParker parker) {
+    public static IdleStrategy forEngine(JwarpConfig config, DeadlineParker parker) {
         if (config.idleStrategy() == IdleStrategyKind.ADAPTIVE) {
-            return new AdaptiveIdleStrategy(parker, DeviceConfig.ADAPTIVE_SPIN_NANOS, ENGINE_SLEEP_NANOS);
+            return new AdaptiveIdleStrategy(parker, JwarpConfig.ADAPTIVE_SPIN_NANOS, ENGINE_SLEEP_NANOS);
         }
         return create(config, parker);
     }
 
     /** {@code create(config.idleStrategy(), config.backoff(), parker)}. */
-    public static IdleStrategy create(DeviceConfig config, Parker parker) {
+    public static IdleStrategy create(JwarpConfig config, Parker parker) {
         return create(config.idleStrategy(), config.backoff(), parker);
     }
 }

@@ -36,8 +36,11 @@ public class EpollIoDriver implements IoDriver {
 
     private final Epoll epoll;
     private final EventFd wakeFd;
-    /** Shared: a hybrid device's standby thread sleeps while an application thread polls. */
-    private final Arena arena = Arena.ofShared();
+    /**
+     * Freed with this object, not at close: a hybrid device's standby thread may sleep, and an
+     * application thread poll, while another thread closes the device.
+     */
+    private final Arena arena = Arena.ofAuto();
     private final MemorySegment pollEvents = Epoll.events(arena, POLL_EVENTS);
     private final MemorySegment sleepEvents = Epoll.events(arena, SLEEP_EVENTS);
     private final MemorySegment sleepTimeout = arena.allocate(16, 8);
@@ -48,7 +51,7 @@ public class EpollIoDriver implements IoDriver {
     /** The live registration of each watched descriptor (registration path only). */
     private final Map<Integer, Slot> byFd = new HashMap<>();
     private volatile long sleeps;
-    private boolean closed;
+    private volatile boolean closed;
 
     /** @throws UncheckedIOException epoll or the eventfd cannot be made */
     public EpollIoDriver() {
@@ -171,8 +174,8 @@ public class EpollIoDriver implements IoDriver {
     @Override
     public void sleep(long nanos) {
         try {
-            if (nanos <= 0) {
-                return;
+            if (nanos <= 0 || closed) {
+                return;                             // closed: a waiting thread idling on a closed device goes on
             }
             if (!epoll.nanosecondWaits() && nanos < WAIT_FROM_NANOS) {
                 LockSupport.parkNanos(nanos);
@@ -189,8 +192,11 @@ public class EpollIoDriver implements IoDriver {
                     wakeFd.drain();
                 }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("engine epoll failed", e);
+        } catch (IOException | IllegalStateException e) {
+            if (!closed) {
+                throw new UncheckedIOException("engine epoll failed", e instanceof IOException io ? io
+                        : new IOException(e));
+            }
         } finally {
             sleeps++;   // one sleeper at a time: the engine thread, or the thread holding the invoked cycle
         }
@@ -221,9 +227,9 @@ public class EpollIoDriver implements IoDriver {
             return;
         }
         closed = true;
+        wakeFd.signal();                            // a sleep under way ends
         epoll.close();
         wakeFd.close();
-        arena.close();
     }
 
     /** One registration: a slot of the table. */

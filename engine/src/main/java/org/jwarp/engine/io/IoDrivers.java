@@ -2,7 +2,7 @@ package org.jwarp.engine.io;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
-import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.engine.provider.JwarpConfig;
 
 /**
  * Which {@link IoDriver} a device's engine threads get: the configured layer where it can run,
@@ -22,13 +22,13 @@ public final class IoDrivers {
      *
      * @throws UnsupportedOperationException if an explicitly asked layer cannot run here (why, in one line)
      */
-    public static DeviceConfig.SocketIo choose(DeviceConfig.SocketIo asked) {
+    public static JwarpConfig.SocketIo choose(JwarpConfig.SocketIo asked) {
         String why = SocketDescriptor.why();
         return switch (asked) {
-            case NIO -> DeviceConfig.SocketIo.NIO;
+            case NIO -> JwarpConfig.SocketIo.NIO;
             case SYSCALLS, URING, URING_SQPOLL -> {
-                if (why == null && asked != DeviceConfig.SocketIo.SYSCALLS) {
-                    why = Uring.why(asked == DeviceConfig.SocketIo.URING_SQPOLL);
+                if (why == null && asked != JwarpConfig.SocketIo.SYSCALLS) {
+                    why = Uring.why(asked == JwarpConfig.SocketIo.URING_SQPOLL);
                 }
                 if (why != null) {
                     throw new UnsupportedOperationException("socket I/O layer " + asked.option() + ": " + why);
@@ -37,13 +37,13 @@ public final class IoDrivers {
             }
             case AUTO -> {
                 if (why == null) {
-                    yield DeviceConfig.SocketIo.SYSCALLS;
+                    yield JwarpConfig.SocketIo.SYSCALLS;
                 }
                 if (firstWordOnHiddenDescriptors()) {
                     System.err.println("jwarp: socket I/O through NIO, not system calls, and the peer timeout by keepalive"
                             + " only: " + why);
                 }
-                yield DeviceConfig.SocketIo.NIO;
+                yield JwarpConfig.SocketIo.NIO;
             }
         };
     }
@@ -63,8 +63,8 @@ public final class IoDrivers {
      * @param deregistrations a count that changes whenever memory the NIO layer's buffer views may
      *                        cover is released (the device's region deregistrations)
      */
-    public static IoDriver open(DeviceConfig.SocketIo layer, LongSupplier deregistrations) {
-        return switch (layer == DeviceConfig.SocketIo.AUTO ? choose(layer) : layer) {
+    public static IoDriver open(JwarpConfig.SocketIo layer, LongSupplier deregistrations) {
+        return switch (layer == JwarpConfig.SocketIo.AUTO ? choose(layer) : layer) {
             case SYSCALLS -> new EpollIoDriver();
             case URING -> new UringIoDriver(false);
             case URING_SQPOLL -> new UringIoDriver(true);

@@ -3,6 +3,7 @@ package org.jwarp.engine.io;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -65,7 +66,13 @@ public final class NioIoDriver implements IoDriver {
     @Override
     public IoRegistration register(SelectableChannel channel, int interestOps, Object attachment)
             throws IOException {
-        return new Key(channel.register(selector, interestOps, attachment));
+        try {
+            return new Key(channel.register(selector, interestOps, attachment));
+        } catch (CancelledKeyException movedBackTooSoon) {
+            // the channel left this selector and came back before a select dropped its old key: drop it now
+            selector.selectNow(ignore);
+            return new Key(channel.register(selector, interestOps, attachment));
+        }
     }
 
     @Override
@@ -89,6 +96,8 @@ public final class NioIoDriver implements IoDriver {
                 return;
             }
             selector.select(ignore, Math.max(1, nanos / 1_000_000));
+        } catch (ClosedSelectorException deviceClosed) {
+            // the device closed while a waiting thread idled here: the wait goes on without a sleep
         } catch (IOException e) {
             throw new UncheckedIOException("engine selector failed", e);
         } finally {

@@ -5,9 +5,9 @@ import java.util.function.IntSupplier;
 
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.idle.IdleStrategy;
+import org.jwarp.engine.provider.JwarpConfig.ThreadingMode;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.DeviceConfig.ThreadingMode;
 import org.jwarp.verbs.Moderation;
 
 /**

@@ -57,7 +57,7 @@ final class DeviceCounters {
             return;
         }
         EngineThreads engines = device.engines();
-        String label = JwarpProvider.NAME + " " + device.config().threadingMode().name().toLowerCase(Locale.ROOT)
+        String label = JwarpProvider.NAME + " " + device.jwarpConfig().threadingMode().name().toLowerCase(Locale.ROOT)
                 + (device.invokerMode() ? "" : " x" + engines.workers().length);
         try {
             CounterFileWriter w = CounterFileWriter.create(dir, ProcessHandle.current().pid(),

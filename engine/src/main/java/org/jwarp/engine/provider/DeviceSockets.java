@@ -20,19 +20,20 @@ import org.jwarp.verbs.DeviceConfig;
  */
 public final class DeviceSockets {
 
-    private final DeviceConfig.SocketIo layer;
+    private final JwarpConfig.SocketIo layer;
     private final DeviceConfig config;
     private final StagTable stags;
     /** Payload bytes from which a segment is read straight into its target ({@link SocketReceiver}). */
-    private final long rxDirectFrom = SocketReceiver.configuredDirectFrom();
+    private final long rxDirectFrom;
     /** Whether the one line on a peer timeout that could not be set in full was printed. */
     private volatile boolean livenessWarned;
 
     /** @throws UnsupportedOperationException if an explicitly asked layer cannot run here */
-    DeviceSockets(DeviceConfig config, StagTable stags) {
+    DeviceSockets(DeviceConfig config, JwarpConfig jwarp, StagTable stags) {
         this.config = config;
         this.stags = stags;
-        this.layer = IoDrivers.choose(config.socketIo());
+        this.layer = IoDrivers.choose(jwarp.socketIo());
+        this.rxDirectFrom = jwarp.rxDirectFrom();
     }
 
     /** The layer's name on the command line. */

@@ -30,7 +30,7 @@ public final class JwarpChannel implements CompletionChannel {
         // I/O driver): a plain park sees neither a post nor arriving data, and a passive side whose
         // only thread waits here would answer its peer only when a park ran out (up to maxPark)
         this.channel = device.invokerMode() && device.engines().standby() == null
-                ? new EngineCompletionChannel(notifier, device::invoke, IdleStrategies.create(device.config(),
+                ? new EngineCompletionChannel(notifier, device::invoke, IdleStrategies.create(device.jwarpConfig(),
                         device.engines().invokerParker()))
                 : new EngineCompletionChannel(notifier);
     }

@@ -16,6 +16,7 @@ import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.ring.RingCapacity;
 import org.jwarp.engine.rss.Rebalancer;
+import org.jwarp.engine.rss.RssConfig;
 import org.jwarp.engine.rss.RssSteering;
 import org.jwarp.engine.runtime.EngineThreads;
 import org.jwarp.engine.runtime.EngineWorker;
@@ -35,7 +36,6 @@ import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
-import org.jwarp.verbs.RssConfig;
 import org.jwarp.verbs.SharedReceiveQueue;
 import org.jwarp.verbs.SrqInitAttr;
 
@@ -49,6 +49,8 @@ public final class JwarpDevice implements RdmaDevice {
     private static final AtomicInteger DEVICES = new AtomicInteger();
 
     private final DeviceConfig config;
+    /** The engine's own settings: {@code config}'s provider configuration. */
+    private final JwarpConfig jwarp;
     /** The time every engine rule of this device reads (timers, traffic, setup deadlines). */
     private final NanoClock clock = NanoClock.SYSTEM;
     private final StagTable stags;
@@ -68,16 +70,18 @@ public final class JwarpDevice implements RdmaDevice {
     /** What stopped an engine thread, or null. */
     private volatile Throwable failure;
 
-    JwarpDevice(DeviceConfig config) {
-        this.config = config;
+    /** {@code jwarp}: {@code config}'s provider configuration, or the defaults it stands for if it has none. */
+    JwarpDevice(DeviceConfig config, JwarpConfig jwarp) {
+        this.config = config.providerConfig() == jwarp ? config : config.toBuilder().provider(jwarp).build();
+        this.jwarp = jwarp;
         this.stags = new StagTable(config.limits().maxMrs());
-        this.sockets = new DeviceSockets(config, stags);
-        this.engines = new EngineThreads(this, config);
+        this.sockets = new DeviceSockets(config, jwarp, stags);
+        this.engines = new EngineThreads(this, jwarp);
         cm = new JwarpConnectionManager(this);
         counters.publish();
         engines.start();
-        rebalancer = engines.workers().length > 1 && config.rss().rebalance() != RssConfig.Rebalance.OFF
-                ? new Rebalancer(this, config.rss()) : null;
+        rebalancer = engines.workers().length > 1 && jwarp.rss().rebalance() != RssConfig.Rebalance.OFF
+                ? new Rebalancer(this, jwarp.rss()) : null;
         if (rebalancer != null) {
             rebalancer.start();
         }
@@ -107,9 +111,20 @@ public final class JwarpDevice implements RdmaDevice {
         return JwarpProvider.NAME;
     }
 
+    /** {@return the configuration the device was opened with, its provider configuration the {@link #jwarpConfig()} in use} */
     @Override
     public DeviceConfig config() {
         return config;
+    }
+
+    /** {@return the engine's own settings} */
+    public JwarpConfig jwarpConfig() {
+        return jwarp;
+    }
+
+    @Override
+    public boolean needsInvoke() {
+        return jwarp.threadingMode() == JwarpConfig.ThreadingMode.INVOKER;
     }
 
     /** How this device's connections use their sockets. */
@@ -206,9 +221,9 @@ public final class JwarpDevice implements RdmaDevice {
         return new JwarpSrq(jpd, RingCapacity.roundUp(attr.maxWr(), RingCapacity.MIN_MPSC), attr.maxSge(), attr.limit());
     }
 
-    /** NUMA placement ({@link DeviceConfig#numa()}): registered memory goes to its registering thread's node. */
+    /** NUMA placement ({@link JwarpConfig#numa()}): registered memory goes to its registering thread's node. */
     void placeRegisteredMemory(MemorySegment segment) {
-        if (config.numa()) {
+        if (jwarp.numa()) {
             registeredMemory.place(segment);
         }
     }
@@ -252,7 +267,7 @@ public final class JwarpDevice implements RdmaDevice {
         try {
             handler.onCmEvent(event);
         } catch (RuntimeException | Error e) {
-             report(new IllegalStateException("connection event handler failed on " + event, e));
+            report(new IllegalStateException("connection event handler failed on " + event, e));
         }
     }
 
@@ -264,7 +279,7 @@ public final class JwarpDevice implements RdmaDevice {
      */
     public void engineDied(EngineWorker w, Throwable failure) {
         this.failure = failure;
-         report(failure);
+        report(failure);
         w.failAll(failure);
     }
 
@@ -425,7 +440,7 @@ public final class JwarpDevice implements RdmaDevice {
             try {
                 publication.close(); // the file goes with the device
             } catch (IOException e) {
-                 report(new IOException("removing the counters file " + publication.writer().path() + " failed", e));
+                report(new IOException("removing the counters file " + publication.writer().path() + " failed", e));
             }
         }
         if (failure != null) {

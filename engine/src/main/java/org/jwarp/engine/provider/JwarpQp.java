@@ -57,10 +57,8 @@ public final class JwarpQp implements QueuePair {
     private final JwarpPd pd;
     private final QpInitAttr attr;
     private final int qpNum;
-    /** The engine thread that owns this QP: chosen at creation, then by RSS for its connection. */
-    private volatile EngineWorker worker;
-    /** The RSS indirection-table entry of this QP's connection, or -1 (none, or steered round robin). */
-    private volatile int rssEntry = -1;
+    /** The engine thread that owns this QP, and how commands reach it. */
+    private final QpOwner owner;
     private final SpscSlotRing<SendSlot> sq;
     private final SpscSlotRing<RecvWr> rq;
     private final CounterSet counters;
@@ -110,7 +108,7 @@ public final class JwarpQp implements QueuePair {
         this.pd = pd;
         this.attr = attr;
         this.qpNum = qpNum;
-        this.worker = worker;
+        this.owner = new QpOwner(device, worker);
         int maxInline = attr.maxInlineData();
         this.sq = new SpscSlotRing<>(attr.maxSendWr(), () -> new SendSlot(attr.maxSendSge(), maxInline));
         // with a shared receive queue the QP's own stays empty (its slots are made on first use only)
@@ -185,7 +183,7 @@ public final class JwarpQp implements QueuePair {
     }
 
     public EngineWorker worker() {
-        return worker;
+        return owner.worker();
     }
 
     public void connectionAttr(QpAttr a) {
@@ -204,73 +202,22 @@ public final class JwarpQp implements QueuePair {
      * Connect or accept (setup path, before any connection of this QP exists): the engine thread
      * RSS chose for the connection owns this QP from now on.
      */
-    public void adopt(EngineWorker owner, int entry) {
-        worker = owner;
-        rssEntry = entry;
+    public void adopt(EngineWorker worker, int entry) {
+        owner.adopt(worker, entry);
     }
 
     public int rssEntry() {
-        return rssEntry;
+        return owner.rssEntry();
     }
 
-    /**
-     * Runs {@code command} on the engine thread that owns this QP when it runs: a command queued on
-     * a thread the QP has just left (a rebalancing move) follows it to the new one.
-     */
+    /** Runs {@code command} on the engine thread that owns this QP ({@link QpOwner#onOwner}). */
     public void onOwner(Runnable command) {
-        EngineWorker w = worker;
-        w.execute(() -> {
-            if (worker != w) {
-                onOwner(command);
-            } else {
-                command.run();
-            }
-        });
+        owner.onOwner(command);
     }
 
-    /** As {@link #onOwner}, and waits until it ran (setup path: {@code modify}). */
-    private void runOnOwner(Runnable command) {
-        while (true) {
-            EngineWorker w = worker;
-            boolean[] ran = {false};
-            device.runOnEngine(w, () -> {
-                if (worker == w) {
-                    command.run();
-                    ran[0] = true;
-                }
-            });
-            if (ran[0]) {
-                return;
-            }
-        }
-    }
-
-    /**
-     * Rebalancing: the connection and its QP move to {@code target} (no-op if already there). On the
-     * old thread the connection leaves its duty cycle and I/O driver; posts from then on ring the new
-     * thread, which takes the connection in with its next commands, before any of its cycles touches
-     * the QP's rings: the rings' consumer changes hands through the command queue, so no request or
-     * completion is lost, repeated or reordered.
-     */
+    /** Rebalancing: this QP and its connection move to {@code target} ({@link QpOwner#moveTo}). */
     void moveTo(EngineWorker target) {
-        onOwner(() -> {
-            EngineWorker from = worker;
-            if (from == target) {
-                return;
-            }
-            Connection c = connection;
-            if (c != null) {
-                from.detach(c);
-                c.owner(target);
-            }
-            worker = target;
-            target.execute(() -> {
-                if (c != null) {
-                    target.addConnection(c);
-                }
-                target.movedIn();
-            });
-        });
+        owner.moveTo(target, () -> connection);
     }
 
     /** A connect that could not start gives the QP back. */
@@ -281,7 +228,7 @@ public final class JwarpQp implements QueuePair {
     @Override
     public void modify(QpState target) {
         lifecycle.checkModify(target);
-        runOnOwner(() -> modifyOnEngine(target));
+        owner.runOnOwner(() -> modifyOnEngine(target));
     }
 
     /** Engine thread: carries out {@code modify(target)}. */
@@ -448,16 +395,16 @@ public final class JwarpQp implements QueuePair {
         // it reads the send queue: one of the two sees the other's write
         VarHandle.fullFence();
         if (parked) {
-            worker.postedWhileParked(this);
+            owner.worker().postedWhileParked(this);
         }
         if (device.invokerMode() && device.tryInvoke(transmitHere)) {
             return;
         }
-        worker.doorbell().ring();
+        owner.worker().doorbell().ring();
     }
 
     /** The poster's transmit in invoker and hybrid modes (made once: a post allocates nothing). */
-    private final IntSupplier transmitHere = () -> worker.transmitNow(this);
+    private final IntSupplier transmitHere = () -> worker().transmitNow(this);
 
     /**
      * Whether the engine thread parked this QP's connection ({@link EngineScheduler}): it is
@@ -529,7 +476,7 @@ public final class JwarpQp implements QueuePair {
             if (connection != null) {
                 connection.disconnect();
             }
-            worker.forget(this);
+            owner.worker().forget(this);
         });
         device.qpClosed(this);
         if (srq != null) {

@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
+import org.jwarp.engine.rss.RssConfig;
 import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.Counters;
-import org.jwarp.verbs.RssConfig;
 
 /**
  * Seed 004's rebalancing: every period it looks at how many bytes each engine thread's connections

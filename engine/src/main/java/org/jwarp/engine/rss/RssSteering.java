@@ -2,8 +2,8 @@ package org.jwarp.engine.rss;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jwarp.engine.rss.RssConfig;
 import org.jwarp.engine.runtime.EngineWorker;
-import org.jwarp.verbs.RssConfig;
 
 /**
  * Which engine thread serves a new connection, in both roles (seed 004's Receive-Side Scaling):

@@ -38,8 +38,6 @@ public final class EngineScheduler<C extends EngineScheduler.Scheduled> {
 
     /** Duty cycles between two reads of a quiet connection while the engine spins. */
     public static final int QUIET_READ_EVERY = 8;
-    /** Connections per engine thread from which reads follow readiness. */
-    static final int DEFAULT_READINESS_FROM = 8;
 
     /** A connection as the scheduler sees it. */
     public interface Scheduled {

@@ -20,9 +20,9 @@ import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.idle.IdleStrategy;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.rss.RssSteering;
-import org.jwarp.verbs.DeviceConfig;
 
 /**
  * Who runs a device's engine duty cycles, by threading mode: dedicated engine threads (one
@@ -47,9 +47,9 @@ public final class EngineThreads {
     private final AtomicInteger nextWorker = new AtomicInteger();
     private final RssSteering steering;
 
-    public EngineThreads(JwarpDevice device, DeviceConfig config) {
+    public EngineThreads(JwarpDevice device, JwarpConfig config) {
         this.device = device;
-        boolean invokerMode = config.threadingMode() != DeviceConfig.ThreadingMode.DEDICATED;
+        boolean invokerMode = config.threadingMode() != JwarpConfig.ThreadingMode.DEDICATED;
         int n = invokerMode ? 1 : config.engineThreads();
         workers = new EngineWorker[n];
         for (int i = 0; i < n; i++) {
@@ -58,7 +58,7 @@ public final class EngineThreads {
         if (invokerMode) {
             runners = new AgentRunner[0];
             invoker = new AgentInvoker(workers[0]).start();
-            standby = config.threadingMode() == DeviceConfig.ThreadingMode.HYBRID
+            standby = config.threadingMode() == JwarpConfig.ThreadingMode.HYBRID
                     ? new StandbyEngine(device, this, workers[0])
                     : null;
         } else {
@@ -240,7 +240,7 @@ public final class EngineThreads {
         if (invoker == null || standby != null) {
             return awaitEngineThread(done, unit.toNanos(Math.max(0, timeout)));
         }
-        IdleStrategy idle = IdleStrategies.create(device.config(), invokerParker());
+        IdleStrategy idle = IdleStrategies.create(device.jwarpConfig(), invokerParker());
         long deadline = device.clock().nanoTime() + unit.toNanos(Math.max(0, timeout));
         while (true) {
             if (done.getAsBoolean()) {
@@ -252,6 +252,10 @@ public final class EngineThreads {
             int work = invoke();
             if (done.getAsBoolean()) {
                 return true;
+            }
+            if (invoker.isClosed()) {
+                // the device closed under the wait: no cycle runs any more, and its sleep is gone
+                return awaitEngineThread(done, Math.max(0, deadline - device.clock().nanoTime()));
             }
             idle.idle(work);
             if (Thread.interrupted()) {
@@ -395,7 +399,8 @@ public final class EngineThreads {
         return false;
     }
 
-    private boolean onEngineCycle() {
+    /** Whether the calling thread runs an engine cycle of this device now (an engine thread, or the invoking one). */
+    public boolean onEngineCycle() {
         Thread me = Thread.currentThread();
         if (invokingThread == me) {
             return true;
@@ -428,11 +433,25 @@ public final class EngineThreads {
                 failure = e;
             }
         }
-        for (EngineWorker w : workers) {
-            w.shutdown();
+        // an application thread may be in an invoked cycle: the workers are shut down once it left,
+        // and no cycle starts after (a closed invoker runs none)
+        boolean took = invoker != null && invokingThread != Thread.currentThread();
+        if (took) {
+            while (!invoking.compareAndSet(false, true)) {
+                Thread.onSpinWait();                        // a cycle never blocks: it ends soon
+            }
         }
-        if (invoker != null) {
-            invoker.close();
+        try {
+            for (EngineWorker w : workers) {
+                w.shutdown();
+            }
+            if (invoker != null) {
+                invoker.close();
+            }
+        } finally {
+            if (took) {
+                invoking.setRelease(false);
+            }
         }
         return failure;
     }

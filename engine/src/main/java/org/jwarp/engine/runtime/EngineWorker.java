@@ -2,8 +2,9 @@ package org.jwarp.engine.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.jwarp.engine.agent.Agent;
 import org.jwarp.engine.agent.EngineTenant;
 import org.jwarp.engine.cm.JwarpListener;
@@ -12,11 +13,11 @@ import org.jwarp.engine.io.StagingPool;
 import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.notify.Doorbell;
 import org.jwarp.engine.provider.JwarpChannel;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.Counters;
-import org.jwarp.verbs.DeviceConfig;
 
 /**
  * One engine thread's duty cycle — the emulated offload engine of seed 001. It owns its
@@ -32,13 +33,11 @@ public final class EngineWorker implements Agent {
     /** This thread's socket I/O: readiness, batching, bytes and its sleep, in the device's layer. */
     private final IoDriver io;
     private final Doorbell doorbell;
-    /** System property: connections per engine thread from which reads follow readiness (default 8). */
-    public static final String READINESS_FROM_PROPERTY = "jwarp.engine.readinessFrom";
 
     private final StagingPool staging = new StagingPool();
     /** Which connections a duty cycle visits and reads: the whole policy ({@link EngineScheduler}). */
     private final EngineScheduler<Connection> scheduler;
-    private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final CommandQueue commands = new CommandQueue(CommandQueue.DEFAULT_CAPACITY);
     /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
     static final int COMMAND_DRAIN_LIMIT = 64;
     /** Every connection this thread owns. */
@@ -55,13 +54,12 @@ public final class EngineWorker implements Agent {
     EngineWorker(JwarpDevice device, int index) {
         this.device = device;
         this.index = index;
+        JwarpConfig config = device.jwarpConfig();
         this.io = device.sockets().newDriver();
         this.doorbell = new Doorbell(io);
-        this.scheduler = new EngineScheduler<>(
-                Integer.getInteger(READINESS_FROM_PROPERTY, EngineScheduler.DEFAULT_READINESS_FROM),
-                new DriverReadiness(io));
-        this.sleepsLong = device.config().threadingMode() == DeviceConfig.ThreadingMode.DEDICATED
-                && device.config().idleStrategy() == DeviceConfig.IdleStrategyKind.ADAPTIVE;
+        this.scheduler = new EngineScheduler<>(config.readinessFrom(), new DriverReadiness(io));
+        this.sleepsLong = config.threadingMode() == JwarpConfig.ThreadingMode.DEDICATED
+                && config.idleStrategy() == JwarpConfig.IdleStrategyKind.ADAPTIVE;
     }
 
     public Doorbell doorbell() {
@@ -96,9 +94,18 @@ public final class EngineWorker implements Agent {
         return index;
     }
 
-    /** Runs {@code command} on this engine thread (setup path). */
+    /**
+     * Runs {@code command} on this engine thread (setup path). With the queue full, a thread outside
+     * the engine's cycles waits for room (a flood of accepts holds the acceptor back, and the kernel's
+     * backlog holds the rest); an engine cycle never waits on a queue, and is refused.
+     *
+     * @throws RejectedExecutionException the queue is full and the caller runs an engine cycle
+     * @throws IllegalStateException the queue stayed full for {@link #ROOM_TIMEOUT_NANOS}
+     */
     public void execute(Runnable command) {
-        commands.add(command);
+        if (!commands.offer(command)) {
+            waitForRoom(command);
+        }
         doorbell.ring();
         if (device.invokerMode() && !shuttingDown) {
             device.invoke();
@@ -108,6 +115,43 @@ public final class EngineWorker implements Agent {
             doorbell.ring();
         }
     }
+
+    /** Claims room for one command, for {@link #executeReserved}; false if the queue is full. */
+    public boolean reserveCommand() {
+        return commands.reserve();
+    }
+
+    /** Runs {@code command} on this engine thread in the room {@link #reserveCommand} claimed. */
+    public void executeReserved(Runnable command) {
+        commands.put(command);
+        doorbell.ring();
+    }
+
+    /** How long a producer waits for room in a full command queue before it gives up. */
+    static final long ROOM_TIMEOUT_NANOS = 10_000_000_000L;
+
+    private void waitForRoom(Runnable command) {
+        if (device.engines().onEngineCycle()) {
+            throw new RejectedExecutionException(roleName() + "'s command queue is full ("
+                    + commands.capacity() + " commands); an engine cycle does not wait for it");
+        }
+        long deadline = device.clock().nanoTime() + ROOM_TIMEOUT_NANOS;
+        while (!commands.offer(command)) {
+            doorbell.ring();
+            if (device.invokerMode()) {
+                device.invoke();                            // the waiting thread drains it itself
+            } else {
+                LockSupport.parkNanos(ROOM_POLL_NANOS);
+            }
+            if (device.clock().nanoTime() - deadline > 0) {
+                throw new IllegalStateException(roleName() + "'s command queue stayed full ("
+                        + commands.capacity() + " commands) for 10 s"
+                        + device.failure().map(f -> "; the engine failed: " + f).orElse(""));
+            }
+        }
+    }
+
+    private static final long ROOM_POLL_NANOS = 50_000;
 
     @Override
     public int doWork() {
@@ -270,7 +314,7 @@ public final class EngineWorker implements Agent {
             qp.unlist();
             Connection c = qp.connection();
             if (c != null && c.owner() == this) {
-                 unpark(c);                                  // one that moved away is active on its new thread
+                unpark(c);                                  // one that moved away is active on its new thread
             }
             qp = next;
         }
@@ -288,7 +332,7 @@ public final class EngineWorker implements Agent {
      * moderation, its tenants' deadlines, and {@code maxParkNanos} while a connection's timer runs.
      */
     long nanosToNextDeadline() {
-        long min = timersRunning ? device.config().backoff().maxParkNanos() : Long.MAX_VALUE;
+        long min = timersRunning ? device.jwarpConfig().backoff().maxParkNanos() : Long.MAX_VALUE;
         for (int i = 0; i < channels.size(); i++) {
             min = Math.min(min, channels.get(i).nanosToNextDeadline());
         }

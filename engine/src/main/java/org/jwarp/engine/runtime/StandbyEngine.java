@@ -8,7 +8,7 @@ import org.jwarp.engine.idle.IdleStrategy;
 import org.jwarp.engine.provider.JwarpDevice;
 
 /**
- * HYBRID mode's engine thread ({@link org.jwarp.verbs.DeviceConfig.ThreadingMode#HYBRID}). While
+ * HYBRID mode's engine thread ({@link org.jwarp.engine.provider.JwarpConfig.ThreadingMode#HYBRID}). While
  * application threads call into the device (poll, post), they run the duty cycle and this thread
  * only looks, now and then ({@link #HANDBACK_MIN_NANOS}), whether they still do; when a whole period passed
  * without one, or an application thread is about to block ({@link #handOver()}), it runs the duty
@@ -54,7 +54,7 @@ public final class StandbyEngine implements Runnable {
         this.device = device;
         this.engines = engines;
         this.worker = worker;
-        this.idle = IdleStrategies.forEngine(device.config(),
+        this.idle = IdleStrategies.forEngine(device.jwarpConfig(),
                 new DeadlineParker(this::sleepUnlessInvoked, worker::nanosToNextDeadline));
         this.thread = Thread.ofPlatform().daemon().name("jwarp-engine-standby-" + device.index()).unstarted(this);
     }

@@ -55,15 +55,7 @@ public final class ToeSocket implements Closeable {
     /** What a sleeping writer waits for {@link #bytesSent} to reach. */
     private volatile long sendWaitTarget;
 
-    private final int[] rxBuffer;
-    private final int[] rxLength;
-    private final int rxMask;
-    /** Attached buffers: written by the thread that takes events. */
-    private volatile int rxTail;
-    /** Read buffers: written by the reader. */
-    private volatile int rxHead;
-    /** Bytes of the head buffer already read (reader). */
-    private int rxOffset;
+    private final ReceivedBuffers received;
     /** Anonymous buffers given back, cumulative (reader); the engine holds at most a share beyond it. */
     volatile long buffersReturned;
     /**
@@ -88,13 +80,13 @@ public final class ToeSocket implements Closeable {
     /** The engine's side of this socket (engine thread only). */
     EngineSocket engineSide;
 
-    private final BooleanSupplier readable = () -> rxHead != rxTail || endOfStream || failure != null || closing;
+    private final BooleanSupplier readable = this::readReady;
     private final BooleanSupplier writable = () -> bytesSent >= sendWaitTarget || failure != null || closing;
     private final BooleanSupplier connected = () -> connectAnswered;
     private final BooleanSupplier closed = () -> closeAnswered;
 
-    private final InputStream in = new In();
-    private final OutputStream out = new Out();
+    private final InputStream in = new ToeSocketStreams.In(this);
+    private final OutputStream out = new ToeSocketStreams.Out(this);
 
     ToeSocket(HostQueuePair home, ToeConfig config) {
         this.home = home;
@@ -106,10 +98,7 @@ public final class ToeSocket implements Closeable {
         this.sendSegment = MemorySegment.ofBuffer(memory);
         this.sendHostView = memory.duplicate();
         this.sendEngineView = memory.duplicate();
-        int rx = Integer.highestOneBit(Math.max(1, config.buffersPerSocket() - 1)) << 1;
-        this.rxBuffer = new int[rx];
-        this.rxLength = new int[rx];
-        this.rxMask = rx - 1;
+        this.received = new ReceivedBuffers(pool, config.buffersPerSocket(), this::giveBack);
     }
 
     // ------------------------------------------------------------------ host: receive
@@ -183,21 +172,21 @@ public final class ToeSocket implements Closeable {
         return home.await(readable, unit.toNanos(timeout));
     }
 
+    /** Whether a read would not return 0: data, the end of the stream, a failure or a close. */
+    private boolean readReady() {
+        return !received.isEmpty() || endOfStream || failure != null || closing;
+    }
+
     /** {@return the bytes that can be read now without waiting} */
     public int available() {
         home.drain();
-        long n = -rxOffset;
-        for (int h = rxHead, t = rxTail; h != t; h++) {
-            n += rxLength[h & rxMask];
-        }
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, n));
+        return received.bytes();
     }
 
     /** Reader: copies from the head buffer into {@code b} or {@code dst}; 0 if nothing has arrived. */
     private int take(byte[] b, int off, int len, ByteBuffer dst) throws IOException {
         home.drain();
-        int h = rxHead;
-        if (h == rxTail) {
+        if (received.isEmpty()) {
             if (closing) {
                 throw new SocketException("socket closed");
             }
@@ -210,27 +199,7 @@ public final class ToeSocket implements Closeable {
             home.engine.checkAlive();
             return 0;
         }
-        int id = rxBuffer[h & rxMask];
-        int length = rxLength[h & rxMask];
-        int n = Math.min(len, length - rxOffset);
-        long at = (long) id * pool.bufferBytes() + rxOffset;
-        if (dst == null) {
-            MemorySegment.copy(pool.memory(), ValueLayout.JAVA_BYTE, at, b, off, n);
-        } else if (dst.hasArray()) {
-            MemorySegment.copy(pool.memory(), ValueLayout.JAVA_BYTE, at, dst.array(),
-                    dst.arrayOffset() + dst.position(), n);
-            dst.position(dst.position() + n);
-        } else {
-            MemorySegment.copy(pool.memory(), at, MemorySegment.ofBuffer(dst), 0, n);
-            dst.position(dst.position() + n);
-        }
-        rxOffset += n;
-        if (rxOffset == length) {
-            rxOffset = 0;
-            rxHead = h + 1;
-            giveBack(id);
-        }
-        return n;
+        return received.copyOut(b, off, len, dst);
     }
 
     /** The refill: a read buffer goes back to the pool; the engine is rung if it waits for one. */
@@ -256,11 +225,7 @@ public final class ToeSocket implements Closeable {
             return;
         }
         try {
-            for (int h = rxHead; h != rxTail; h++) {
-                giveBack(rxBuffer[h & rxMask]);
-                rxHead = h + 1;
-            }
-            rxOffset = 0;
+            received.dropAll();
         } finally {
             reading.set(false);
         }
@@ -504,10 +469,7 @@ public final class ToeSocket implements Closeable {
     }
 
     void onReceived(int buffer, int length) {
-        int t = rxTail;
-        rxBuffer[t & rxMask] = buffer;
-        rxLength[t & rxMask] = length;
-        rxTail = t + 1;
+        received.attach(buffer, length);
     }
 
     void onEndOfStream() {
@@ -535,51 +497,6 @@ public final class ToeSocket implements Closeable {
     private static void enter(AtomicBoolean flag, String what) {
         if (!flag.compareAndSet(false, true)) {
             throw new IllegalStateException("two threads " + what + " this socket at once; one at a time");
-        }
-    }
-
-    private final class In extends InputStream {
-        private final byte[] one = new byte[1];
-
-        @Override
-        public int read() throws IOException {
-            int n = ToeSocket.this.read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            return ToeSocket.this.read(b, off, len);
-        }
-
-        @Override
-        public int available() {
-            return ToeSocket.this.available();
-        }
-
-        @Override
-        public void close() throws IOException {
-            ToeSocket.this.close();
-        }
-    }
-
-    private final class Out extends OutputStream {
-        private final byte[] one = new byte[1];
-
-        @Override
-        public void write(int b) throws IOException {
-            one[0] = (byte) b;
-            ToeSocket.this.write(one, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            ToeSocket.this.write(b, off, len);
-        }
-
-        @Override
-        public void close() throws IOException {
-            ToeSocket.this.close();
         }
     }
 }

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.jwarp.verbs.DeviceConfig;
-import org.jwarp.verbs.DeviceConfig.Backoff;
-import org.jwarp.verbs.DeviceConfig.IdleStrategyKind;
+import org.jwarp.engine.provider.JwarpConfig.Backoff;
+import org.jwarp.engine.provider.JwarpConfig.IdleStrategyKind;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.junit.jupiter.api.Test;
 
 class BackoffIdleStrategyTest {
@@ -86,7 +86,7 @@ class BackoffIdleStrategyTest {
         assertEquals(List.of(10L), parker.parks, "no spins or yields configured: parks at once");
         IdleStrategy p = IdleStrategies.create(IdleStrategyKind.PARK, backoff, parker);
         assertEquals(40, ((ParkIdleStrategy) p).parkNanos(), "PARK is bounded by the backoff maximum");
-        DeviceConfig config = DeviceConfig.builder().availableProcessors(2).build();
+        JwarpConfig config = JwarpConfig.builder().availableProcessors(2).build();
         assertEquals("adaptive", IdleStrategies.create(config, parker).alias(), "the default is ADAPTIVE");
         assertTrue(IdleStrategies.create(IdleStrategyKind.BACKOFF, backoff, parker) instanceof BackoffIdleStrategy);
         assertThrows(IllegalArgumentException.class, () -> IdleStrategies.create(null, backoff, parker));

@@ -18,9 +18,9 @@ import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.idle.BackoffIdleStrategy;
 import org.jwarp.engine.idle.ParkIdleStrategy;
 import org.jwarp.engine.idle.Parker;
+import org.jwarp.engine.provider.JwarpConfig.Backoff;
 import org.jwarp.engine.testing.Deadline;
 import org.jwarp.sys.NanoClock;
-import org.jwarp.verbs.DeviceConfig.Backoff;
 import org.jwarp.verbs.Moderation;
 import org.junit.jupiter.api.Test;
 

@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jwarp.engine.idle.BackoffIdleStrategy;
 import org.jwarp.engine.idle.IdleStrategy;
 import org.jwarp.engine.idle.ParkIdleStrategy;
+import org.jwarp.engine.provider.JwarpConfig.Backoff;
 import org.jwarp.engine.testing.Deadline;
 import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.Counters;
-import org.jwarp.verbs.DeviceConfig.Backoff;
 import org.junit.jupiter.api.Test;
 
 class DoorbellTest {

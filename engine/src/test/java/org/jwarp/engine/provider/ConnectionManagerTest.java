@@ -40,8 +40,10 @@ class ConnectionManagerTest {
     static final InetAddress LO = InetAddress.getLoopbackAddress();
 
     static DeviceConfig.Builder base() {
-        return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1)
-                .idleStrategy(DeviceConfig.IdleStrategyKind.BACKOFF);
+        return DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1)
+                .idleStrategy(JwarpConfig.IdleStrategyKind.BACKOFF).build())
+                ;
     }
 
     @Test

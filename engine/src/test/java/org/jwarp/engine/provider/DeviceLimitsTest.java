@@ -17,7 +17,8 @@ class DeviceLimitsTest {
 
     @Test
     void noMoreQueuePairsThanMaxQps() {
-        DeviceConfig config = DeviceConfig.builder().limits(DeviceLimits.DEFAULT.withMaxQps(3)).build();
+        DeviceConfig config = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .build()).limits(DeviceLimits.DEFAULT.withMaxQps(3)).build();
         try (RdmaDevice dev = RdmaDevice.open(config)) {
             ProtectionDomain pd = dev.allocPd();
             CompletionQueue cq = dev.createCq(16, null);

@@ -45,7 +45,8 @@ final class DevicePair implements AutoCloseable {
 
     /** Both devices with one dedicated engine thread each. */
     DevicePair(int cqDepth) {
-        this(DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1).build(),
+        this(DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build()).build(),
                 cqDepth);
     }
 

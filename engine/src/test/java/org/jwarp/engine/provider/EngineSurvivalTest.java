@@ -190,8 +190,8 @@ class EngineSurvivalTest {
 
     /** Two devices of one dedicated engine thread each, connected. */
     private static LoopbackPair oneEnginePair() throws InterruptedException {
-        DeviceConfig oneEngine = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).build();
+        DeviceConfig oneEngine = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build()).build();
         return new LoopbackPair(oneEngine, oneEngine, new byte[0], new byte[0]);
     }
 

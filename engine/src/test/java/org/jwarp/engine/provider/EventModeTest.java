@@ -66,9 +66,10 @@ class EventModeTest {
      */
     @Test
     void anInvokerModeWaiterIsTheEngineAndWakesForArrivingData() throws Exception {
-        DeviceConfig longParks = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER)
-                .idleStrategy(DeviceConfig.IdleStrategyKind.PARK)
-                .backoff(new DeviceConfig.Backoff(0, 0, 60_000_000_000L, 60_000_000_000L)).build();
+        DeviceConfig longParks = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.INVOKER).idleStrategy(JwarpConfig.IdleStrategyKind.PARK)
+                .backoff(new JwarpConfig.Backoff(0, 0, 60_000_000_000L, 60_000_000_000L)).build())
+                .build();
         try (LoopbackPair p = new LoopbackPair(LoopbackPair.dedicated(), longParks, new byte[0], new byte[0])) {
             p.server.qp.postRecv(new RecvWr().wrId(1));
             p.server.cq.requestNotify(false);
@@ -91,9 +92,10 @@ class EventModeTest {
      */
     @Test
     void anInvokerModeCmWaitRunsTheEngine() throws Exception {
-        DeviceConfig longParks = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER)
-                .idleStrategy(DeviceConfig.IdleStrategyKind.PARK)
-                .backoff(new DeviceConfig.Backoff(0, 0, 60_000_000_000L, 60_000_000_000L)).build();
+        DeviceConfig longParks = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.INVOKER).idleStrategy(JwarpConfig.IdleStrategyKind.PARK)
+                .backoff(new JwarpConfig.Backoff(0, 0, 60_000_000_000L, 60_000_000_000L)).build())
+                .build();
         try (LoopbackPair.End client = new LoopbackPair.End(LoopbackPair.dedicated());
              LoopbackPair.End server = new LoopbackPair.End(longParks);
              Listener l = server.device.connectionManager().listen(

@@ -124,7 +124,7 @@ class FreedMemoryStressTest {
         String log = err.toString();
         assertFalse(log.contains("failed on the engine thread"), log);
         assertFalse(log.contains("Already closed"), log);
-        System.out.println("FreedMemoryStressTest (" + System.getProperty("jwarp.socketIo", "auto") + ", seed " + SEED
+        System.out.println("FreedMemoryStressTest (" + SuiteConfig.socketIo().option() + ", seed " + SEED
                 + "): " + rounds + " rounds in " + SECONDS + " s " + this.rounds + " (" + reusedBlocks
                 + " really freed blocks handed out again); completions " + statuses + "; endings " + causes
                 + "; closes refused while a call held the memory: " + closesRefused);

@@ -45,7 +45,8 @@ class HostilePeerTest {
 
     @Test
     void setupAttacksEndCleanlyBesideALegitimateConnection() throws Exception {
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1)
+        DeviceConfig config = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build())
                 // a silent client ends after 300 ms; the application's decision may take long on a loaded
                 // machine (a decision timeout would add a second event for the same client)
                 .mpaTimeouts(new MpaTimeouts(Duration.ofMillis(300), Duration.ofSeconds(10), Duration.ofMillis(300),

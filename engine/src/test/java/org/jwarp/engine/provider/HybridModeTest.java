@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class HybridModeTest {
 
     static DeviceConfig hybrid() {
-        return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.HYBRID).build();
+        return DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.HYBRID).build()).build();
     }
 
     @Test

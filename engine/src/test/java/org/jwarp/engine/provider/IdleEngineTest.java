@@ -32,9 +32,10 @@ class IdleEngineTest {
 
     @Test
     void anIdleEngineSleepsUntilSomethingWakesIt() throws Exception {
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).build();
-        assertEquals(DeviceConfig.IdleStrategyKind.ADAPTIVE, config.idleStrategy(), "the default this is about");
+        DeviceConfig config = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build()).build();
+        assertEquals(JwarpConfig.IdleStrategyKind.ADAPTIVE, JwarpConfig.of(config).idleStrategy(),
+                "the default this is about");
         try (RdmaDevice lone = RdmaDevice.open(config)) {
             assertTrue(settlesToFewParks(lone), "a device without connections kept waking");
         }

@@ -54,8 +54,9 @@ class ListenerFloodTest {
 
     @Test
     void silentConnectionsAndSilentRequestsLockNoClientOut() throws Exception {
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(1).limits(DeviceLimits.DEFAULT.withMaxQps(4096)).build();
+        DeviceConfig config = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build())
+                .limits(DeviceLimits.DEFAULT.withMaxQps(4096)).build();
         try (RdmaDevice server = RdmaDevice.open(config);
              RdmaDevice client = RdmaDevice.open(config);
              Arena arena = Arena.ofShared()) {

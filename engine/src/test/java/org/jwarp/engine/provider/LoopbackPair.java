@@ -134,12 +134,15 @@ final class LoopbackPair implements AutoCloseable {
     }
 
     static DeviceConfig dedicated() {
-        return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1)
-                .idleStrategy(DeviceConfig.IdleStrategyKind.BACKOFF).build();
+        return DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1)
+                .idleStrategy(JwarpConfig.IdleStrategyKind.BACKOFF).build())
+                .build();
     }
 
     static DeviceConfig invoker() {
-        return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).build();
+        return DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.INVOKER).build()).build();
     }
 
     @Override

@@ -23,8 +23,8 @@ class NumaDeviceTest {
         assumeTrue(MemoryPolicy.unsupportedReason() == null, String.valueOf(MemoryPolicy.unsupportedReason()));
         NumaTopology topology = NumaTopology.read();
         assumeTrue(topology.isKnown() && ThreadAffinity.isSupported(), "no NUMA nodes or CPU numbers here");
-        DeviceConfig numa = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(2)
-                .numa(true).build();
+        DeviceConfig numa = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(2).numa(true).build()).build();
         try (RdmaDevice dev = RdmaDevice.open(numa); Arena arena = Arena.ofShared()) {
             MemorySegment m = arena.allocate(1 << 20, 4096);
             m.fill((byte) 7);

@@ -12,6 +12,7 @@ import org.jwarp.engine.runtime.EngineWorker;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.CounterNames;
+import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.QpState;
@@ -22,7 +23,7 @@ import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
 
 /**
- * Parked connections: an engine thread carrying {@link EngineWorker#READINESS_FROM_PROPERTY}
+ * Parked connections: an engine thread carrying {@link JwarpConfig#readinessFrom()}
  * connections or more visits only those with work. A quiet one is parked, and comes back for a
  * post, for bytes from its peer and for its end; no post is missed however it races the parking.
  */
@@ -114,16 +115,10 @@ class ParkingTest {
      */
     @Test
     void aParkedConnectionMovedToAnotherEngineThreadServesItsNextPostThere() throws Exception {
-        System.setProperty(EngineWorker.READINESS_FROM_PROPERTY, "1");   // every thread parks from its first connection
-        LoopbackPair.End client;
-        LoopbackPair.End server;
-        try {
-            client = new LoopbackPair.End(RssRebalanceTest.TWO_ENGINES);
-            server = new LoopbackPair.End(RssRebalanceTest.TWO_ENGINES);
-        } finally {
-            System.clearProperty(EngineWorker.READINESS_FROM_PROPERTY);
-        }
-        try (client; server) {
+        // every thread parks from its first connection
+        DeviceConfig config = SuiteConfig.withJwarp(RssRebalanceTest.TWO_ENGINES, j -> j.readinessFrom(1));
+        try (LoopbackPair.End client = new LoopbackPair.End(config);
+             LoopbackPair.End server = new LoopbackPair.End(config)) {
             var listener = RssRebalanceTest.listen(server);
             int pairs = 4;
             JwarpQp[][] qps = new JwarpQp[pairs][];

@@ -40,9 +40,10 @@ import org.junit.jupiter.api.Test;
 class QpStateMachineTest {
 
     @ParameterizedTest
-    @EnumSource(DeviceConfig.ThreadingMode.class)
-    void aNewQpIsInInitAndModifyRefusesTheConnectionManagersStates(DeviceConfig.ThreadingMode mode) {
-        try (LoopbackPair.End end = new LoopbackPair.End(DeviceConfig.builder().threadingMode(mode).build())) {
+    @EnumSource(JwarpConfig.ThreadingMode.class)
+    void aNewQpIsInInitAndModifyRefusesTheConnectionManagersStates(JwarpConfig.ThreadingMode mode) {
+        try (LoopbackPair.End end = new LoopbackPair.End(DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(mode).build()).build())) {
             assertSame(QpState.INIT, end.qp.state());
             end.qp.modify(QpState.INIT);
             assertSame(QpState.INIT, end.qp.state(), "INIT -> INIT is legal and changes nothing");
@@ -109,9 +110,9 @@ class QpStateMachineTest {
     }
 
     @ParameterizedTest
-    @EnumSource(DeviceConfig.ThreadingMode.class)
-    void aQpResetAfterItsConnectionCarriesASecondOne(DeviceConfig.ThreadingMode mode) throws Exception {
-        DeviceConfig config = DeviceConfig.builder().threadingMode(mode).build();
+    @EnumSource(JwarpConfig.ThreadingMode.class)
+    void aQpResetAfterItsConnectionCarriesASecondOne(JwarpConfig.ThreadingMode mode) throws Exception {
+        DeviceConfig config = DeviceConfig.builder().provider(SuiteConfig.jwarp().threadingMode(mode).build()).build();
         try (LoopbackPair pair = new LoopbackPair(config, config, new byte[0], new byte[0])) {
             MemoryRegion clientMr = pair.client.register(64, Access.LOCAL_WRITE);
             assertSame(QpState.RTS, pair.client.qp.state());

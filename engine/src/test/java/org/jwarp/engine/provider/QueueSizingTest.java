@@ -59,8 +59,8 @@ class QueueSizingTest {
     @Test
     void sizesAboveTheDeviceLimitsAreRejectedNamingTheLimit() {
         DeviceLimits small = new DeviceLimits(16, 64, 1L << 20, 1000, 4, 64, 3000, 8, 8);
-        DeviceConfig config = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.INVOKER).limits(small)
-                .build();
+        DeviceConfig config = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.INVOKER).build()).limits(small).build();
         try (RdmaDevice device = RdmaDevice.open(config)) {
             // at the limit: allowed, rounded up past it (the limit bounds what may be asked)
             try (CompletionQueue cq = device.createCq(3000, null)) {

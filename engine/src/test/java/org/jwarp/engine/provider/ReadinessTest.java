@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.jwarp.engine.runtime.EngineScheduler;
-import org.jwarp.engine.runtime.EngineWorker;
 import org.jwarp.engine.runtime.Schedule;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.CounterNames;
+import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.ProtectionDomain;
@@ -24,9 +24,12 @@ import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
 
 /**
- * Reads that follow readiness: from {@link EngineWorker#READINESS_FROM_PROPERTY} connections on, an
- * engine thread asks the kernel which sockets have bytes and reads only those — an idle connection
- * costs no system call while the others work — and the data path stays byte-exact.
+ * Reads that follow readiness on real sockets and a real engine: from
+ * {@link JwarpConfig#readinessFrom()} connections on, an engine thread asks the kernel which sockets
+ * have bytes and reads only those — an idle connection costs no system call while the others work —
+ * and the data path stays byte-exact. The read-in-turn rules themselves are
+ * {@link org.jwarp.engine.runtime.EngineScheduler}'s, walked cycle by cycle on a fake clock by
+ * {@code EngineSchedulerTest}.
  */
 class ReadinessTest {
 
@@ -72,99 +75,6 @@ class ReadinessTest {
                         + " times while the active one was read " + cycles + " times");
             }
             assertTrue(cycles > 20, "the active connection was read in many cycles: " + cycles);
-        }
-    }
-
-    /**
-     * Below the readiness threshold, while the application's polls keep the engine cycling for a
-     * busy connection whose peer talks, that one is read every cycle and a quiet neighbour
-     * only every {@link EngineScheduler#QUIET_READ_EVERY}-th; bytes that then arrive on the quiet one
-     * are still taken within that many cycles.
-     */
-    @Test
-    void aQuietConnectionIsReadInTurnAndStillHeardPromptly() throws Exception {
-        try (ManyConnections m = new ManyConnections(HybridModeTest.hybrid())) {
-            Regions r = new Regions(m);
-            QueuePair busy = m.clientQps.get(0);
-            QueuePair quiet = m.clientQps.get(1);
-            int posts = 800;
-            long busyBefore = busy.counters().get(CounterNames.SOCKET_READS);
-            long quietBefore = quiet.counters().get(CounterNames.SOCKET_READS);
-            for (int i = 0; i < posts; i++) {
-                // the peer talks on the busy connection; each client poll runs one duty cycle on
-                // this thread (hybrid mode), which reads what the peer sent
-                assertEquals(PostStatus.OK, m.serverQps.get(0).postSend(r.noteTo(0, (byte) i)));
-                m.client.invoke();
-            }
-            long busyReads = busy.counters().get(CounterNames.SOCKET_READS) - busyBefore;
-            long quietReads = quiet.counters().get(CounterNames.SOCKET_READS) - quietBefore;
-            // far above the in-turn rate; not every cycle, should the machine stall the peer for a while
-            assertTrue(busyReads >= posts * 3 / 4, "the busy connection is read every cycle: " + busyReads);
-            long turns = posts / EngineScheduler.QUIET_READ_EVERY;
-            assertTrue(quietReads >= turns - 2 && quietReads <= turns + 2, "the quiet connection was read "
-                    + quietReads + " times in " + posts + " cycles, expected about " + turns);
-            // a message on the quiet connection is taken within QUIET_READ_EVERY of this thread's cycles
-            r.sendNote(1, (byte) 42);
-            int cycles = awaitByte(m, r.inbox, 1, (byte) 42);
-            assertTrue(cycles <= EngineScheduler.QUIET_READ_EVERY + 1, "placed after " + cycles + " cycles");
-        }
-    }
-
-    /**
-     * A connection that only sends — one side of a stream of Writes — is read only every
-     * {@link EngineScheduler#QUIET_READ_EVERY}-th cycle, since its reads would come back empty; bytes
-     * its peer then sends are still taken within that many of its sending cycles.
-     */
-    @Test
-    void aConnectionThatOnlySendsIsReadInTurnAndStillHearsPromptly() throws Exception {
-        try (ManyConnections m = new ManyConnections(HybridModeTest.hybrid())) {
-            Regions r = new Regions(m);
-            QueuePair sender = m.clientQps.get(0);
-            int posts = 800;
-            long before = sender.counters().get(CounterNames.SOCKET_READS);
-            for (int i = 0; i < posts; i++) {
-                assertEquals(PostStatus.OK, sender.postSend(r.write()));
-            }
-            long reads = sender.counters().get(CounterNames.SOCKET_READS) - before;
-            long turns = posts / EngineScheduler.QUIET_READ_EVERY;
-            assertTrue(reads >= turns - 2 && reads <= turns + 2, "the sending connection was read " + reads
-                    + " times in " + posts + " cycles, expected about " + turns);
-            r.sendNote(0, (byte) 42);
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            int cycles = 0;
-            while (r.inbox.segment().get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0) != 42) {
-                assertTrue(System.nanoTime() < deadline, "the peer's byte was not placed after " + cycles + " cycles");
-                assertEquals(PostStatus.OK, sender.postSend(r.write()));
-                cycles++;
-            }
-            assertTrue(cycles <= EngineScheduler.QUIET_READ_EVERY + 1, "placed after " + cycles + " sending cycles");
-        }
-    }
-
-    /**
-     * The duty cycle a poster runs right after its request left reads that connection only in
-     * turn, even while the peer talks (its answer cannot be there yet); the polls between the
-     * posts read it every cycle, and every byte the peer sent lands.
-     */
-    @Test
-    void thePostersOwnCycleDoesNotReadItsConnectionThePollsDo() throws Exception {
-        try (ManyConnections m = new ManyConnections(HybridModeTest.hybrid())) {
-            Regions r = new Regions(m, 1);
-            QueuePair qp = m.clientQps.get(0);
-            int rounds = 400;
-            long before = qp.counters().get(CounterNames.SOCKET_READS);
-            for (int i = 0; i < rounds; i++) {
-                byte value = (byte) (i % 100 + 1);
-                r.sendNote(0, value);                                   // the peer talks: its WRITE has left
-                awaitByte(m, r.inbox, 0, value);                        // polls until it is placed
-                assertEquals(PostStatus.OK, qp.postSend(r.write()));    // the poster's cycle: nothing to read
-            }
-            long reads = qp.counters().get(CounterNames.SOCKET_READS) - before;
-            // a read in each poster's cycle too would make 2 a round; in turn it is 1 and an eighth,
-            // with room for polls that came before the kernel had delivered the peer's bytes
-            long most = rounds + rounds / EngineScheduler.QUIET_READ_EVERY + rounds / 4;
-            assertTrue(reads >= rounds - 2 && reads <= most, "the connection was read " + reads + " times in " + rounds
-                    + " rounds of the polls that took the peer's byte and a post; expected " + (rounds - 2) + " to " + most);
         }
     }
 
@@ -296,14 +206,8 @@ class ReadinessTest {
 
     @Test
     void readsFollowingReadinessStayByteExact() throws Exception {
-        System.setProperty(EngineWorker.READINESS_FROM_PROPERTY, "1");
-        LoopbackPair p;
-        try {
-            p = new LoopbackPair(LoopbackPair.dedicated(), LoopbackPair.dedicated(), new byte[0], new byte[0]);
-        } finally {
-            System.clearProperty(EngineWorker.READINESS_FROM_PROPERTY);
-        }
-        try (p) {
+        DeviceConfig config = SuiteConfig.withJwarp(LoopbackPair.dedicated(), j -> j.readinessFrom(1));
+        try (LoopbackPair p = new LoopbackPair(config, config, new byte[0], new byte[0])) {
             MemoryRegion src = p.client.register(300_000, Access.LOCAL_WRITE);
             MemoryRegion back = p.client.register(300_000, Access.LOCAL_WRITE);
             MemoryRegion dst = p.server.register(300_000, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);

@@ -50,8 +50,8 @@ class ResponderReadyTest {
 
     @Test
     void theRtrMakesTheResponderReadyBeforeTheRequestBehindItCompletes() throws Exception {
-        DeviceConfig cfg = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1)
-                .build();
+        DeviceConfig cfg = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build()).build();
         try (RdmaDevice dev = RdmaDevice.open(cfg)) {
             CmEventQueue listenerEvents = new CmEventQueue();
             Listener listener = dev.connectionManager().listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),

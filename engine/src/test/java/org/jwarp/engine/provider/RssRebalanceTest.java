@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.jwarp.engine.rss.Rebalancer;
+import org.jwarp.engine.rss.RssConfig;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -43,8 +44,8 @@ class RssRebalanceTest {
     static final int BATCH = 16;
     static final int SIZE = 256;
     /** Devices of two dedicated engine threads, steered by RSS. */
-    static final DeviceConfig TWO_ENGINES = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-            .engineThreads(2).build();
+    static final DeviceConfig TWO_ENGINES = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+            .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(2).build()).build();
 
     @Test
     void connectionsMoveBetweenEngineThreadsUnderTrafficAndNothingIsLostRepeatedOrReordered() throws Exception {
@@ -140,8 +141,8 @@ class RssRebalanceTest {
             }
             assertEquals(2, onZero.size(), "two connections of distinct entries on engine thread 0");
             JwarpDevice dev = (JwarpDevice) client.device;
-            Rebalancer rebalancer = new Rebalancer(dev, org.jwarp.verbs.RssConfig.DEFAULT.withRebalance(
-                    org.jwarp.verbs.RssConfig.Rebalance.THRESHOLD, java.time.Duration.ofSeconds(1), 1.5));
+            Rebalancer rebalancer = new Rebalancer(dev, RssConfig.DEFAULT.withRebalance(
+                    RssConfig.Rebalance.THRESHOLD, java.time.Duration.ofSeconds(1), 1.5));
             assertEquals(0, rebalancer.look(), "the first look only takes the baseline");
             // 3 messages on the first connection, 1 on the second: the first entry is the busier
             MemoryRegion out = client.register(4096, Access.LOCAL_WRITE);
@@ -190,8 +191,8 @@ class RssRebalanceTest {
     /** A device with a rebalancer runs its thread while open and ends it on close. */
     @Test
     void theRebalancerThreadEndsWithItsDevice() {
-        DeviceConfig rebalancing = TWO_ENGINES.toBuilder().rss(org.jwarp.verbs.RssConfig.DEFAULT.withRebalance(
-                org.jwarp.verbs.RssConfig.Rebalance.PERIODIC, java.time.Duration.ofMillis(10), 1.5)).build();
+        DeviceConfig rebalancing = SuiteConfig.withJwarp(TWO_ENGINES, j -> j.rss(RssConfig.DEFAULT.withRebalance(
+                RssConfig.Rebalance.PERIODIC, java.time.Duration.ofMillis(10), 1.5)));
         RdmaDevice dev = RdmaDevice.open(rebalancing);
         String name = "jwarp-rebalancer-" + ((JwarpDevice) dev).index();
         assertTrue(threadNamed(name), "the rebalancer runs");

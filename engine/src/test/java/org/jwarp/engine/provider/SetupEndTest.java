@@ -41,7 +41,8 @@ class SetupEndTest {
     static final Duration WAIT = Duration.ofSeconds(20);
 
     static DeviceConfig dedicated() {
-        return DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(1).build();
+        return DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(1).build()).build();
     }
 
     @Test

@@ -42,8 +42,8 @@ class SharedReceiveQueueTest {
     private static final int SLOT = 64;
 
     private static DevicePair twoEngines() {
-        return new DevicePair(DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED)
-                .engineThreads(2).build(), 1024);
+        return new DevicePair(DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(2).build()).build(), 1024);
     }
 
     private static WorkCompletion next(CompletionQueue cq) {

@@ -31,9 +31,9 @@ class SocketIoLayersTest {
     @ParameterizedTest
     @ValueSource(strings = {"nio", "syscalls", "uring", "uring-sqpoll"})
     void sendWriteAndReadArriveByteForByte(String layer) throws Exception {
-        DeviceConfig.SocketIo io = DeviceConfig.SocketIo.parse(layer);
-        DeviceConfig client = LoopbackPair.invoker().toBuilder().socketIo(io).build();
-        DeviceConfig server = LoopbackPair.dedicated().toBuilder().socketIo(io).build();
+        JwarpConfig.SocketIo io = JwarpConfig.SocketIo.parse(layer);
+        DeviceConfig client = SuiteConfig.withJwarp(LoopbackPair.invoker(), j -> j.socketIo(io));
+        DeviceConfig server = SuiteConfig.withJwarp(LoopbackPair.dedicated(), j -> j.socketIo(io));
         try (LoopbackPair p = new LoopbackPair(client, server, new byte[0], new byte[0])) {
             assertEquals(layer, p.client.device.socketIoLayer());
             assertEquals(layer, p.server.device.socketIoLayer());
@@ -68,9 +68,9 @@ class SocketIoLayersTest {
     @ValueSource(strings = {"uring", "uring-sqpoll"})
     void closingTheDevicesReleasesTheirRings(String layer) throws Exception {
         long before = ringsOpen();
-        DeviceConfig.SocketIo io = DeviceConfig.SocketIo.parse(layer);
-        try (LoopbackPair p = new LoopbackPair(LoopbackPair.dedicated().toBuilder().socketIo(io).build(),
-                LoopbackPair.dedicated().toBuilder().socketIo(io).build(), new byte[0], new byte[0])) {
+        JwarpConfig.SocketIo io = JwarpConfig.SocketIo.parse(layer);
+        DeviceConfig config = SuiteConfig.withJwarp(LoopbackPair.dedicated(), j -> j.socketIo(io));
+        try (LoopbackPair p = new LoopbackPair(config, config, new byte[0], new byte[0])) {
             MemoryRegion src = p.client.register(64, Access.LOCAL_WRITE);
             MemoryRegion dst = p.server.register(64, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             assertEquals(PostStatus.OK, p.client.qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE)

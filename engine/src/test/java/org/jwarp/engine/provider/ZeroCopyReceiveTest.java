@@ -108,6 +108,40 @@ class ZeroCopyReceiveTest {
         }
     }
 
+    /**
+     * The threshold is the device's ({@link JwarpConfig#rxDirectFrom()}): never direct stages a
+     * 1 MiB Write whole; from 4 KiB on, an 8 KiB Write's payload (under the default) is placed
+     * directly. Bytes arrive exact either way.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {JwarpConfig.NEVER_DIRECT, 4096})
+    void theDeviceSetsTheThreshold(long directFrom) throws Exception {
+        DeviceConfig config = SuiteConfig.withJwarp(LoopbackPair.dedicated(), j -> j.rxDirectFrom(directFrom));
+        int size = directFrom == JwarpConfig.NEVER_DIRECT ? 1 << 20 : 8192;
+        try (LoopbackPair p = new LoopbackPair(config, config, new byte[0], new byte[0])) {
+            MemoryRegion local = p.client.register(size, Access.LOCAL_WRITE);
+            MemoryRegion remote = p.server.register(size, RW);
+            for (int round = 0; round < 2; round++) {
+                LoopbackTest.fill(local.segment(), size + round);
+                long before = direct(p.server.qp);
+                post(p.client.qp, new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).signaled(true)
+                        .addSge(local, 0, size).remote(remote.iova(), remote.rkey()));
+                assertSame(WcStatus.SUCCESS, p.client.next().status());
+                // the Write's completion says it left; a Read behind it says the peer placed it
+                post(p.client.qp, new SendWr().wrId(2).opcode(WrOpcode.RDMA_READ).signaled(true)
+                        .addSge(local, 0, 1).remote(remote.iova(), remote.rkey()));
+                assertSame(WcStatus.SUCCESS, p.client.next().status());
+                LoopbackTest.assertSameBytes(local.segment(), 0, remote.segment(), 0, size);
+                long placed = direct(p.server.qp) - before;
+                if (directFrom == JwarpConfig.NEVER_DIRECT) {
+                    assertEquals(0, placed, "round " + round);
+                } else if (round == 1) {
+                    assertTrue(placed > 0 && placed < size, "round " + round + ": " + placed + " bytes placed directly");
+                }
+            }
+        }
+    }
+
     @Test
     void sendsAreScatteredStraightIntoSeveralEntriesAtUnalignedOffsets() throws Exception {
         try (LoopbackPair p = new LoopbackPair(LoopbackPair.invoker(), LoopbackPair.invoker(), new byte[0],

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jwarp.engine.idle.BackoffIdleStrategy;
 import org.jwarp.engine.idle.IdleStrategy;
 import org.jwarp.engine.idle.Parker;
-import org.jwarp.verbs.DeviceConfig.Backoff;
+import org.jwarp.engine.provider.JwarpConfig.Backoff;
 
 /**
  * Runs a few test threads together, records the first failure of any of them and makes the

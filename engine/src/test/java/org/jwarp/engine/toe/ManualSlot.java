@@ -9,7 +9,7 @@ import org.jwarp.engine.agent.EngineSlot;
 import org.jwarp.engine.agent.EngineTenant;
 import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.io.IoDrivers;
-import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.engine.provider.JwarpConfig;
 
 /**
  * An engine slot with no thread: the duty cycle runs on whichever thread waits (as a device's
@@ -24,10 +24,10 @@ final class ManualSlot implements EngineSlot, AutoCloseable {
 
     /** In the default socket I/O layer. */
     ManualSlot() {
-        this(DeviceConfig.SocketIo.AUTO);
+        this(JwarpConfig.SocketIo.AUTO);
     }
 
-    ManualSlot(DeviceConfig.SocketIo layer) {
+    ManualSlot(JwarpConfig.SocketIo layer) {
         driver = IoDrivers.open(IoDrivers.choose(layer), () -> 0L);
     }
 

@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
+import org.jwarp.engine.provider.JwarpConfig;
+import org.jwarp.engine.provider.SuiteConfig;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.RdmaDevice;
 
@@ -36,14 +38,15 @@ class ToeEndToEndTest {
 
     private static final InetSocketAddress ANY = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
 
-    private static RdmaDevice device(DeviceConfig.ThreadingMode mode) {
-        return RdmaDevice.open(DeviceConfig.builder().threadingMode(mode).build());
+    private static RdmaDevice device(JwarpConfig.ThreadingMode mode) {
+        return RdmaDevice.open(DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(mode).build()).build());
     }
 
     /** Streams {@code total} bytes in {@code chunk}-byte writes; the receiver checks every byte. */
     @ParameterizedTest
-    @EnumSource(value = DeviceConfig.ThreadingMode.class, names = {"DEDICATED", "HYBRID"})
-    void streamsInEightAndOneHundredTwentyEightKiBChunks(DeviceConfig.ThreadingMode mode) throws Exception {
+    @EnumSource(value = JwarpConfig.ThreadingMode.class, names = {"DEDICATED", "HYBRID"})
+    void streamsInEightAndOneHundredTwentyEightKiBChunks(JwarpConfig.ThreadingMode mode) throws Exception {
         try (RdmaDevice d1 = device(mode); RdmaDevice d2 = device(mode);
              OffloadedSockets sender = OffloadedSockets.open(d1); OffloadedSockets receiver = OffloadedSockets.open(d2);
              ExecutorService pool = Executors.newFixedThreadPool(2)) {
@@ -70,7 +73,7 @@ class ToeEndToEndTest {
 
     @Test
     void talksToPlainJavaSocketsBothWays() throws Exception {
-        try (RdmaDevice d = device(DeviceConfig.ThreadingMode.DEDICATED); OffloadedSockets toe = OffloadedSockets.open(d);
+        try (RdmaDevice d = device(JwarpConfig.ThreadingMode.DEDICATED); OffloadedSockets toe = OffloadedSockets.open(d);
              ExecutorService pool = Executors.newFixedThreadPool(2);
              ServerSocket plain = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
             // a TOE client, a java.net server that echoes
@@ -108,8 +111,8 @@ class ToeEndToEndTest {
 
     @Test
     void manyThreadsAndConnectionsEachByteExact() throws Exception {
-        DeviceConfig two = DeviceConfig.builder().threadingMode(DeviceConfig.ThreadingMode.DEDICATED).engineThreads(2)
-                .build();
+        DeviceConfig two = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(2).build()).build();
         try (RdmaDevice d = RdmaDevice.open(two); OffloadedSockets toe = OffloadedSockets.open(d);
              ExecutorService pool = Executors.newFixedThreadPool(9)) {
             assertEquals(2, toe.engineThreads());
@@ -166,7 +169,7 @@ class ToeEndToEndTest {
 
     @Test
     void closingTheDeviceEndsEveryWaitingThreadWithAClearError() throws Exception {
-        RdmaDevice d = device(DeviceConfig.ThreadingMode.DEDICATED);
+        RdmaDevice d = device(JwarpConfig.ThreadingMode.DEDICATED);
         OffloadedSockets toe = OffloadedSockets.open(d);
         ToeServerSocket l = toe.listen(ANY, 4);
         ToeSocket c = toe.connect(l.getLocalSocketAddress());

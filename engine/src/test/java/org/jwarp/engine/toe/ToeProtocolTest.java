@@ -36,8 +36,8 @@ class ToeProtocolTest {
     private ManualSlot slot;
 
     /** The socket I/O layer the engine's calls go through. */
-    org.jwarp.verbs.DeviceConfig.SocketIo layer() {
-        return org.jwarp.verbs.DeviceConfig.SocketIo.AUTO;
+    org.jwarp.engine.provider.JwarpConfig.SocketIo layer() {
+        return org.jwarp.engine.provider.JwarpConfig.SocketIo.AUTO;
     }
 
     @BeforeEach

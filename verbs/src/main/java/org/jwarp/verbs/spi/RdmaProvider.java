@@ -21,11 +21,12 @@ public interface RdmaProvider {
     String name();
 
     /**
-     * Opens a device. The configuration has passed its own validation (and, if it came from the
-     * builder, {@link DeviceConfig#checkProcessors(int)}); the provider starts its engine threads
-     * (DEDICATED mode) or prepares the invoked duty cycle (INVOKER mode).
+     * Opens a device. The configuration has passed its own validation; the provider reads its own
+     * settings from {@link DeviceConfig#providerConfig()} (its defaults if there are none) and
+     * starts its engine.
      *
-     * @throws IllegalArgumentException if the provider cannot honour a setting (naming it)
+     * @throws IllegalArgumentException if the provider cannot honour a setting (naming it), or the
+     *                                  provider configuration is not its own
      * @param config the configuration
      * @return the open device
      */

@@ -14,7 +14,14 @@
  * ({@code SendWr}, {@code RecvWr}, {@code WorkCompletion}, {@code Stag}, {@code Access},
  * {@code PostStatus}, {@code CounterSet}, the config records) are final and shared; providers use
  * their validation helpers ({@code SendWr#check}, {@code RecvWr#check},
- * {@code QpState#checkTransitionTo}, {@code QpInitAttr#checkAgainst}, {@code PrivateData#checkLength},
- * {@code DeviceConfig#checkProcessors}) so that every provider accepts and rejects the same things.
+ * {@code QpState#checkTransitionTo}, {@code QpInitAttr#checkAgainst}, {@code PrivateData#checkLength})
+ * so that every provider accepts and rejects the same things.
+ *
+ * <h2>A provider's own settings</h2>
+ * {@link org.jwarp.verbs.DeviceConfig} holds what every provider accepts; what only one provider has
+ * is that provider's {@link org.jwarp.verbs.spi.ProviderConfig}, carried in
+ * {@link org.jwarp.verbs.DeviceConfig#providerConfig()}. A provider reads its own type from there,
+ * uses its defaults when there is none, and rejects another provider's with an
+ * {@link java.lang.IllegalArgumentException}.
  */
 package org.jwarp.verbs.spi;

@@ -22,7 +22,7 @@ class ProviderLookupTest {
 
     @Test
     void noProviderNamesWhatToAdd() {
-        DeviceConfig config = DeviceConfig.builder().availableProcessors(2).build();
+        DeviceConfig config = DeviceConfig.defaults();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> RdmaDevice.open(config, empty()));
         assertTrue(e.getMessage().startsWith("No jwarp verbs provider on the class path"), e.getMessage());
         assertTrue(e.getMessage().contains("org.jwarp:jwarp-engine"), e.getMessage());
@@ -47,8 +47,7 @@ class ProviderLookupTest {
 
     @Test
     void openPassesTheConfigAndCloses() {
-        DeviceConfig config = DeviceConfig.builder().availableProcessors(2).providerName(LookupFixtureProvider.NAME)
-                .build();
+        DeviceConfig config = DeviceConfig.builder().providerName(LookupFixtureProvider.NAME).build();
         LookupFixtureProvider.FixtureDevice device;
         try (RdmaDevice d = RdmaDevice.open(config)) {
             device = assertInstanceOf(LookupFixtureProvider.FixtureDevice.class, d);
@@ -59,5 +58,24 @@ class ProviderLookupTest {
         }
         assertTrue(device.isClosed());
         assertThrows(IllegalArgumentException.class, () -> RdmaDevice.open(null));
+    }
+
+    /** The fixture's own settings: naming the provider is enough to open it. */
+    private record FixtureConfig(int knob) implements ProviderConfig {
+        @Override
+        public String providerName() {
+            return LookupFixtureProvider.NAME;
+        }
+    }
+
+    @Test
+    void aProviderConfigurationOpensItsProvider() {
+        DeviceConfig config = DeviceConfig.builder().provider(new FixtureConfig(7)).build();
+        try (RdmaDevice d = RdmaDevice.open(config)) {
+            assertEquals(LookupFixtureProvider.NAME, d.providerName());
+            assertEquals(new FixtureConfig(7), d.config().providerConfig());
+            assertEquals(LookupFixtureProvider.NAME, d.socketIoLayer());
+            assertEquals(false, d.needsInvoke());
+        }
     }
 }

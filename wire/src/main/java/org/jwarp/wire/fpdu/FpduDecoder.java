@@ -4,10 +4,7 @@ import java.lang.foreign.MemorySegment;
 import org.jwarp.wire.Crc32c;
 import org.jwarp.wire.Wire;
 import org.jwarp.wire.ddp.DdpHeader;
-import org.jwarp.wire.rdmap.DdpError;
 import org.jwarp.wire.rdmap.MpaError;
-import org.jwarp.wire.rdmap.RdmapControl;
-import org.jwarp.wire.rdmap.RdmapError;
 import org.jwarp.wire.rdmap.RdmapOpcode;
 import org.jwarp.wire.rdmap.TerminateError;
 import org.jwarp.wire.rdmap.TerminateHeader;
@@ -30,10 +27,10 @@ import org.jwarp.wire.rdmap.TerminateHeader;
  * <p>Order of checks, so that the outcome does not depend on how the stream was split: markers as
  * they arrive; then, when the first four bytes of an FPDU are in, the ULPDU length against the
  * smallest DDP header, the DDP version (RFC 5041 §4.1), the RDMAP version and opcode (RFC 5040
- * §7.2) and the message's size; then the CRC at the end of the FPDU (RFC 5044 §4.4). Payload is
- * handed up before the CRC is checked, as siw does when it places straight from the socket: the
- * data sink may place it (into memory the peer was already allowed to write) but must not deliver
- * the message or complete a work request before {@link #END}.
+ * §7.2) and the message's size ({@code FpduPreamble}); then the CRC at the end of the FPDU (RFC
+ * 5044 §4.4). Payload is handed up before the CRC is checked, as siw does when it places straight
+ * from the socket: the data sink may place it (into memory the peer was already allowed to write)
+ * but must not deliver the message or complete a work request before {@link #END}.
  *
  * <p>Header checks that need the STag table or the receive queue (RFC 5041 §7.1, RFC 5040 §7) are
  * the protocol stack's, not this class's.
@@ -60,7 +57,7 @@ public final class FpduDecoder {
     private static final int S_SKIP = 5;
 
     /** The first bytes of every FPDU: ULPDU_Length, DDP control, RDMAP control. */
-    private static final int PREAMBLE = Fpdu.LENGTH_FIELD + 2;
+    private static final int PREAMBLE = FpduPreamble.LENGTH;
     private static final int MAX_HEADER = Fpdu.LENGTH_FIELD + DdpHeader.UNTAGGED_LENGTH + TerminateHeader.MAX_LENGTH;
     private static final int MARKER_MASK = Fpdu.MARKER_INTERVAL - 1;
 
@@ -69,6 +66,7 @@ public final class FpduDecoder {
     private final MemorySegment markerBuffer = MemorySegment.ofArray(new byte[Fpdu.MARKER_LENGTH]);
     private final MemorySegment crcBuffer = MemorySegment.ofArray(new byte[Fpdu.CRC_LENGTH]);
     private final DdpHeader ddpHeader = new DdpHeader().wrap(headerBuffer, Fpdu.LENGTH_FIELD);
+    private final FpduPreamble preamble = new FpduPreamble();
 
     private boolean crcEnabled;
     private boolean markersEnabled;
@@ -91,9 +89,6 @@ public final class FpduDecoder {
     private int headerNeed;
     private int crcFill;
 
-    private int ulpduLength;
-    private RdmapOpcode opcode;
-    private int headerLength;
     private int payloadLength;
     private int payloadPosition;
     private int padRemaining;
@@ -131,7 +126,7 @@ public final class FpduDecoder {
         this.crcFill = 0;
         this.error = null;
         this.fpdus = 0;
-        this.opcode = null;
+        preamble.clear();
         crc.reset();
         return this;
     }
@@ -251,7 +246,8 @@ public final class FpduDecoder {
             return false;
         }
         if (headerNeed == PREAMBLE) {
-            TerminateError e = checkPreamble();
+            TerminateError e = preamble.check(headerBuffer, rfc7306Enabled);
+            int ulpduLength = preamble.ulpduLength();
             if (e != null) {
                 int rest = ulpduLength - (PREAMBLE - Fpdu.LENGTH_FIELD);
                 if (!crcEnabled || rest < 0) {
@@ -267,57 +263,14 @@ public final class FpduDecoder {
                 state = rest > 0 ? S_SKIP : padRemaining > 0 ? S_PAD : S_CRC;
                 return false;
             }
-            headerNeed = Fpdu.LENGTH_FIELD + headerLength;
+            headerNeed = Fpdu.LENGTH_FIELD + preamble.headerLength();
             return false;
         }
-        payloadLength = ulpduLength - headerLength;
+        payloadLength = preamble.ulpduLength() - preamble.headerLength();
         payloadPosition = 0;
-        padRemaining = Fpdu.pad(ulpduLength);
+        padRemaining = Fpdu.pad(preamble.ulpduLength());
         state = payloadLength > 0 ? S_PAYLOAD : padRemaining > 0 ? S_PAD : S_CRC;
         return true;
-    }
-
-    /**
-     * The checks that the first four bytes of an FPDU allow; sets {@link #opcode} and
-     * {@link #headerLength}. Returns the error to report, or null.
-     */
-    private TerminateError checkPreamble() {
-        ulpduLength = Wire.u16(headerBuffer, 0);
-        int ddpControl = Wire.u8(headerBuffer, Fpdu.LENGTH_FIELD);
-        int rdmapControl = Wire.u8(headerBuffer, Fpdu.LENGTH_FIELD + 1);
-        boolean tagged = (ddpControl & DdpHeader.T) != 0;
-        // A ULPDU shorter than the smallest DDP header cannot be a DDP segment at all; nothing in
-        // RFC 5041 names this, so it is reported as a catastrophic error of this stream.
-        if (ulpduLength < DdpHeader.TAGGED_LENGTH) {
-            return RdmapError.CATASTROPHIC_STREAM;
-        }
-        // RFC 5041 §4.1, §7.2: DV MUST be 01b; the error type follows the buffer model.
-        if ((ddpControl & DdpHeader.DV_MASK) != DdpHeader.VERSION) {
-            return tagged ? DdpError.TAGGED_INVALID_DDP_VERSION : DdpError.UNTAGGED_INVALID_DDP_VERSION;
-        }
-        // RFC 5040 §4.1, §7.2: RV MUST be 01b; an unknown version is a remote operation error.
-        if (RdmapControl.version(rdmapControl) != RdmapControl.RV_IETF) {
-            return RdmapError.INVALID_RDMAP_VERSION;
-        }
-        // RFC 5040 §7.2: an opcode that is unassigned, unsupported, or sent in the wrong buffer
-        // model is an unexpected opcode.
-        RdmapOpcode op = RdmapOpcode.fromCode(rdmapControl);
-        if (op == null || (op.rfc7306() && !rfc7306Enabled) || op.tagged() != tagged) {
-            return RdmapError.UNEXPECTED_OPCODE;
-        }
-        int ddpLength = tagged ? DdpHeader.TAGGED_LENGTH : DdpHeader.UNTAGGED_LENGTH;
-        int required = ddpLength + op.headerLength();
-        // RFC 5040 §4.4, §4.8, RFC 7306 §4: control messages are single segments of a set size
-        // (a Read Request is exactly 46 bytes; a Terminate holds at most both headers).
-        boolean badSize = op.fixedLength() ? ulpduLength != required
-                : ulpduLength < required
-                || (op == RdmapOpcode.TERMINATE && ulpduLength > ddpLength + TerminateHeader.MAX_LENGTH);
-        if (badSize || (op.singleSegment() && (ddpControl & DdpHeader.L) == 0)) {
-            return RdmapError.CATASTROPHIC_STREAM;
-        }
-        opcode = op;
-        headerLength = op == RdmapOpcode.TERMINATE ? ulpduLength : required;
-        return null;
     }
 
     /** Consumes marker bytes; false if the marker contradicts the FPDU framing. */
@@ -440,11 +393,11 @@ public final class FpduDecoder {
 
     /** After {@link #HEADER}: the RDMAP opcode. */
     public RdmapOpcode opcode() {
-        return opcode;
+        return preamble.opcode();
     }
 
     public int ulpduLength() {
-        return ulpduLength;
+        return preamble.ulpduLength();
     }
 
     /** After {@link #HEADER}: where the RDMAP header (Read Request, Terminate, ...) is. */
@@ -457,7 +410,7 @@ public final class FpduDecoder {
     }
 
     public int rdmapHeaderLength() {
-        return headerLength - DdpHeader.headerLength(ddpHeader.control());
+        return preamble.headerLength() - DdpHeader.headerLength(ddpHeader.control());
     }
 
     /** After {@link #HEADER}: ULP payload bytes this segment carries. */
@@ -493,7 +446,6 @@ public final class FpduDecoder {
         return chunkPayloadPosition;
     }
 
-    /** After {@link #ERROR}: the Terminate to send. */
     /**
      * The CRC field of the FPDU that just ended (END) or failed its check (CRC_ERROR), as the value
      * on the wire would read LSB first.
@@ -502,6 +454,7 @@ public final class FpduDecoder {
         return Crc32c.getWire(crcBuffer, 0);
     }
 
+    /** After {@link #ERROR}: the Terminate to send. */
     public TerminateError error() {
         return error;
     }

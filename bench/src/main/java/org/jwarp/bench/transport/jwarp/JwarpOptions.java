@@ -1,15 +1,17 @@
 package org.jwarp.bench.transport.jwarp;
 
 import java.util.List;
+import org.jwarp.engine.provider.JwarpConfig;
+import org.jwarp.engine.provider.JwarpConfigBuilder;
+import org.jwarp.engine.rss.RssConfig;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.Moderation;
-import org.jwarp.verbs.RssConfig;
 
 /**
  * How one side's jwarp device is opened: local choices, not sent to the peer.
  *
- * @param device             the device settings (threading, idle strategy, MPA choices), as the
- *                           command's device options gave them
+ * @param device             the device settings (MPA choices, and in its provider configuration the
+ *                           engine's: threading, idle strategy), as the command's device options gave them
  * @param engineCpus         CPUs to pin the engine threads to (empty: not pinned)
  * @param allowOversubscribe more busy-spinning engine threads than processors, because the user asked
  * @param yieldWhenIdle      a busy-polling application thread yields its CPU on each idle turn instead
@@ -47,33 +49,38 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
         return new JwarpOptions(device, engineCpus, allowOversubscribe, yield, moderation);
     }
 
-    public DeviceConfig.ThreadingMode threading() {
-        return device.threadingMode();
+    /** {@return the engine's settings: the device's provider configuration, or the engine's defaults} */
+    public JwarpConfig jwarp() {
+        return JwarpConfig.of(device);
+    }
+
+    public JwarpConfig.ThreadingMode threading() {
+        return jwarp().threadingMode();
     }
 
     public int engineThreads() {
-        return device.engineThreads();
+        return jwarp().engineThreads();
     }
 
-    public DeviceConfig.IdleStrategyKind idle() {
-        return device.idleStrategy();
+    public JwarpConfig.IdleStrategyKind idle() {
+        return jwarp().idleStrategy();
     }
 
     public int threadCount() {
-        return threading() == DeviceConfig.ThreadingMode.DEDICATED ? engineThreads() : 0;
+        return threading() == JwarpConfig.ThreadingMode.DEDICATED ? engineThreads() : 0;
     }
 
     /** The device configuration, with the engine threads pinned where asked. */
     public DeviceConfig toConfig() {
-        DeviceConfig.Builder b = device.toBuilder();
-        if (threading() == DeviceConfig.ThreadingMode.DEDICATED && !engineCpus.isEmpty()) {
-            b.cpuList(engineCpus.subList(0, Math.min(engineCpus.size(), engineThreads())));
+        JwarpConfigBuilder j = jwarp().toBuilder();
+        if (threading() == JwarpConfig.ThreadingMode.DEDICATED && !engineCpus.isEmpty()) {
+            j.cpuList(engineCpus.subList(0, Math.min(engineCpus.size(), engineThreads())));
         }
         if (allowOversubscribe) {
             // the user asked for it (and was warned): lift the spinner rule
-            b.availableProcessors(Math.max(Runtime.getRuntime().availableProcessors(), engineThreads()));
+            j.availableProcessors(Math.max(Runtime.getRuntime().availableProcessors(), engineThreads()));
         }
-        return b.build();
+        return device.toBuilder().provider(j.build()).build();
     }
 
     /** One line for the header. */
@@ -84,14 +91,14 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
             case HYBRID -> "hybrid (the polling application thread runs the engine; a standby engine thread, asleep"
                     + " in its selector, takes over when it stops)" + idle;
             case DEDICATED -> "dedicated, " + engineThreads() + " engine thread" + (engineThreads() == 1 ? "" : "s")
-                    + " per device" + idle + (device.numa() ? ", placed over the NUMA nodes" : "")
+                    + " per device" + idle + (jwarp().numa() ? ", placed over the NUMA nodes" : "")
                     + (engineThreads() > 1 ? ", " + describeRss() : "");
         };
     }
 
     /** How connections are spread over several engine threads. */
     private String describeRss() {
-        RssConfig r = device.rss();
+        RssConfig r = jwarp().rss();
         if (r.steering() != RssConfig.Steering.RSS) {
             return "steering " + (r.steering() == RssConfig.Steering.ONE ? "all on engine thread 0"
                     : "round robin");

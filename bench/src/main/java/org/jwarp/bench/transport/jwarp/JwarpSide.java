@@ -8,12 +8,14 @@ import org.jwarp.bench.perf.CpuMeter;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
+import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.DeviceConfig;
+import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.Moderation;
 import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.QpInitAttr;
@@ -21,7 +23,6 @@ import org.jwarp.verbs.QpState;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
 import org.jwarp.verbs.RecvWr;
-import org.jwarp.verbs.MemoryRegion;
 
 /**
  * One side's verbs resources: the device (and which engine threads are its own), a PD, the
@@ -88,7 +89,7 @@ final class JwarpSide implements AutoCloseable {
             after.removeAll(before);
             engineThreads = List.copyOf(after);
         }
-        invoker = config.threadingMode() != DeviceConfig.ThreadingMode.DEDICATED;
+        invoker = JwarpConfig.of(config).threadingMode() != JwarpConfig.ThreadingMode.DEDICATED;
         pd = device.allocPd();
         ctlChannel = device.createCompletionChannel(Moderation.NONE);
         ctlCq = device.createCq(64, ctlChannel);

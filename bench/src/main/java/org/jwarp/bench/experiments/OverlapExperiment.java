@@ -1,4 +1,4 @@
-package org.jwarp.cli;
+package org.jwarp.bench.experiments;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,11 +10,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.OverlapSide;
 import org.jwarp.bench.experiment.ResultLines;
 import org.jwarp.bench.experiment.SizeText;
 import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.experiments.ExperimentProcesses.Hosts;
+import org.jwarp.bench.run.JvmProcess;
 
 /**
  * Seed 000's overlap figures (Fig. 4a, Fig. 5): the share of a client's time spent computing when
@@ -23,15 +24,14 @@ import org.jwarp.bench.experiment.SvgChart;
  * paper's 242 ms of computation. Each stack, size and repeat is a server and a client process
  * ({@link OverlapSide}); one client process runs every computation time in turn.
  */
-final class OverlapExperiment {
+public final class OverlapExperiment {
 
-    static final String SCHEMA = "jwarp-experiment-overlap/1";
+    public static final String SCHEMA = "jwarp-experiment-overlap/1";
     static final List<String> STACKS = List.of("jwarp", "sockets");
     /** Fig. 5b's computation time and both figures' message size, from the paper's text. */
     static final double PAPER_COMPUTE_MS = 242;
     static final int PAPER_SIZE = 1024;
 
-    private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
 
     /**
      * What runs.
@@ -63,7 +63,7 @@ final class OverlapExperiment {
     }
 
     /** One measured point: medians over its iterations. */
-    record Point(String part, String stack, int size, double computeMs, double delayMs, int repeat, int iterations,
+    public record Point(String part, String stack, int size, double computeMs, double delayMs, int repeat, int iterations,
                  @ExperimentData.Column(decimals = 5) double overlap, double totalUs, double computeUs,
                  @ExperimentData.Column(csv = "roundtrip_us") double roundTripUs) {
     }
@@ -72,7 +72,7 @@ final class OverlapExperiment {
     }
 
     /** The computation-time sweep at no added delay. */
-    static List<Point> computes(Plan plan, LatencyExperiment.Hosts hosts, Consumer<Point> progress)
+    static List<Point> computes(Plan plan, Hosts hosts, Consumer<Point> progress)
             throws IOException, InterruptedException {
         StringJoiner steps = new StringJoiner(",");
         for (double c : plan.computesMs()) {
@@ -90,7 +90,7 @@ final class OverlapExperiment {
     }
 
     /** The points at one delay (already set on the link), at the paper's computation time. */
-    static List<Point> delay(Plan plan, LatencyExperiment.Hosts hosts, double delayMs, Consumer<Point> progress)
+    static List<Point> delay(Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
         List<Point> out = new ArrayList<>();
         for (int r = 0; r < plan.repeats(); r++) {
@@ -104,15 +104,16 @@ final class OverlapExperiment {
         return out;
     }
 
-    private static List<Point> once(String part, LatencyExperiment.Hosts hosts, String stack, int size, boolean pinned,
+    private static List<Point> once(String part, Hosts hosts, String stack, int size, boolean pinned,
                                     int warmup, String steps, double delayMs, int repeat, Consumer<Point> progress)
             throws IOException, InterruptedException {
         String pin = pinned ? "pin" : "free";
-        try (ExperimentProcesses.Server server = ExperimentProcesses.server(hosts.serverPrefix(), OverlapSide.class,
-                List.of("serve", stack, Integer.toString(size), pin), LISTENING)) {
-            String out = ExperimentProcesses.client(hosts.clientPrefix(), OverlapSide.class, List.of("run", stack,
+        try (JvmProcess server = JvmProcess.start(hosts.serverPrefix(), OverlapSide.class.getName(),
+                List.of("serve", stack, Integer.toString(size), pin), "overlap server")) {
+            String out = JvmProcess.run(hosts.clientPrefix(), OverlapSide.class.getName(), List.of("run", stack,
                     hosts.serverAddress(), Integer.toString(server.port()), Integer.toString(size), pin,
-                    Integer.toString(warmup), steps), "overlap (" + stack + ", " + size + " B)");
+                    Integer.toString(warmup), steps), "overlap client (" + stack + ", " + size + " B)", line -> { },
+                    120);
             List<Point> points = new ArrayList<>();
             for (OverlapSide.Result r : ResultLines.all(out, OverlapSide.Result.class, "overlap client")) {
                 Point p = new Point(part, stack, size, r.computeMs(), delayMs, repeat, r.count(), r.overlap(),

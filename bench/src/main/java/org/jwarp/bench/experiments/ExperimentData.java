@@ -1,4 +1,4 @@
-package org.jwarp.cli;
+package org.jwarp.bench.experiments;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -30,12 +30,12 @@ import org.jwarp.bench.json.JsonCodec;
  * them. The JSON ({@link JsonCodec}) has the values themselves, NaN as {@code null}; its schemas
  * are in docs/json.md.
  */
-final class ExperimentData {
+public final class ExperimentData {
 
     /** A column's names and CSV decimals, where they are not the component's own. */
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.RECORD_COMPONENT)
-    @interface Column {
+    public @interface Column {
         /** The CSV name; empty: the component's name in snake case. */
         String csv() default "";
 
@@ -50,7 +50,7 @@ final class ExperimentData {
     }
 
     /** The CSV header of points of type {@code point}. */
-    static String csvHeader(Class<? extends Record> point) {
+    public static String csvHeader(Class<? extends Record> point) {
         List<String> names = new ArrayList<>();
         for (RecordComponent c : point.getRecordComponents()) {
             names.add(csvName(c));
@@ -63,7 +63,7 @@ final class ExperimentData {
      *
      * @param plan the plan's fields, put after {@code schema} and {@code mode}
      */
-    static <P extends Record> List<Path> write(Path dir, String schema, String mode, Map<String, Object> plan,
+    public static <P extends Record> List<Path> write(Path dir, String schema, String mode, Map<String, Object> plan,
                                                List<String> notes, Class<P> type, List<P> points) throws IOException {
         Files.createDirectories(dir);
         RecordComponent[] columns = type.getRecordComponents();
@@ -92,7 +92,7 @@ final class ExperimentData {
     }
 
     /** Prints the README's table lines, then where the files went: what a command shows at its end. */
-    static void printSummary(PrintWriter pw, Path dir, List<Path> files) throws IOException {
+    public static void printSummary(PrintWriter pw, Path dir, List<Path> files) throws IOException {
         pw.println();
         for (String l : Files.readAllLines(dir.resolve("README.md"))) {
             if (l.startsWith("|")) {
@@ -121,7 +121,10 @@ final class ExperimentData {
 
     private static Object value(RecordComponent c, Record p) {
         try {
-            return c.getAccessor().invoke(p);
+            // a row type need not be public (a test's, an experiment's nested record)
+            java.lang.reflect.Method accessor = c.getAccessor();
+            accessor.setAccessible(true);
+            return accessor.invoke(p);
         } catch (IllegalAccessException | InvocationTargetException e) {
             throw new IllegalStateException("reading " + c.getName() + " of " + p, e);
         }

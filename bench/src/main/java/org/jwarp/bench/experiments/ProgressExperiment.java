@@ -1,4 +1,4 @@
-package org.jwarp.cli;
+package org.jwarp.bench.experiments;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,10 +9,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.ProgressSide;
 import org.jwarp.bench.experiment.ResultLines;
 import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.experiments.ExperimentProcesses.Hosts;
+import org.jwarp.bench.run.JvmProcess;
 
 /**
  * Seed 000's communication-progress figures (Fig. 4b, Fig. 6): the latency to fetch 1 KiB from a
@@ -20,13 +21,12 @@ import org.jwarp.bench.experiment.SvgChart;
  * over the remote load, and (testbed, root) over the network delay at 16 ms of load. Each point is
  * a server and a client process ({@link ProgressSide}).
  */
-final class ProgressExperiment {
+public final class ProgressExperiment {
 
-    static final String SCHEMA = "jwarp-experiment-progress/1";
+    public static final String SCHEMA = "jwarp-experiment-progress/1";
     static final List<String> STACKS = List.of("jwarp", "sockets");
     static final double DELAY_SWEEP_LOAD_MS = 16;
 
-    private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
 
     record Plan(List<Double> loadsMs, List<Double> delaysMs, int repeats, int fetches) {
         static Plan quick() {
@@ -43,14 +43,14 @@ final class ProgressExperiment {
         }
     }
 
-    record Point(String part, String stack, double loadMs, double delayMs, int repeat, int fetches, double medianUs,
+    public record Point(String part, String stack, double loadMs, double delayMs, int repeat, int fetches, double medianUs,
                  double p99Us, double minUs) {
     }
 
     private ProgressExperiment() {
     }
 
-    static List<Point> loads(Plan plan, LatencyExperiment.Hosts hosts, Consumer<Point> progress)
+    static List<Point> loads(Plan plan, Hosts hosts, Consumer<Point> progress)
             throws IOException, InterruptedException {
         List<Point> out = new ArrayList<>();
         for (int r = 0; r < plan.repeats(); r++) {
@@ -66,7 +66,7 @@ final class ProgressExperiment {
     }
 
     /** The points at delay {@code delayMs} (already set on the link), at {@link #DELAY_SWEEP_LOAD_MS} of load. */
-    static List<Point> delay(Plan plan, LatencyExperiment.Hosts hosts, double delayMs, Consumer<Point> progress)
+    static List<Point> delay(Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
         List<Point> out = new ArrayList<>();
         for (int r = 0; r < plan.repeats(); r++) {
@@ -79,13 +79,13 @@ final class ProgressExperiment {
         return out;
     }
 
-    private static Point once(String part, LatencyExperiment.Hosts hosts, String stack, double loadMs, double delayMs,
+    private static Point once(String part, Hosts hosts, String stack, double loadMs, double delayMs,
                       int repeat, int fetches) throws IOException, InterruptedException {
-        try (ExperimentProcesses.Server server = ExperimentProcesses.server(hosts.serverPrefix(), ProgressSide.class,
-                List.of("serve", stack, Double.toString(loadMs)), LISTENING)) {
-            String out = ExperimentProcesses.client(hosts.clientPrefix(), ProgressSide.class, List.of("fetch", stack,
+        try (JvmProcess server = JvmProcess.start(hosts.serverPrefix(), ProgressSide.class.getName(),
+                List.of("serve", stack, Double.toString(loadMs)), "progress server")) {
+            String out = JvmProcess.run(hosts.clientPrefix(), ProgressSide.class.getName(), List.of("fetch", stack,
                     hosts.serverAddress(), Integer.toString(server.port()), Integer.toString(fetches)),
-                    "progress (" + stack + ", load " + loadMs + " ms)");
+                    "progress client (" + stack + ", load " + loadMs + " ms)", line -> { }, 120);
             ProgressSide.Result r = ResultLines.all(out, ProgressSide.Result.class, "progress client").getFirst();
             return new Point(part, stack, loadMs, delayMs, repeat, r.count(), r.medianUs(), r.p99Us(), r.minUs());
         }

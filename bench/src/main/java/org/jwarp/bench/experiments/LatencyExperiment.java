@@ -1,4 +1,4 @@
-package org.jwarp.cli;
+package org.jwarp.bench.experiments;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.experiments.ExperimentProcesses.Hosts;
 import org.jwarp.bench.report.PerfDocument;
 
 /**
@@ -18,9 +19,9 @@ import org.jwarp.bench.report.PerfDocument;
  * network delay degen adds at 1 KiB (two hosts of the testbed, as root). Every point is a
  * {@code jwarp write-lat} server and client, each a process of its own, run as a user runs them.
  */
-final class LatencyExperiment {
+public final class LatencyExperiment {
 
-    static final String SCHEMA = "jwarp-experiment-latency/1";
+    public static final String SCHEMA = "jwarp-experiment-latency/1";
     static final List<String> TRANSPORTS = List.of("jwarp", "sockets-busypoll");
 
     /** What runs. */
@@ -46,28 +47,25 @@ final class LatencyExperiment {
         }
     }
 
-    /** One measured point. */
-    record Point(String part, String transport, int size, double delayMs, int repeat, long iterations, double minUs,
-                 double typicalUs, double p99Us) {
-    }
-
-    /** Where the two hosts are: command prefixes for server and client, and the server's address. */
-    record Hosts(List<String> serverPrefix, List<String> clientPrefix, String serverAddress) {
-        static Hosts loopback() {
-            return new Hosts(List.of(), List.of(), "127.0.0.1");
-        }
+    /**
+     * One measured point; {@code pollerCpuWaitMs}: how long the two sides' busy-polling threads
+     * waited runnable for a CPU during the measured pass, together ({@link ExperimentProcesses.Measured}).
+     */
+    public record Point(String part, String transport, int size, double delayMs, int repeat, long iterations,
+                        double minUs, double typicalUs, double p99Us, double avgUs, double pollerCpuWaitMs) {
     }
 
     private LatencyExperiment() {
     }
 
     /** The size sweep at no added delay. */
-    static List<Point> sizes(Plan plan, Hosts hosts, Consumer<Point> progress) throws IOException, InterruptedException {
+    static List<Point> sizes(JwarpTool jwarp, Plan plan, Hosts hosts, Consumer<Point> progress)
+            throws IOException, InterruptedException {
         List<Point> out = new ArrayList<>();
         for (int r = 0; r < plan.repeats(); r++) {
             for (int size : plan.sizes()) {
                 for (String t : TRANSPORTS) {
-                    Point p = once("size", hosts, t, size, 0, r, plan.iterations());
+                    Point p = once(jwarp, "size", hosts, t, size, 0, r, plan.iterations());
                     out.add(p);
                     progress.accept(p);
                 }
@@ -77,12 +75,12 @@ final class LatencyExperiment {
     }
 
     /** The points at delay {@code delayMs} (already set on the link), at 1 KiB. */
-    static List<Point> delay(Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
+    static List<Point> delay(JwarpTool jwarp, Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
         List<Point> out = new ArrayList<>();
         for (int r = 0; r < plan.repeats(); r++) {
             for (String t : TRANSPORTS) {
-                Point p = once("delay", hosts, t, 1024, delayMs, r, plan.iterationsAt(delayMs));
+                Point p = once(jwarp, "delay", hosts, t, 1024, delayMs, r, plan.iterationsAt(delayMs));
                 out.add(p);
                 progress.accept(p);
             }
@@ -90,11 +88,13 @@ final class LatencyExperiment {
         return out;
     }
 
-    private static Point once(String part, Hosts hosts, String transport, int size, double delayMs, int repeat,
-                              long iterations) throws IOException, InterruptedException {
-        PerfDocument.LatencyUs l = ExperimentProcesses.latency(ExperimentProcesses.perf(hosts, "write-lat", transport, List.of(),
-                List.of("-s", Integer.toString(size), "-n", Long.toString(iterations)), line -> { }));
-        return new Point(part, transport, size, delayMs, repeat, iterations, l.min(), l.typical(), l.p99());
+    private static Point once(JwarpTool jwarp, String part, Hosts hosts, String transport, int size, double delayMs,
+                              int repeat, long iterations) throws IOException, InterruptedException {
+        ExperimentProcesses.Measured m = ExperimentProcesses.measured(jwarp, hosts, "write-lat", transport, List.of(),
+                List.of("-s", Integer.toString(size), "-n", Long.toString(iterations)), line -> { });
+        PerfDocument.LatencyUs l = ExperimentProcesses.latency(m.doc());
+        return new Point(part, transport, size, delayMs, repeat, iterations, l.min(), l.typical(), l.p99(), l.avg(),
+                m.serverWaitMs() + m.clientWaitMs());
     }
 
     // ------------------------------------------------------------------ output

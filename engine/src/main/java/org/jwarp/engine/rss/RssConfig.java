@@ -1,4 +1,4 @@
-package org.jwarp.verbs;
+package org.jwarp.engine.rss;
 
 import java.time.Duration;
 import java.util.HexFormat;

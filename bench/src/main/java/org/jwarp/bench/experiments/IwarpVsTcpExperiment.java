@@ -1,4 +1,4 @@
-package org.jwarp.cli;
+package org.jwarp.bench.experiments;
 
 import java.io.File;
 import java.io.IOException;
@@ -24,9 +24,9 @@ import org.jwarp.bench.report.PerfDocument;
  * a {@code jwarp write-lat} or {@code write-bw} server and client, each a process of its own, the
  * server on one CPU and the client on the other.
  */
-final class IwarpVsTcpExperiment {
+public final class IwarpVsTcpExperiment {
 
-    static final String SCHEMA = "jwarp-experiment-iwarp-vs-tcp/1";
+    public static final String SCHEMA = "jwarp-experiment-iwarp-vs-tcp/1";
 
     /** The paper's figures, from its text (seed 002 §5.2 to §5.5). */
     static final double PAPER_TCP_LAT_4 = 16.9;
@@ -77,12 +77,12 @@ final class IwarpVsTcpExperiment {
      * another, and a soaker on each of them; on a machine with one CPU or no taskset, nothing is
      * pinned and each side's soaker figure is the whole machine's load.
      */
-    record Pinning(LatencyExperiment.Hosts hosts, List<Integer> soakCpus, String description) {
+    record Pinning(ExperimentProcesses.Hosts hosts, List<Integer> soakCpus, String description) {
 
         static Pinning forThisMachine() {
             int n = Runtime.getRuntime().availableProcessors();
             if (n >= 2 && new File("/usr/bin/taskset").canExecute()) {
-                return new Pinning(new LatencyExperiment.Hosts(List.of("taskset", "-c", "0"),
+                return new Pinning(new ExperimentProcesses.Hosts(List.of("taskset", "-c", "0"),
                         List.of("taskset", "-c", "1"), "127.0.0.1"), List.of(0, 1),
                         "server (the stream's receiver) process on CPU 0, client (sender) process on CPU 1 (taskset), "
                                 + "over 127.0.0.1; a cycle soaker on each of the two CPUs");
@@ -91,7 +91,7 @@ final class IwarpVsTcpExperiment {
             for (int i = 0; i < n; i++) {
                 all.add(i);
             }
-            return new Pinning(LatencyExperiment.Hosts.loopback(), all, "not pinned (" + n + " CPU" + (n == 1 ? "" : "s")
+            return new Pinning(ExperimentProcesses.Hosts.loopback(), all, "not pinned (" + n + " CPU" + (n == 1 ? "" : "s")
                     + (n >= 2 ? ", no taskset" : "") + "): each side's soaker figure is the whole machine's load");
         }
 
@@ -114,7 +114,7 @@ final class IwarpVsTcpExperiment {
     }
 
     /** One measured point; figures that do not apply are NaN. */
-    record Point(String part, String stack, int size, int repeat, long iterations, double typicalUs, double p99Us,
+    public record Point(String part, String stack, int size, int repeat, long iterations, double typicalUs, double p99Us,
                  double gbps, double clientAppPct, double clientEnginePct, double serverAppPct, double serverEnginePct,
                  double clientSoakPct, double serverSoakPct) {
 
@@ -131,13 +131,13 @@ final class IwarpVsTcpExperiment {
     }
 
     /** The latency runs: a ping-pong of each size, each stack, interleaved, repeated. */
-    static List<Point> latency(Plan plan, Pinning pin, Consumer<Point> progress) throws IOException,
+    static List<Point> latency(JwarpTool jwarp, Plan plan, Pinning pin, Consumer<Point> progress) throws IOException,
             InterruptedException {
         List<Point> out = new ArrayList<>();
         for (int r = 0; r < plan.repeats(); r++) {
             for (int size : plan.latencySizes()) {
                 for (Stack st : STACKS) {
-                    PerfDocument doc = ExperimentProcesses.perf(pin.hosts(), "write-lat", st.latencyTransport(),
+                    PerfDocument doc = ExperimentProcesses.perf(jwarp, pin.hosts(), "write-lat", st.latencyTransport(),
                             st.device(), List.of("-s", Integer.toString(size), "-n", Long.toString(plan.roundTrips())),
                             line -> { });
                     checkCrc(st, doc);
@@ -159,7 +159,7 @@ final class IwarpVsTcpExperiment {
      * calibrated on the idle machine before and after (the higher idle rate counts, the other having
      * been disturbed by something else), sampled over exactly each run's measured part.
      */
-    static List<Point> throughput(Plan plan, Pinning pin, List<String> notes, Consumer<Point> progress)
+    static List<Point> throughput(JwarpTool jwarp, Plan plan, Pinning pin, List<String> notes, Consumer<Point> progress)
             throws IOException, InterruptedException {
         record Raw(Stack stack, int size, int repeat, PerfDocument doc, CycleSoaker.Snapshot a, CycleSoaker.Snapshot b) {
         }
@@ -176,11 +176,11 @@ final class IwarpVsTcpExperiment {
                         if (st.jwarp()) {
                             args.add("-e");
                         }
-                        PerfDocument doc = ExperimentProcesses.perf(pin.hosts(), "write-bw", st.throughputTransport(),
+                        PerfDocument doc = ExperimentProcesses.perf(jwarp, pin.hosts(), "write-bw", st.throughputTransport(),
                                 st.device(), args, line -> {
-                                    if (line.startsWith(PerfCommand.MEASURING)) {
+                                    if (line.startsWith(JwarpTool.MEASURING)) {
                                         window[0] = soaker.snapshot();
-                                    } else if (line.startsWith(PerfCommand.MEASURED)) {
+                                    } else if (line.startsWith(JwarpTool.MEASURED)) {
                                         window[1] = soaker.snapshot();
                                     }
                                 });

@@ -1,4 +1,4 @@
-package org.jwarp.cli;
+package org.jwarp.bench.experiments;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,10 +10,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.RendezvousSide;
 import org.jwarp.bench.experiment.ResultLines;
 import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.experiments.ExperimentProcesses.Hosts;
+import org.jwarp.bench.run.JvmProcess;
 
 /**
  * Seed 000's rendezvous protocols (Fig. 9) measured: eager (copies through pre-posted receive
@@ -23,12 +24,11 @@ import org.jwarp.bench.experiment.SvgChart;
  * Each part is one receiver and one sender process ({@link RendezvousSide}) running every protocol
  * in turn; the figures are the sender's message latency and the receiver's CPU per message.
  */
-final class RendezvousExperiment {
+public final class RendezvousExperiment {
 
-    static final String SCHEMA = "jwarp-experiment-rendezvous/1";
+    public static final String SCHEMA = "jwarp-experiment-rendezvous/1";
     static final int DELAY_SIZE = 65536;
 
-    private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
 
     /** What runs. */
     record Plan(List<Integer> sizes, List<Double> delaysMs, int repeats, int messages, int warmup) {
@@ -58,7 +58,7 @@ final class RendezvousExperiment {
     }
 
     /** One block of messages. */
-    record Point(String part, String protocol, int size, double delayMs, int repeat, int messages, double medianUs,
+    public record Point(String part, String protocol, int size, double delayMs, int repeat, int messages, double medianUs,
                  double p99Us, double minUs, @ExperimentData.Column(json = "serverAppUsPerMessage") double serverAppUs,
                  @ExperimentData.Column(json = "serverEngineUsPerMessage") double serverEngineUs) {
     }
@@ -67,26 +67,26 @@ final class RendezvousExperiment {
     }
 
     /** The size sweep at no added delay. */
-    static List<Point> sizes(Plan plan, LatencyExperiment.Hosts hosts, Consumer<Point> progress)
+    static List<Point> sizes(Plan plan, Hosts hosts, Consumer<Point> progress)
             throws IOException, InterruptedException {
         return run("size", hosts, plan.sizes(), 0, plan.repeats(), plan.messages(), plan.warmup(), progress);
     }
 
     /** The protocols at {@link #DELAY_SIZE} and delay {@code delayMs} (already set on the link). */
-    static List<Point> delay(Plan plan, LatencyExperiment.Hosts hosts, double delayMs, Consumer<Point> progress)
+    static List<Point> delay(Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
         return run("delay", hosts, List.of(DELAY_SIZE), delayMs, plan.repeats(), plan.messagesAt(delayMs),
                 plan.warmupAt(delayMs), progress);
     }
 
-    private static List<Point> run(String part, LatencyExperiment.Hosts hosts, List<Integer> sizes, double delayMs,
+    private static List<Point> run(String part, Hosts hosts, List<Integer> sizes, double delayMs,
                                    int repeats, int messages, int warmup, Consumer<Point> progress)
             throws IOException, InterruptedException {
         String max = Integer.toString(sizes.stream().mapToInt(Integer::intValue).max().orElseThrow());
         List<Point> out = new ArrayList<>();
-        try (ExperimentProcesses.Server server = ExperimentProcesses.server(hosts.serverPrefix(), RendezvousSide.class,
-                List.of("serve", max), LISTENING)) {
-            ExperimentProcesses.client(hosts.clientPrefix(), RendezvousSide.class, List.of("send", hosts.serverAddress(),
+        try (JvmProcess server = JvmProcess.start(hosts.serverPrefix(), RendezvousSide.class.getName(),
+                List.of("serve", max), "rendezvous server")) {
+            JvmProcess.run(hosts.clientPrefix(), RendezvousSide.class.getName(), List.of("send", hosts.serverAddress(),
                     Integer.toString(server.port()), max, String.join(",", RendezvousSide.PROTOCOLS),
                     String.join(",", sizes.stream().map(String::valueOf).toList()), Integer.toString(messages),
                     Integer.toString(warmup), Integer.toString(repeats)), "rendezvous sender", line -> {
@@ -99,7 +99,7 @@ final class RendezvousExperiment {
                             out.add(p);
                             progress.accept(p);
                         }
-                    });
+                    }, 120);
         }
         int expected = sizes.size() * repeats * RendezvousSide.PROTOCOLS.size();
         if (out.size() != expected) {

@@ -1,4 +1,4 @@
-package org.jwarp.cli;
+package org.jwarp.bench.experiments;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,11 +10,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Pattern;
 import org.jwarp.bench.experiment.CpuImpactSide;
 import org.jwarp.bench.experiment.ResultLines;
 import org.jwarp.bench.experiment.SizeText;
 import org.jwarp.bench.experiment.SvgChart;
+import org.jwarp.bench.experiments.ExperimentProcesses.Hosts;
+import org.jwarp.bench.run.JvmProcess;
 
 /**
  * Seed 000's CPU-impact figures (Fig. 7): a server application's execution time for a fixed
@@ -24,15 +25,14 @@ import org.jwarp.bench.experiment.SvgChart;
  * point is a server and a client process ({@link CpuImpactSide}); the job alone is measured in the
  * same server process just before, so each point carries its own baseline.
  */
-final class CpuImpactExperiment {
+public final class CpuImpactExperiment {
 
-    static final String SCHEMA = "jwarp-experiment-cpu-impact/1";
+    public static final String SCHEMA = "jwarp-experiment-cpu-impact/1";
     static final List<String> STACKS = List.of("jwarp", "sockets");
     /** Fig. 7's client count and Fig. 7b's message size, from the paper's text. */
     static final int PAPER_CLIENTS = 40;
     static final int DELAY_SWEEP_SIZE = 16 << 10;
 
-    private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
 
     /** What runs. */
     record Plan(List<Integer> sizes, List<Double> delaysMs, int clients, double jobMs, int repeats, boolean pinned) {
@@ -53,7 +53,7 @@ final class CpuImpactExperiment {
     }
 
     /** One measured point. */
-    record Point(String part, String stack, int size, double delayMs, int repeat, int clients, double aloneMs,
+    public record Point(String part, String stack, int size, double delayMs, int repeat, int clients, double aloneMs,
                  double loadedMs, @ExperimentData.Column(decimals = 4) double slowdown, double rxMibS) {
     }
 
@@ -61,7 +61,7 @@ final class CpuImpactExperiment {
     }
 
     /** The size sweep at no added delay. */
-    static List<Point> sizes(Plan plan, LatencyExperiment.Hosts hosts, Consumer<Point> progress)
+    static List<Point> sizes(Plan plan, Hosts hosts, Consumer<Point> progress)
             throws IOException, InterruptedException {
         List<Point> out = new ArrayList<>();
         for (int r = 0; r < plan.repeats(); r++) {
@@ -77,7 +77,7 @@ final class CpuImpactExperiment {
     }
 
     /** The points at one delay (already set on the link), at 16 KiB. */
-    static List<Point> delay(Plan plan, LatencyExperiment.Hosts hosts, double delayMs, Consumer<Point> progress)
+    static List<Point> delay(Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
         List<Point> out = new ArrayList<>();
         for (int r = 0; r < plan.repeats(); r++) {
@@ -90,16 +90,17 @@ final class CpuImpactExperiment {
         return out;
     }
 
-    private static Point once(String part, Plan plan, LatencyExperiment.Hosts hosts, String stack, int size,
+    private static Point once(String part, Plan plan, Hosts hosts, String stack, int size,
                               double delayMs, int repeat) throws IOException, InterruptedException {
         String pin = plan.pinned() ? "pin" : "free";
         String clients = Integer.toString(plan.clients());
-        try (ExperimentProcesses.Server server = ExperimentProcesses.server(hosts.serverPrefix(), CpuImpactSide.class,
-                List.of("serve", stack, Integer.toString(size), clients, Double.toString(plan.jobMs()), pin), LISTENING)) {
-            ExperimentProcesses.client(hosts.clientPrefix(), CpuImpactSide.class, List.of("stream", stack,
+        try (JvmProcess server = JvmProcess.start(hosts.serverPrefix(), CpuImpactSide.class.getName(),
+                List.of("serve", stack, Integer.toString(size), clients, Double.toString(plan.jobMs()), pin),
+                "cpu-impact server")) {
+            JvmProcess.run(hosts.clientPrefix(), CpuImpactSide.class.getName(), List.of("stream", stack,
                     hosts.serverAddress(), Integer.toString(server.port()), Integer.toString(size), clients, pin),
-                    "cpu-impact (" + stack + ", " + size + " B)");
-            CpuImpactSide.Result r = ResultLines.all(server.awaitOutput(), CpuImpactSide.Result.class,
+                    "cpu-impact client (" + stack + ", " + size + " B)", line -> { }, 120);
+            CpuImpactSide.Result r = ResultLines.all(server.awaitOutput(60), CpuImpactSide.Result.class,
                     "cpu-impact server").getFirst();
             return new Point(part, stack, size, delayMs, repeat, plan.clients(), r.aloneMs(), r.loadedMs(),
                     r.loadedMs() / r.aloneMs(), r.rxMibS());

@@ -1,8 +1,6 @@
-package org.jwarp.cli;
+package org.jwarp.bench.experiments;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +16,6 @@ import java.util.stream.Stream;
 import org.jwarp.bench.experiment.SizeText;
 import org.jwarp.bench.experiment.SvgChart;
 import org.jwarp.bench.report.PerfDocument;
-import picocli.CommandLine;
 
 /**
  * Seed 003's verbs-options study (Fig. 1 to 6): the ping and blast tools over jwarp, varying one
@@ -35,9 +32,9 @@ import picocli.CommandLine;
  * (application and engine threads, user + system) over the measured time, as % of one CPU, where the
  * paper took getrusage over the elapsed time.
  */
-final class VerbsOptionsExperiment {
+public final class VerbsOptionsExperiment {
 
-    static final String SCHEMA = "jwarp-experiment-verbs-options/1";
+    public static final String SCHEMA = "jwarp-experiment-verbs-options/1";
     /** jwarp's largest inline size ({@code -I}); the paper's adapter took 912 bytes. */
     static final int MAX_INLINE = 256;
     /** The opcode sets, as the perf tests name them. */
@@ -227,7 +224,7 @@ final class VerbsOptionsExperiment {
     }
 
     /** One measured point: a perf test run's figures. */
-    record Point(String part, String tool, String opcode, boolean inline, boolean events, int size, int buffers,
+    public record Point(String part, String tool, String opcode, boolean inline, boolean events, int size, int buffers,
                  int postList, int cqMod, int repeat, long iterations, double oneWayUs,
                  @ExperimentData.Column(decimals = 6) double gbps, double activeCpuPct, double passiveCpuPct) {
     }
@@ -245,10 +242,10 @@ final class VerbsOptionsExperiment {
     }
 
     /** Runs every setting in turn; {@code conditions} gets the first run's description of its threads. */
-    static List<Point> run(Plan plan, List<String> conditions, Consumer<Point> progress) throws IOException {
+    static List<Point> run(JwarpTool jwarp, Plan plan, List<String> conditions, Consumer<Point> progress) throws IOException {
         List<Point> out = new ArrayList<>();
         for (Setting s : plan.settings()) {
-            PerfDocument doc = perfHere(s.args(plan.seconds(), pinning()));
+            PerfDocument doc = jwarp.runHere(s.args(plan.seconds(), pinning()));
             if (conditions.isEmpty()) {
                 for (String line : Stream.concat(doc.setup().stream(), doc.threads().stream()).toList()) {
                     if (CONDITIONS.stream().anyMatch(line::startsWith)) {
@@ -261,27 +258,6 @@ final class VerbsOptionsExperiment {
             progress.accept(p);
         }
         return out;
-    }
-
-    /** One perf test in this process, as {@code jwarp ARGS}; its document, which says the data was verified. */
-    static PerfDocument perfHere(List<String> args) throws IOException {
-        CommandLine cl = JwarpCommand.newCommandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int exit = cl.execute(args.toArray(String[]::new));
-        PerfDocument doc = null;
-        try {
-            doc = exit == 0 ? PerfDocument.parse(out.toString(), "jwarp " + String.join(" ", args)) : null;
-        } catch (IllegalArgumentException e) {
-            err.write(e.getMessage());
-        }
-        if (doc == null || !doc.verified()) {
-            throw new IOException("jwarp " + String.join(" ", args) + " failed (exit " + exit + "): "
-                    + (err + out.toString()).strip());
-        }
-        return doc;
     }
 
     private static Point point(Setting s, PerfDocument doc) throws IOException {

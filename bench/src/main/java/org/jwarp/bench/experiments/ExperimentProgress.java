@@ -1,4 +1,4 @@
-package org.jwarp.cli;
+package org.jwarp.bench.experiments;
 
 import java.io.PrintWriter;
 import org.jwarp.bench.report.Progress;
@@ -8,7 +8,7 @@ import org.jwarp.bench.report.Progress;
  * on a terminal a bar (stderr) with the point under way, k of n, the time so far and an estimate of
  * the time left. Nothing of the bar goes to a file or a pipe ({@link Progress#forTerminal()}).
  */
-final class ExperimentProgress implements AutoCloseable {
+public final class ExperimentProgress implements AutoCloseable {
 
     private final Progress bar = Progress.forTerminal();
     private final PrintWriter out;
@@ -16,14 +16,14 @@ final class ExperimentProgress implements AutoCloseable {
     private int done;
 
     /** {@code total}: the points the experiment will measure. */
-    ExperimentProgress(PrintWriter out, int total) {
+    public ExperimentProgress(PrintWriter out, int total) {
         this.out = out;
         this.total = Math.max(1, total);
         next();
     }
 
     /** A point is measured: its line is printed (the bar erased first) and the bar moves to the next one. */
-    void point(String line) {
+    public void point(String line) {
         bar.clear();
         out.println(line);
         out.flush();
