@@ -161,10 +161,9 @@ public final class ResponderSetup extends ConnectionSetup implements SetupAdmiss
      * Engine thread: the application accepted with {@code acceptor}. Returns false (and fails
      * {@code sent}) if the setup already ended (it timed out, or the client left).
      */
-    public boolean accept(JwarpQp acceptor, byte[] privateData, int ord, int ird, CompletableFuture<Void> sent,
-                   boolean closed) {
+    public boolean accept(JwarpQp acceptor, byte[] privateData, int ord, int ird, CompletableFuture<Void> sent) {
         replySent = sent;
-        if (closed || handshake.phase() != MpaHandshake.Phase.AWAIT_DECISION) {
+        if (c.closed() || handshake.phase() != MpaHandshake.Phase.AWAIT_DECISION) {
             ended(setupEnded());
             return false;
         }
@@ -192,9 +191,9 @@ public final class ResponderSetup extends ConnectionSetup implements SetupAdmiss
     }
 
     /** Engine thread: the application refused. */
-    public void reject(byte[] privateData, CompletableFuture<Void> sent, boolean closed) {
+    public void reject(byte[] privateData, CompletableFuture<Void> sent) {
         replySent = sent;
-        if (closed || handshake.phase() != MpaHandshake.Phase.AWAIT_DECISION) {
+        if (c.closed() || handshake.phase() != MpaHandshake.Phase.AWAIT_DECISION) {
             ended(setupEnded());
             return;
         }

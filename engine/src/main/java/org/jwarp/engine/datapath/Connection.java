@@ -5,14 +5,12 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.CompletableFuture;
 import org.jwarp.engine.cm.ConnectionSetup;
 import org.jwarp.engine.cm.InitiatorSetup;
 import org.jwarp.engine.cm.JwarpListener;
 import org.jwarp.engine.cm.ResponderSetup;
 import org.jwarp.engine.cm.SetupFailure;
 import org.jwarp.engine.io.IoDriver;
-import org.jwarp.engine.io.IoRegistration;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.engine.runtime.EngineScheduler;
@@ -39,7 +37,7 @@ public final class Connection implements EngineScheduler.Scheduled {
     private static final int CLOSED = 3;
 
     private final JwarpDevice device;
-    private final SocketChannel channel;
+    private final ConnectionSocket socket;
     /** Where this connection's events go: the listener's handler, until an accept names one of its own. */
     private volatile CmEventHandler handler;
     private final SocketReceiver receiver;
@@ -52,13 +50,11 @@ public final class Connection implements EngineScheduler.Scheduled {
 
     private int phase;
     private JwarpQp qp;
-    private IoRegistration registration;
-    private int interest;
 
     private Connection(JwarpDevice device, SocketChannel channel, CmEventHandler handler, EngineWorker owner) {
         this.device = device;
         this.owner = owner;
-        this.channel = channel;
+        this.socket = new ConnectionSocket(channel);
         this.handler = handler;
         this.receiver = new SocketReceiver();
         this.driver = new StreamDriver(this, receiver);
@@ -135,7 +131,8 @@ public final class Connection implements EngineScheduler.Scheduled {
         return setup instanceof ResponderSetup r ? r.listener() : null;
     }
 
-    ResponderSetup responder() {
+    /** The passive side's setup, which carries out the application's accept or reject. */
+    public ResponderSetup responder() {
         return (ResponderSetup) setup;
     }
 
@@ -159,7 +156,7 @@ public final class Connection implements EngineScheduler.Scheduled {
 
     /** The TCP socket (owner thread only: never closed under another thread's call). */
     public SocketChannel channel() {
-        return channel;
+        return socket.channel();
     }
 
     @Override
@@ -199,13 +196,12 @@ public final class Connection implements EngineScheduler.Scheduled {
             return;
         }
         try {
-            interest = phase == CONNECTING ? IoDriver.OP_CONNECT : IoDriver.OP_READ;
-            registration = io.register(channel, interest, this);
+            socket.register(io, phase == CONNECTING ? IoDriver.OP_CONNECT : IoDriver.OP_READ, this);
             if (phase == RUNNING) {
                 driver.reopen(io);
             }
         } catch (IOException | RuntimeException e) {
-            device.report(new IOException("cannot watch " + channel + " for readiness", e));
+            device.report(new IOException("cannot watch " + socket.channel() + " for readiness", e));
             lost();
         }
     }
@@ -213,45 +209,21 @@ public final class Connection implements EngineScheduler.Scheduled {
     /** Engine thread: leaves the driver it joined (the connection moves to another engine thread). */
     public void unregister() {
         schedule.readable(true);
-        cancelRegistration();
-    }
-
-    private void cancelRegistration() {
-        if (registration != null) {
-            registration.cancel();
-            registration = null;
-        }
+        socket.cancel();
     }
 
     /** Changes what readiness wakes the engine for ({@link IoDriver#OP_READ} bits), only when it changes. */
     void interest(int ops) {
-        if (registration != null && registration.isValid() && ops != interest) {
-            try {
-                registration.interestOps(ops);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-            interest = ops;
-        }
+        socket.interest(ops);
     }
 
     public InetSocketAddress localAddress() {
-        try {
-            return (InetSocketAddress) channel.getLocalAddress();
-        } catch (IOException e) {
-            return null;
-        }
+        return socket.localAddress();
     }
 
     /** The peer's address; before (or without) a TCP connection, the address we dial; null if neither. */
     public InetSocketAddress remoteAddress() {
-        InetSocketAddress target = setup instanceof InitiatorSetup i ? i.target() : null;
-        try {
-            InetSocketAddress a = (InetSocketAddress) channel.getRemoteAddress();
-            return a != null ? a : target;
-        } catch (IOException e) {
-            return target;
-        }
+        return socket.remoteAddress(setup instanceof InitiatorSetup i ? i.target() : null);
     }
 
     /** The remote address as host:port, for messages (read before the channel closes). */
@@ -298,24 +270,12 @@ public final class Connection implements EngineScheduler.Scheduled {
         }
     }
 
-    /**
-     * A socket call of the running stream failed (reset, broken pipe). A peer that ends the stream
-     * with a Terminate and closes while our bytes lie unread in its socket resets the connection,
-     * and our next write fails before we read its Terminate, which the kernel still holds for us:
-     * read what is left, so that the end names the peer's reason (RFC 5040 §6.2) rather than a
-     * lost connection. Error path only.
-     */
+    /** A socket call of the running stream failed: the end names the peer's Terminate if it sent one. */
     void failedIo() {
-        if (phase == RUNNING && qp != null && qp.stream().state() == RdmapStream.State.RTS) {
-            try {
-                driver.readRemaining();
-            } catch (IOException e) {
-                // nothing more to read: the connection is lost, as below
-            }
-            if (qp.stream().peerTerminate() >= 0) {
-                end(CmEvent.Disconnected.Cause.TERMINATE_RECEIVED);
-                return;
-            }
+        if (phase == RUNNING && qp != null && qp.stream().state() == RdmapStream.State.RTS
+                && driver.peerTerminatedBeforeFailure()) {
+            end(CmEvent.Disconnected.Cause.TERMINATE_RECEIVED);
+            return;
         }
         lost();
     }
@@ -404,16 +364,6 @@ public final class Connection implements EngineScheduler.Scheduled {
             failedIo();
             return 1;
         }
-    }
-
-    /** Engine thread, passive side: the application accepted with {@code acceptor}; see {@link ResponderSetup#accept}. */
-    public boolean accept(JwarpQp acceptor, byte[] privateData, int ord, int ird, CompletableFuture<Void> sent) {
-        return responder().accept(acceptor, privateData, ord, ird, sent, phase == CLOSED);
-    }
-
-    /** Engine thread, passive side: the application refused. */
-    public void reject(byte[] privateData, CompletableFuture<Void> sent) {
-        responder().reject(privateData, sent, phase == CLOSED);
     }
 
     /**
@@ -532,11 +482,9 @@ public final class Connection implements EngineScheduler.Scheduled {
     }
 
     private void closeChannel() {
-        cancelRegistration();                       // before the close: a driver on the descriptor must not watch its number reused
-        try {
-            channel.close();
-        } catch (IOException e) {
-            device.report(new IOException("closing " + channel + " failed", e));
+        IOException failed = socket.close();
+        if (failed != null) {
+            device.report(failed);
         }
     }
 

@@ -292,16 +292,25 @@ public final class StreamDriver {
     }
 
     /**
-     * The connection failed under a write: reads what the socket still holds (at most one staging
-     * buffer's worth a call, a few calls) into the stream, which takes a Terminate among it.
+     * A socket call of the running stream failed (reset, broken pipe): whether the peer ended the
+     * stream with a Terminate. A peer that sends one and closes while our bytes lie unread in its
+     * socket resets the connection, and our next write fails before we read its Terminate, which
+     * the kernel still holds for us: read what is left (at most one staging buffer's worth a call,
+     * a few calls), so that the end names the peer's reason (RFC 5040 §6.2) rather than a lost
+     * connection. Error path only.
      */
-    void readRemaining() throws IOException {
+    boolean peerTerminatedBeforeFailure() {
         RdmapStream stream = c.qp().stream();
-        for (int i = 0; i < 16 && stream.state() == RdmapStream.State.RTS; i++) {
-            if (receiver.read(stream, c.owner().staging().rx()) <= 0) {
-                return;
+        try {
+            for (int i = 0; i < 16 && stream.state() == RdmapStream.State.RTS; i++) {
+                if (receiver.read(stream, c.owner().staging().rx()) <= 0) {
+                    break;
+                }
             }
+        } catch (IOException e) {
+            // nothing more to read: the connection is lost
         }
+        return stream.peerTerminate() >= 0;
     }
 
     /**

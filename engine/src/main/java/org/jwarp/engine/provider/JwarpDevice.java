@@ -255,11 +255,11 @@ public final class JwarpDevice implements RdmaDevice {
     public void acceptOn(Connection c, JwarpQp qp, AcceptParams params, CompletableFuture<Void> replySent) {
         EngineWorker owner = c.owner();
         qp.adopt(owner, c.rssEntry());
-        owner.execute(() -> c.accept(qp, params.privateData(), params.ord(), params.ird(), replySent));
+        owner.execute(() -> c.responder().accept(qp, params.privateData(), params.ord(), params.ird(), replySent));
     }
 
     public void rejectOn(Connection c, byte[] privateData, CompletableFuture<Void> replySent) {
-        c.owner().execute(() -> c.reject(privateData, replySent));
+        c.owner().execute(() -> c.responder().reject(privateData, replySent));
     }
 
     /** Delivers a connection event on the engine thread; a handler's exception is reported, not lost. */

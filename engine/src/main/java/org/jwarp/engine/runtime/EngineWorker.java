@@ -2,15 +2,13 @@ package org.jwarp.engine.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import org.jwarp.engine.agent.Agent;
 import org.jwarp.engine.agent.EngineTenant;
 import org.jwarp.engine.cm.JwarpListener;
 import org.jwarp.engine.datapath.Connection;
-import org.jwarp.engine.io.StagingPool;
 import org.jwarp.engine.io.IoDriver;
+import org.jwarp.engine.io.StagingPool;
 import org.jwarp.engine.notify.Doorbell;
 import org.jwarp.engine.provider.JwarpChannel;
 import org.jwarp.engine.provider.JwarpConfig;
@@ -37,9 +35,8 @@ public final class EngineWorker implements Agent {
     private final StagingPool staging = new StagingPool();
     /** Which connections a duty cycle visits and reads: the whole policy ({@link EngineScheduler}). */
     private final EngineScheduler<Connection> scheduler;
-    private final CommandQueue commands = new CommandQueue(CommandQueue.DEFAULT_CAPACITY);
-    /** Commands one duty cycle runs at most; the rest wait for the next (which comes at once: the cycle did work). */
-    static final int COMMAND_DRAIN_LIMIT = 64;
+    /** Setup-path commands from other threads: bounded, drained at most 64 a cycle. */
+    private final EngineCommands commands;
     /** Every connection this thread owns. */
     private final IndexedList<Connection> connections = new IndexedList<>(Connection::listSlot, Connection::listSlot);
     /** QPs posted to while their connection was parked (a stack the posters push onto, taken whole). */
@@ -57,6 +54,7 @@ public final class EngineWorker implements Agent {
         JwarpConfig config = device.jwarpConfig();
         this.io = device.sockets().newDriver();
         this.doorbell = new Doorbell(io);
+        this.commands = new EngineCommands(device, doorbell, roleName());
         this.scheduler = new EngineScheduler<>(config.readinessFrom(), new DriverReadiness(io));
         this.sleepsLong = config.threadingMode() == JwarpConfig.ThreadingMode.DEDICATED
                 && config.idleStrategy() == JwarpConfig.IdleStrategyKind.ADAPTIVE;
@@ -95,18 +93,11 @@ public final class EngineWorker implements Agent {
     }
 
     /**
-     * Runs {@code command} on this engine thread (setup path). With the queue full, a thread outside
-     * the engine's cycles waits for room (a flood of accepts holds the acceptor back, and the kernel's
-     * backlog holds the rest); an engine cycle never waits on a queue, and is refused.
-     *
-     * @throws RejectedExecutionException the queue is full and the caller runs an engine cycle
-     * @throws IllegalStateException the queue stayed full for {@link #ROOM_TIMEOUT_NANOS}
+     * Runs {@code command} on this engine thread (setup path; see {@link EngineCommands} for a full
+     * queue). In invoker mode the calling thread runs the cycle itself.
      */
     public void execute(Runnable command) {
-        if (!commands.offer(command)) {
-            waitForRoom(command);
-        }
-        doorbell.ring();
+        commands.offer(command);
         if (device.invokerMode() && !shuttingDown) {
             device.invoke();
             // that cycle may have run here rather than on a thread waiting on the device, which may
@@ -123,40 +114,13 @@ public final class EngineWorker implements Agent {
 
     /** Runs {@code command} on this engine thread in the room {@link #reserveCommand} claimed. */
     public void executeReserved(Runnable command) {
-        commands.put(command);
-        doorbell.ring();
+        commands.putReserved(command);
     }
-
-    /** How long a producer waits for room in a full command queue before it gives up. */
-    static final long ROOM_TIMEOUT_NANOS = 10_000_000_000L;
-
-    private void waitForRoom(Runnable command) {
-        if (device.engines().onEngineCycle()) {
-            throw new RejectedExecutionException(roleName() + "'s command queue is full ("
-                    + commands.capacity() + " commands); an engine cycle does not wait for it");
-        }
-        long deadline = device.clock().nanoTime() + ROOM_TIMEOUT_NANOS;
-        while (!commands.offer(command)) {
-            doorbell.ring();
-            if (device.invokerMode()) {
-                device.invoke();                            // the waiting thread drains it itself
-            } else {
-                LockSupport.parkNanos(ROOM_POLL_NANOS);
-            }
-            if (device.clock().nanoTime() - deadline > 0) {
-                throw new IllegalStateException(roleName() + "'s command queue stayed full ("
-                        + commands.capacity() + " commands) for 10 s"
-                        + device.failure().map(f -> "; the engine failed: " + f).orElse(""));
-            }
-        }
-    }
-
-    private static final long ROOM_POLL_NANOS = 50_000;
 
     @Override
     public int doWork() {
         doorbell.consume();
-        int work = runCommands();
+        int work = commands.run();
         long now = device.clock().nanoTime();
         long s = io.sleeps();
         boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
@@ -214,24 +178,6 @@ public final class EngineWorker implements Agent {
             staging.trim();                                 // going idle: keep no buffers for bursts
         }
         return work;
-    }
-
-    /**
-     * Runs the queued commands, at most {@link #COMMAND_DRAIN_LIMIT}: a flood of setups cannot
-     * starve the data path, and the next cycle (which comes at once: this one did work) takes the rest.
-     */
-    private int runCommands() {
-        int n = 0;
-        for (Runnable c; n < COMMAND_DRAIN_LIMIT && (c = commands.poll()) != null; n++) {
-            try {
-                c.run();
-            } catch (RuntimeException | OutOfMemoryError e) {
-                // a setup command (an accepted socket, a connect) that failed ends only its own
-                // connection; the engine thread serves the others
-                device.report(new IllegalStateException("an engine command failed: " + e, e));
-            }
-        }
-        return n;
     }
 
     /**
@@ -497,9 +443,7 @@ public final class EngineWorker implements Agent {
      */
     void shutdown() {
         shuttingDown = true;
-        for (Runnable c = commands.poll(); c != null; c = commands.poll()) {
-            c.run();
-        }
+        commands.runAll();
         for (Connection c : connections.view()) {
             c.shutdown();
         }
