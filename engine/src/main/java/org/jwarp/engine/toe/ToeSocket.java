@@ -101,8 +101,6 @@ public final class ToeSocket implements Closeable {
         this.received = new ReceivedBuffers(pool, config.buffersPerSocket(), this::giveBack);
     }
 
-    // ------------------------------------------------------------------ host: receive
-
     /**
      * Blocking read, as {@link InputStream#read(byte[], int, int)}: at least one byte, or -1 at the
      * end of the stream.
@@ -231,8 +229,6 @@ public final class ToeSocket implements Closeable {
         }
     }
 
-    // ------------------------------------------------------------------ host: send
-
     /**
      * Blocking write: returns once every byte is in the send buffer (not yet on the wire). Sleeps
      * while the send buffer is full.
@@ -352,8 +348,6 @@ public final class ToeSocket implements Closeable {
         return bytesSent;
     }
 
-    // ------------------------------------------------------------------ host: streams, state, close
-
     /**
      * A blocking stream over {@link #read(byte[], int, int)}; closing it closes the socket.
      *
@@ -432,8 +426,6 @@ public final class ToeSocket implements Closeable {
                 + failure : "") + '}';
     }
 
-    // ------------------------------------------------------------------ connect (OffloadedSockets)
-
     /** Host: connects, waiting for the engine's answer. */
     void connect(InetSocketAddress to, long timeoutNanos) throws IOException {
         remote = to;
@@ -460,8 +452,6 @@ public final class ToeSocket implements Closeable {
         this.connectAnswered = true;
     }
 
-    // ------------------------------------------------------------------ events (the thread that takes them)
-
     void onConnected(InetSocketAddress localAddress, Throwable f) {
         local = localAddress;
         failure = f;
@@ -483,8 +473,6 @@ public final class ToeSocket implements Closeable {
     void onClosed() {
         closeAnswered = true;
     }
-
-    // ------------------------------------------------------------------ helpers
 
     private IOException failed(String what) {
         Throwable f = failure;
