@@ -217,6 +217,11 @@ public class EpollIoDriver implements IoDriver {
     }
 
     @Override
+    public boolean pollsBesideSleep() {
+        return true;
+    }
+
+    @Override
     public long sleeps() {
         return sleeps;
     }

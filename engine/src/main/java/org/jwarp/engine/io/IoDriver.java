@@ -93,6 +93,15 @@ public interface IoDriver extends Doorbell.Sleeper, AutoCloseable {
     }
 
     /**
+     * Whether another thread's {@link #pollNow} runs at once while a thread sleeps here. epoll's
+     * readiness is level-triggered and its calls take no lock, so a sleep and a poll overlap;
+     * NIO's selector holds its lock through a sleep, so a poll waits until the sleeper was woken.
+     */
+    default boolean pollsBesideSleep() {
+        return false;
+    }
+
+    /**
      * How many sleeps have ended (any thread): a change means readiness may have ended one, and
      * the thread running the next duty cycle reads every connection.
      */

@@ -318,8 +318,8 @@ public final class EngineThreads {
             return false;
         }
         invocations.lazySet(invocations.get() + 1);
-        if (standby != null) {
-            standby.wakeFromSleep();   // it shares the driver this cycle's readiness check takes
+        if (standby != null && !workers[0].driver().pollsBesideSleep()) {
+            standby.wakeFromSleep();   // its sleep holds the driver this cycle's readiness check takes
         }
         return true;
     }
