@@ -39,6 +39,7 @@ final class IbvDevice implements RdmaDevice {
     private final ConcurrentLinkedDeque<AutoCloseable> resources = new ConcurrentLinkedDeque<>();
     private final LkeyTable lkeys = new LkeyTable();
     private volatile boolean closed;
+    private IbvConnectionManager cm;
 
     private IbvDevice(IbvLib lib, DeviceList.Opened opened, DeviceConfig config) {
         this.lib = lib;
@@ -172,10 +173,14 @@ final class IbvDevice implements RdmaDevice {
         return new IbvQp(p, attr);
     }
 
+    /** The rdma_cm connection manager, made on first use (it loads librdmacm and starts its event thread). */
     @Override
-    public ConnectionManager connectionManager() {
-        throw new UnsupportedOperationException(unsupported("the connection manager",
-                "rdma_cm is not bound by this provider yet"));
+    public synchronized ConnectionManager connectionManager() {
+        requireOpen();
+        if (cm == null) {
+            cm = new IbvConnectionManager(this);
+        }
+        return cm;
     }
 
     @Override
@@ -199,6 +204,11 @@ final class IbvDevice implements RdmaDevice {
             return;
         }
         closed = true;
+        synchronized (this) {
+            if (cm != null) {
+                cm.close();                                 // ids before the queue pairs they name
+            }
+        }
         List<AutoCloseable> open = new ArrayList<>();
         for (Iterator<AutoCloseable> it = resources.descendingIterator(); it.hasNext(); ) {
             open.add(it.next());

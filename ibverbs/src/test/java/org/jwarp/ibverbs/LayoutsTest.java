@@ -38,6 +38,11 @@ class LayoutsTest {
         compare("#include <infiniband/verbs.h>", "/usr/include/infiniband/verbs.h", all);
     }
 
+    @Test
+    void rdmaCmLayoutsMatchTheHeaders() throws Exception {
+        compare("#include <rdma/rdma_cma.h>", "/usr/include/rdma/rdma_cma.h", CmStructs.all());
+    }
+
     private void compare(String include, String header, List<StructLayout> layouts) throws Exception {
         assumeTrue(Files.isRegularFile(Path.of(header)), header + " is missing (apt-get install libibverbs-dev librdmacm-dev)");
         Map<String, Long> expected = new LinkedHashMap<>();
