@@ -3,6 +3,7 @@ package org.jwarp.ibverbs;
 import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
+import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
@@ -38,7 +39,8 @@ import org.jwarp.verbs.WrOpcode;
  * pattern into it and SENDs the size; the client checks every byte, writes a second pattern into
  * its buffer and SENDs the size back; the server RDMA READs it and checks every byte. A SEND of
  * size 0 ends the run, and the client disconnects. Private data goes both ways and is checked.
- * Exit status 0 when every byte and message was as expected.
+ * Exit status 0 when every byte and message was as expected. {@link #run} is the same from Java,
+ * on a device the caller opened.
  */
 public final class PingPong {
 
@@ -49,7 +51,9 @@ public final class PingPong {
     private static final byte[] SERVER_PDATA = "jwarp-pingpong server".getBytes(StandardCharsets.US_ASCII);
 
     private final RdmaDevice device;
-    private final Arena arena = Arena.ofShared();
+    private final PrintStream out;
+    /** Freed when the run's objects are: the regions live as long as the device, which the caller closes. */
+    private final Arena arena = Arena.ofAuto();
     private final MemoryRegion data;
     private final MemoryRegion ctrl;
     private final CompletionQueue sendCq;
@@ -60,8 +64,9 @@ public final class PingPong {
     private final RecvWr recv = new RecvWr(1);
     private int recvSlot;
 
-    private PingPong(RdmaDevice device, int bytes) {
+    private PingPong(RdmaDevice device, int bytes, PrintStream out) {
         this.device = device;
+        this.out = out;
         ProtectionDomain pd = device.allocPd();
         data = pd.registerMemory(arena.allocate(bytes, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
         ctrl = pd.registerMemory(arena.allocate(4096, 4096), Access.LOCAL_WRITE);
@@ -86,39 +91,56 @@ public final class PingPong {
         if (sizes.isEmpty()) {
             sizes.addAll(List.of(1, 23, 4096, 65536));
         }
-        int max = sizes.stream().mapToInt(Integer::intValue).max().orElseThrow();
         InetSocketAddress address = new InetSocketAddress(args[2], Integer.parseInt(args[3]));
         DeviceConfig config = DeviceConfig.builder().providerName(args[1]).build();
         try (RdmaDevice device = RdmaDevice.open(config)) {
-            PingPong p = new PingPong(device, max);
-            System.out.println(args[0] + " on " + device.providerName() + ": qp " + p.qp.qpNum() + ", " + address);
-            if (args[0].equals("server")) {
-                p.serve(address, sizes);
-            } else {
-                p.connect(address);
-            }
-            System.out.println(args[0] + " on " + device.providerName() + ": OK");
+            run(device, args[0].equals("server"), address, sizes, System.out);
         } catch (IllegalStateException e) {
             System.out.println(args[0] + ": FAILED: " + e.getMessage());
             System.exit(1);
         }
     }
 
+    /**
+     * Runs one side on {@code device}; its lines go to {@code out}, the last one "ROLE on PROVIDER: OK".
+     *
+     * @param device  an open device of either provider
+     * @param server  the role: server (listens on {@code address}) or client (connects to it)
+     * @param address where the server listens
+     * @param sizes   the message sizes, in order (the server's list is the one used)
+     * @param out     where the progress lines go
+     * @throws IllegalStateException naming what was not as expected
+     * @throws InterruptedException  if interrupted while waiting for a connection event
+     */
+    public static void run(RdmaDevice device, boolean server, InetSocketAddress address, List<Integer> sizes, PrintStream out)
+            throws InterruptedException {
+        int max = sizes.stream().mapToInt(Integer::intValue).max().orElse(65536);
+        String role = server ? "server" : "client";
+        PingPong p = new PingPong(device, max, out);
+        out.println(role + " on " + device.providerName() + ": qp " + p.qp.qpNum() + ", " + address);
+        if (server) {
+            p.serve(address, sizes);
+        } else {
+            p.connect(address);
+        }
+        out.println(role + " on " + device.providerName() + ": OK");
+    }
+
     private void serve(InetSocketAddress address, List<Integer> sizes) throws InterruptedException {
         CmEventQueue events = new CmEventQueue();
         try (Listener listener = device.connectionManager().listen(address, 4, events)) {
-            System.out.println("server: listening on " + listener.localAddress());
+            out.println("server: listening on " + listener.localAddress());
             CmEvent.ConnectRequest req = expect(events, CmEvent.ConnectRequest.class);
             check(java.util.Arrays.equals(req.request().privateData(), CLIENT_PDATA),
                     "the client's private data, got " + new String(req.request().privateData(), StandardCharsets.US_ASCII));
             req.request().accept(qp, SERVER_PDATA);
             CmEvent.Established up = expect(events, CmEvent.Established.class);
-            System.out.println("server: established with " + up.attr().remoteAddress());
+            out.println("server: established with " + up.attr().remoteAddress());
             MemorySegment m = awaitRecv();
             long peerAddr = m.get(JAVA_LONG_UNALIGNED, 0);
             int peerRkey = m.get(JAVA_INT_UNALIGNED, 8);
             int peerLen = m.get(JAVA_INT_UNALIGNED, 12);
-            System.out.printf("server: client buffer 0x%x rkey 0x%08x %d bytes%n", peerAddr, peerRkey, peerLen);
+            out.printf("server: client buffer 0x%x rkey 0x%08x %d bytes%n", peerAddr, peerRkey, peerLen);
             for (int size : sizes) {
                 check(size <= peerLen, "size " + size + " within the client's " + peerLen + " bytes");
                 fill(data.segment(), size, 'W');
@@ -130,11 +152,11 @@ public final class PingPong {
                 post(send.reset().wrId(3).opcode(WrOpcode.RDMA_READ).addSge(data, 0, size).remote(peerAddr, peerRkey));
                 awaitSend();
                 verify(data.segment(), size, 'R');
-                System.out.println("server: size " + size + ": RDMA WRITE, SEND, RDMA READ verified");
+                out.println("server: size " + size + ": RDMA WRITE, SEND, RDMA READ verified");
             }
             sendMsg(0, 0, 0);
             expect(events, CmEvent.Disconnected.class);
-            System.out.println("server: the client disconnected");
+            out.println("server: the client disconnected");
         }
     }
 
@@ -144,7 +166,7 @@ public final class PingPong {
         CmEvent.Established up = expect(events, CmEvent.Established.class);
         check(java.util.Arrays.equals(up.peerPrivateData(), SERVER_PDATA),
                 "the server's private data, got " + new String(up.peerPrivateData(), StandardCharsets.US_ASCII));
-        System.out.println("client: established with " + up.attr().remoteAddress());
+        out.println("client: established with " + up.attr().remoteAddress());
         sendMsg(data.iova(), data.rkey(), (int) data.length());
         while (true) {
             int size = awaitRecv().get(JAVA_INT_UNALIGNED, 0);
@@ -154,7 +176,7 @@ public final class PingPong {
             verify(data.segment(), size, 'W');
             fill(data.segment(), size, 'R');
             sendMsg(size, 0, 0);
-            System.out.println("client: size " + size + ": RDMA WRITE verified, pattern for the READ written");
+            out.println("client: size " + size + ": RDMA WRITE verified, pattern for the READ written");
         }
         device.connectionManager().disconnect(qp);
         expect(events, CmEvent.Disconnected.class);
