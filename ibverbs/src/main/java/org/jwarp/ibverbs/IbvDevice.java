@@ -22,6 +22,8 @@ import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.QpInitAttr;
 import org.jwarp.verbs.QueuePair;
 import org.jwarp.verbs.RdmaDevice;
+import org.jwarp.verbs.SharedReceiveQueue;
+import org.jwarp.verbs.SrqInitAttr;
 
 /**
  * An open libibverbs device ({@code ibv_context}). The kernel and the device's provider library do
@@ -181,6 +183,11 @@ final class IbvDevice implements RdmaDevice {
             cm = new IbvConnectionManager(this);
         }
         return cm;
+    }
+
+    @Override
+    public SharedReceiveQueue createSrq(ProtectionDomain pd, SrqInitAttr attr) {
+        throw new UnsupportedOperationException(unsupported("ibv_create_srq", "not bound by this provider yet"));
     }
 
     @Override

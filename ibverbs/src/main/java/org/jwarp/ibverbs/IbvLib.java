@@ -32,11 +32,11 @@ final class IbvLib {
     private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
     /** {@code int (*post_send)(qp, wr, bad_wr)} and {@code post_recv}: function pointer first. */
-    static final MethodHandle POST = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    static final MethodHandle POST = pointerCall(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     /** {@code int (*poll_cq)(cq, num_entries, wc)}: function pointer first. */
-    static final MethodHandle POLL_CQ = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+    static final MethodHandle POLL_CQ = pointerCall(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
     /** {@code int (*req_notify_cq)(cq, solicited_only)}: function pointer first. */
-    static final MethodHandle REQ_NOTIFY = LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    static final MethodHandle REQ_NOTIFY = pointerCall(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
 
     private static volatile IbvLib instance;
     private static volatile String refusal;
@@ -112,6 +112,12 @@ final class IbvLib {
             }
             return instance;
         }
+    }
+
+    /** A call through a function pointer passed as the first argument; no errno capture (the data path). */
+    @SuppressWarnings("restricted")
+    private static MethodHandle pointerCall(FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(descriptor);
     }
 
     @SuppressWarnings("restricted")

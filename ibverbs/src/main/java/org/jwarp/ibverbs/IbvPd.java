@@ -3,6 +3,7 @@ package org.jwarp.ibverbs;
 import java.lang.foreign.MemorySegment;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.MemoryRegion;
+import org.jwarp.verbs.MemoryWindow;
 import org.jwarp.verbs.ProtectionDomain;
 
 /** A protection domain ({@code ibv_alloc_pd}). */
@@ -51,6 +52,17 @@ final class IbvPd implements ProtectionDomain {
             throw new IllegalArgumentException("a read-only segment cannot be registered with write access");
         }
         return new IbvMr(this, segment, access);
+    }
+
+    @Override
+    public MemoryWindow allocMw() {
+        throw new UnsupportedOperationException(device.unsupported("ibv_alloc_mw", "not bound by this provider yet"));
+    }
+
+    @Override
+    public MemoryRegion allocFastRegMr(long maxLength) {
+        throw new UnsupportedOperationException(device.unsupported("fast registration (REG_MR)",
+                "libibverbs has no fast-registration work request"));
     }
 
     void requireOpen() {
