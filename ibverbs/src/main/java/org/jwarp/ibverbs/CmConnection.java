@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import org.jwarp.verbs.CmEventHandler;
+import org.jwarp.verbs.ConnectParams;
 
 /**
  * One {@code rdma_cm_id} and what the connection manager knows of it: its handler, its queue pair
@@ -20,7 +21,7 @@ final class CmConnection {
     final CmEventHandler handler;
     volatile IbvQp qp;
     volatile InetSocketAddress remote;
-    volatile org.jwarp.verbs.ConnectParams connectParams;
+    volatile ConnectParams connectParams;
     volatile IbvListener listener;
     volatile boolean established;
     volatile boolean localDisconnect;

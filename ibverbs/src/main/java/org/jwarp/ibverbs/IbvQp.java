@@ -7,6 +7,7 @@ import static org.jwarp.ibverbs.Structs.offset;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import java.util.Optional;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.Counters;
@@ -166,7 +167,7 @@ final class IbvQp implements QueuePair {
 
     @Override
     public int postSend(SendWr[] wrs, int count) {
-        java.util.Objects.checkFromIndexSize(0, count, wrs.length);
+        Objects.checkFromIndexSize(0, count, wrs.length);
         int maxInline = initAttr.maxInlineData();
         for (int start = 0; start < count; start += sendWrs.slots()) {
             int n = Math.min(sendWrs.slots(), count - start);
@@ -196,7 +197,7 @@ final class IbvQp implements QueuePair {
 
     @Override
     public int postRecv(RecvWr[] wrs, int count) {
-        java.util.Objects.checkFromIndexSize(0, count, wrs.length);
+        Objects.checkFromIndexSize(0, count, wrs.length);
         for (int start = 0; start < count; start += recvWrs.slots()) {
             int n = Math.min(recvWrs.slots(), count - start);
             for (int i = 0; i < n; i++) {

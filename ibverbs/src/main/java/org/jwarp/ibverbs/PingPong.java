@@ -1,5 +1,6 @@
 package org.jwarp.ibverbs;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -10,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -131,7 +133,7 @@ public final class PingPong {
         try (Listener listener = device.connectionManager().listen(address, 4, events)) {
             out.println("server: listening on " + listener.localAddress());
             CmEvent.ConnectRequest req = expect(events, CmEvent.ConnectRequest.class);
-            check(java.util.Arrays.equals(req.request().privateData(), CLIENT_PDATA),
+            check(Arrays.equals(req.request().privateData(), CLIENT_PDATA),
                     "the client's private data, got " + new String(req.request().privateData(), StandardCharsets.US_ASCII));
             req.request().accept(qp, SERVER_PDATA);
             CmEvent.Established up = expect(events, CmEvent.Established.class);
@@ -164,7 +166,7 @@ public final class PingPong {
         CmEventQueue events = new CmEventQueue();
         device.connectionManager().connect(address, qp, ConnectParams.of(CLIENT_PDATA), events);
         CmEvent.Established up = expect(events, CmEvent.Established.class);
-        check(java.util.Arrays.equals(up.peerPrivateData(), SERVER_PDATA),
+        check(Arrays.equals(up.peerPrivateData(), SERVER_PDATA),
                 "the server's private data, got " + new String(up.peerPrivateData(), StandardCharsets.US_ASCII));
         out.println("client: established with " + up.attr().remoteAddress());
         sendMsg(data.iova(), data.rkey(), (int) data.length());
@@ -241,13 +243,13 @@ public final class PingPong {
 
     private static void fill(MemorySegment s, int size, char kind) {
         for (int i = 0; i < size; i++) {
-            s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, pattern(kind, size, i));
+            s.set(JAVA_BYTE, i, pattern(kind, size, i));
         }
     }
 
     private static void verify(MemorySegment s, int size, char kind) {
         for (int i = 0; i < size; i++) {
-            byte got = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i);
+            byte got = s.get(JAVA_BYTE, i);
             check(got == pattern(kind, size, i), "byte " + i + " of " + size + " (" + kind + "): " + pattern(kind, size, i) + ", got " + got);
         }
     }
