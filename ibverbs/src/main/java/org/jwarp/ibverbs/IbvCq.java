@@ -112,7 +112,7 @@ final class IbvCq implements CompletionQueue {
     }
 
     /** Copies the {@code ibv_wc} at {@code at}; an error completion's opcode is undefined (verbs.h), so SEND stands in. */
-    private static void copy(MemorySegment wcs, long at, WorkCompletion out) {
+    static void copy(MemorySegment wcs, long at, WorkCompletion out) {
         int flags = wcs.get(JAVA_INT, at + QpStructs.WC_FLAGS);
         WcStatus status = WcStatus.ofIbv(wcs.get(JAVA_INT, at + QpStructs.WC_STATUS));
         WcOpcode opcode = OPCODES[wcs.get(JAVA_INT, at + QpStructs.WC_OPCODE) & 0xFF];
