@@ -15,7 +15,8 @@ import org.jwarp.verbs.RdmaDevice;
 /**
  * The {@code ibverbs} provider in the guest, over siw, from this checkout's classes (the guest sees
  * the repository at {@link SiwVm#GUEST_REPO} and the host's JDK on its PATH): its smoke check
- * without a peer, and {@link PingPong} against jwarp in this JVM, both roles — the same verbs-API
+ * without a peer, the provider-neutral conformance checks (the jwarp provider passes the same in
+ * the ibverbs module's tests), and {@link PingPong} against jwarp in this JVM, both roles — the same verbs-API
  * program on both providers, every byte checked on both sides.
  */
 final class IbverbsGuest {
@@ -45,6 +46,15 @@ final class IbverbsGuest {
         boolean ok = r.ok() && r.output().contains("ibverbs smoke: OK");
         return new ToolResult("ibverbs smoke on siw0 (guest)", ok, ok ? "device, mr, cq, channel, qp, flush in order"
                 : CellRunner.firstLine(SiwVm.tail(r.output(), 3)), r.output());
+    }
+
+    /** The provider-neutral checks ({@code Conformance}) on ibverbs over siw, connecting the guest to itself. */
+    ToolResult conformance() {
+        SiwVm.Result r = vm.guest(LIMIT, java("Conformance", "ibverbs 10.0.2.15"));
+        boolean ok = r.ok() && r.output().contains("conformance on ibverbs: OK");
+        String checks = String.join(", ", r.output().lines().filter(l -> l.startsWith("ok ") || l.startsWith("FAIL ")).toList());
+        return new ToolResult("conformance checks on ibverbs over siw (guest)", ok, ok ? checks
+                : CellRunner.firstLine(SiwVm.tail(r.output(), 3)) + " [" + checks + "]", r.output());
     }
 
     /** PingPong: client on ibverbs in the guest, server on jwarp here. */

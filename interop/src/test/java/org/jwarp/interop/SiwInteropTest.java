@@ -391,14 +391,16 @@ class SiwInteropTest {
 
     /**
      * The ibverbs provider (libibverbs through the FFM API) in the guest over stock siw: its smoke
-     * check, then the same verbs-API program against jwarp in this JVM, guest as client and as server.
+     * check, the conformance checks, then the same verbs-API program against jwarp in this JVM, guest
+     * as client and as server.
      */
     @TestFactory
     @Order(11)
     Stream<DynamicTest> ibverbsProviderInGuest() {
         IbverbsGuest guest = new IbverbsGuest(vm);
-        List<String> names = List.of("ibverbs smoke", "ibverbs client -> jwarp", "jwarp -> ibverbs server");
-        List<java.util.concurrent.Callable<ToolResult>> runs = List.of(guest::smoke, guest::guestClient, guest::guestServer);
+        List<String> names = List.of("ibverbs smoke", "ibverbs conformance", "ibverbs client -> jwarp", "jwarp -> ibverbs server");
+        List<java.util.concurrent.Callable<ToolResult>> runs = List.of(guest::smoke, guest::conformance, guest::guestClient,
+                guest::guestServer);
         return java.util.stream.IntStream.range(0, runs.size()).mapToObj(i -> DynamicTest.dynamicTest(names.get(i), () -> {
             use("stock");
             ToolResult o = runs.get(i).call();
