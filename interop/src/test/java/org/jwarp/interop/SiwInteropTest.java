@@ -51,6 +51,7 @@ class SiwInteropTest {
     private PerftestRunner perftestRunner;
     private LibrdmacmRunner librdmacmRunner;
     private final List<ToolResult> examples = Collections.synchronizedList(new ArrayList<>());
+    private final List<ToolResult> ibverbs = Collections.synchronizedList(new ArrayList<>());
     private String loaded;
     private long started;
     private Path work;
@@ -99,6 +100,10 @@ class SiwInteropTest {
             }
             sb.append("\nlibrdmacm examples x jwarp, stock siw:\n");
             for (ToolResult o : examples) {
+                sb.append(String.format(Locale.ROOT, "  %-58s %-4s %s%n", o.name(), o.mark(), o.detail()));
+            }
+            sb.append("\nthe ibverbs provider in the guest over siw, x jwarp on the host:\n");
+            for (ToolResult o : ibverbs) {
                 sb.append(String.format(Locale.ROOT, "  %-58s %-4s %s%n", o.name(), o.mark(), o.detail()));
             }
             sb.append("\ncaptures and MPA checks:\n");
@@ -382,6 +387,27 @@ class SiwInteropTest {
             loaded = null;
         }
         return r;
+    }
+
+    /**
+     * The ibverbs provider (libibverbs through the FFM API) in the guest over stock siw: its smoke
+     * check, the conformance checks, then the same verbs-API program against jwarp in this JVM, guest
+     * as client and as server.
+     */
+    @TestFactory
+    @Order(11)
+    Stream<DynamicTest> ibverbsProviderInGuest() {
+        IbverbsGuest guest = new IbverbsGuest(vm);
+        List<String> names = List.of("ibverbs smoke", "ibverbs conformance", "ibverbs client -> jwarp", "jwarp -> ibverbs server");
+        List<java.util.concurrent.Callable<ToolResult>> runs = List.of(guest::smoke, guest::conformance, guest::guestClient,
+                guest::guestServer);
+        return java.util.stream.IntStream.range(0, runs.size()).mapToObj(i -> DynamicTest.dynamicTest(names.get(i), () -> {
+            use("stock");
+            ToolResult o = runs.get(i).call();
+            ibverbs.add(o);
+            log(o.name() + ": " + o.mark() + " " + o.detail());
+            assertTrue(o.pass(), o.detail() + "\n" + SiwVm.tail(o.log(), 60));
+        }));
     }
 
     private void use(String variant) {

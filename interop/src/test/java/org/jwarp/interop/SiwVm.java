@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The siw guest of the interop harness ({@code ../shared/interop}: build-vm.sh, start-vm.sh,
- * guest-run.sh, stop-vm.sh), driven from Java. Every call has a host-side time limit, so a wedged
+ * The siw guest of the interop harness ({@code interop/harness}: build-vm.sh, start-vm.sh,
+ * guest-run.sh, stop-vm.sh), driven from Java. The guest sees the host's JDK at {@code /opt/jdk}
+ * ({@code java} is on its PATH) and this checkout, read-only, at {@link #GUEST_REPO}. Every call has a host-side time limit, so a wedged
  * guest fails a test instead of hanging it.
  *
  * <p>Ports (harness README): the host reaches guest port P at {@code 127.0.0.1:P} (P in 7174, 7471,
@@ -32,6 +33,8 @@ final class SiwVm implements AutoCloseable {
     /** perftest's port in the guest (host to guest), and the host's port the guest reaches. */
     static final int GUEST_PERFTEST_PORT = 18515;
     static final int HOST_PERFTEST_PORT = 28515;
+    /** Where the guest sees the repository (start-vm.sh's {@code IWARP_VM_SHARE}, read-only). */
+    static final String GUEST_REPO = "/mnt/host";
     /** The siw builds the harness offers (build-vm.sh). */
     static final List<String> VARIANTS = List.of("stock", "crc", "p2p", "crc-p2p", "mpav1", "strict");
 
@@ -43,19 +46,18 @@ final class SiwVm implements AutoCloseable {
     }
 
     private final Path harness;
-    private final Path cache;
+    private final Path repo;
     private boolean running;
     private Thread hook;
 
-    private SiwVm(Path harness) {
+    private SiwVm(Path harness, Path repo) {
         this.harness = harness;
-        String c = System.getenv("IWARP_VM_CACHE");
-        this.cache = Path.of(c != null ? c : "/var/cache/iwarp-vm");
+        this.repo = repo;
     }
 
     /**
-     * Finds the harness: {@code -Djwarp.interop.harness}, {@code $JWARP_INTEROP_HARNESS}, then
-     * {@code <repo>/../shared/interop} and {@code /work/shared/interop}.
+     * Finds the harness: the repository's own {@code interop/harness} first, then
+     * {@code -Djwarp.interop.harness} and {@code $JWARP_INTEROP_HARNESS} (for a run outside a checkout).
      *
      * @throws IllegalStateException naming the places tried
      */
@@ -63,15 +65,15 @@ final class SiwVm implements AutoCloseable {
         List<Path> tried = new ArrayList<>();
         String prop = System.getProperty("jwarp.interop.harness");
         String env = System.getenv("JWARP_INTEROP_HARNESS");
-        String root = System.getProperty("jwarp.root", ".");
-        for (String p : new String[] {prop, env, root + "/../shared/interop", "/work/shared/interop"}) {
+        Path root = Path.of(System.getProperty("jwarp.root", ".")).toAbsolutePath().normalize();
+        for (String p : new String[] {root.resolve("interop/harness").toString(), prop, env}) {
             if (p == null || p.isBlank()) {
                 continue;
             }
             Path dir = Path.of(p).toAbsolutePath().normalize();
             tried.add(dir);
             if (Files.isRegularFile(dir.resolve("start-vm.sh")) && Files.isRegularFile(dir.resolve("guest-run.sh"))) {
-                return new SiwVm(dir);
+                return new SiwVm(dir, root);
             }
         }
         throw new IllegalStateException("the siw VM harness (start-vm.sh, guest-run.sh) is not in any of " + tried
@@ -82,23 +84,28 @@ final class SiwVm implements AutoCloseable {
         return harness;
     }
 
-    /** True if the built image is in the cache. */
+    /** True if the cache holds the image this harness builds (common.sh's image key names its folder). */
     boolean imageBuilt() {
-        return Files.isRegularFile(cache.resolve("image/vmlinuz")) && Files.isRegularFile(cache.resolve("image/initrd.img"));
+        Result r = run(Duration.ofSeconds(30), List.of("bash", "-c", "HERE=\"$0\"; . \"$0/common.sh\"; printf %s \"$IWARP_VM_IMAGE\"",
+                harness.toString()));
+        if (!r.ok()) {
+            return false;
+        }
+        Path image = Path.of(r.output().strip());
+        return Files.isRegularFile(image.resolve("vmlinuz")) && Files.isRegularFile(image.resolve("initrd.img"));
     }
 
     /**
-     * Builds the image if the cache lacks it, then boots the guest and stops it again when the JVM
-     * exits (a shutdown hook, in case {@link #close()} is never reached).
+     * Builds the image if the cache lacks this harness's version of it, then boots the guest with
+     * the repository shared at {@link #GUEST_REPO}, and stops it again when the JVM exits (a
+     * shutdown hook, in case {@link #close()} is never reached).
      *
      * @throws IllegalStateException with the harness's own explanation if building or booting fails
      */
     void start() {
-        if (!imageBuilt()) {
-            Result b = script(Duration.ofMinutes(15), "build-vm.sh");
-            if (!b.ok()) {
-                throw new IllegalStateException("building the siw VM image failed (exit " + b.exit() + "):\n" + tail(b.output(), 30));
-            }
+        Result b = script(Duration.ofMinutes(15), "build-vm.sh", "--if-missing");
+        if (!b.ok()) {
+            throw new IllegalStateException("building the siw VM image failed (exit " + b.exit() + "):\n" + tail(b.output(), 30));
         }
         hook = new Thread(this::stop, "siw-vm-stop");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -208,15 +215,19 @@ final class SiwVm implements AutoCloseable {
         return r.ok() ? "; guest kernel: " + r.output().strip().replace('\n', ' ') : "";
     }
 
-    private Result script(Duration limit, String name) {
-        return run(limit, List.of("bash", harness.resolve(name).toString()));
+    private Result script(Duration limit, String name, String... args) {
+        List<String> command = new ArrayList<>(List.of("bash", harness.resolve(name).toString()));
+        command.addAll(List.of(args));
+        return run(limit, command);
     }
 
-    private static Result run(Duration limit, List<String> command) {
+    private Result run(Duration limit, List<String> command) {
         Path log = null;
         try {
             log = Files.createTempFile("siw-vm", ".log");
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+            ProcessBuilder pb = new ProcessBuilder(command);
+            pb.environment().put("IWARP_VM_SHARE", repo.toString());
+            Process p = pb.redirectErrorStream(true).redirectOutput(log.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             boolean done = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
             if (!done) {
