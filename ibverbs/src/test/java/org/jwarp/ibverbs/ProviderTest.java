@@ -34,6 +34,27 @@ class ProviderTest {
     }
 
     @Test
+    void aConfigurationWithoutAProviderNameOpensJwarpWhereverItStands() {
+        for (ClassLoader order : List.of(LOADER, new ReversedServices(LOADER))) {
+            assertEquals("jwarp", RdmaProviders.find(null, order).name());
+        }
+    }
+
+    /** The same class path with the registered providers listed in the opposite order. */
+    private static final class ReversedServices extends ClassLoader {
+        ReversedServices(ClassLoader parent) {
+            super(parent);
+        }
+
+        @Override
+        public java.util.Enumeration<java.net.URL> getResources(String name) throws IOException {
+            List<java.net.URL> urls = java.util.Collections.list(getParent().getResources(name));
+            java.util.Collections.reverse(urls);
+            return java.util.Collections.enumeration(urls);
+        }
+    }
+
+    @Test
     void refusesInOneLineWithoutADeviceAndLeavesJwarpAlone() throws IOException {
         assumeFalse(hasRdmaDevice(), "this host has RDMA devices (/sys/class/infiniband): the no-device path cannot be shown here");
         DeviceConfig ibverbs = DeviceConfig.builder().providerName("ibverbs").build();

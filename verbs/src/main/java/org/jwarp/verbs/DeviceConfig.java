@@ -27,7 +27,7 @@ import org.jwarp.verbs.spi.RdmaProvider;
  * </ul>
  *
  * @param providerName   the {@link RdmaProvider#name()} to open; {@code null} for the one
- *                       {@code providerConfig} is for, else the only (or first) provider on the class path
+ *                       {@code providerConfig} is for, else the jwarp engine if it is on the class path, else the first provider there
  * @param crcPolicy      MPA CRC negotiation (RFC 5044 §4.4, §7.1.1)
  * @param markerPolicy   MPA marker negotiation (RFC 5044 §4.2, §4.3)
  * @param mpaRevision    1 (RFC 5044) or 2 (RFC 6581 enhanced setup, IRD/ORD negotiation, RTR)

@@ -15,6 +15,9 @@ public final class RdmaProviders {
     /** Maven coordinates of the default provider, named in the "nothing found" message. */
     public static final String DEFAULT_PROVIDER_ARTIFACT = "org.jwarp:jwarp-engine";
 
+    /** The provider a configuration without a provider name opens when it is on the class path. */
+    public static final String DEFAULT_PROVIDER_NAME = "jwarp";
+
     private RdmaProviders() {
     }
 
@@ -40,8 +43,8 @@ public final class RdmaProviders {
     }
 
     /**
-     * The provider named {@code name}, or, if {@code name} is {@code null}, the only provider (the
-     * first in class-path order if there are several).
+     * The provider named {@code name}, or, if {@code name} is {@code null}, the jwarp engine
+     * ({@value #DEFAULT_PROVIDER_NAME}) if it is on the class path, else the first in class-path order.
      *
      * @throws IllegalStateException if none is found; the message names what to add to the class path
      *                               or lists the names that are available
@@ -57,6 +60,13 @@ public final class RdmaProviders {
                     + RdmaProvider.class.getName() + " in META-INF/services/" + RdmaProvider.class.getName());
         }
         if (name == null) {
+            // no name: the default provider wherever it stands on the class path, so that adding
+            // another provider's jar never changes what an unchanged program opens
+            for (RdmaProvider p : all) {
+                if (DEFAULT_PROVIDER_NAME.equals(p.name())) {
+                    return p;
+                }
+            }
             return all.getFirst();
         }
         List<String> names = new ArrayList<>();
