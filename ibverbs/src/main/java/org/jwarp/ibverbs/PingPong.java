@@ -44,7 +44,7 @@ import org.jwarp.verbs.WrOpcode;
  * Exit status 0 when every byte and message was as expected. {@link #run} is the same from Java,
  * on a device the caller opened.
  */
-public final class PingPong {
+public final class PingPong implements AutoCloseable {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final int MSG = 16;
@@ -54,8 +54,12 @@ public final class PingPong {
 
     private final RdmaDevice device;
     private final PrintStream out;
-    /** Freed when the run's objects are: the regions live as long as the device, which the caller closes. */
-    private final Arena arena = Arena.ofAuto();
+    /**
+     * The registered memory, freed only after the QP and the regions are gone: a region's pages stay
+     * pinned for the RNIC until it is deregistered, and memory freed before could be written by it.
+     */
+    private final Arena arena = Arena.ofShared();
+    private final ProtectionDomain pd;
     private final MemoryRegion data;
     private final MemoryRegion ctrl;
     private final CompletionQueue sendCq;
@@ -69,7 +73,7 @@ public final class PingPong {
     private PingPong(RdmaDevice device, int bytes, PrintStream out) {
         this.device = device;
         this.out = out;
-        ProtectionDomain pd = device.allocPd();
+        pd = device.allocPd();
         data = pd.registerMemory(arena.allocate(bytes, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
         ctrl = pd.registerMemory(arena.allocate(4096, 4096), Access.LOCAL_WRITE);
         sendCq = device.createCq(64, null);
@@ -79,6 +83,18 @@ public final class PingPong {
         for (int i = 0; i < RECVS; i++) {
             postRecv(i);
         }
+    }
+
+    /** The QP first (its posted receives flush), then the CQs, the regions and the PD; the memory last. */
+    @Override
+    public void close() {
+        qp.close();
+        sendCq.close();
+        recvCq.close();
+        data.deregister();
+        ctrl.deregister();
+        pd.close();
+        arena.close();
     }
 
     public static void main(String[] args) throws Exception {
@@ -118,12 +134,13 @@ public final class PingPong {
             throws InterruptedException {
         int max = sizes.stream().mapToInt(Integer::intValue).max().orElse(65536);
         String role = server ? "server" : "client";
-        PingPong p = new PingPong(device, max, out);
-        out.println(role + " on " + device.providerName() + ": qp " + p.qp.qpNum() + ", " + address);
-        if (server) {
-            p.serve(address, sizes);
-        } else {
-            p.connect(address);
+        try (PingPong p = new PingPong(device, max, out)) {
+            out.println(role + " on " + device.providerName() + ": qp " + p.qp.qpNum() + ", " + address);
+            if (server) {
+                p.serve(address, sizes);
+            } else {
+                p.connect(address);
+            }
         }
         out.println(role + " on " + device.providerName() + ": OK");
     }
