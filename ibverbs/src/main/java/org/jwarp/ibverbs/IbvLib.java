@@ -11,7 +11,6 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import org.jwarp.sys.Errno;
@@ -38,8 +37,8 @@ final class IbvLib {
     /** {@code int (*req_notify_cq)(cq, solicited_only)}: function pointer first. */
     static final MethodHandle REQ_NOTIFY = pointerCall(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
 
-    private static volatile IbvLib instance;
-    private static volatile String refusal;
+    private static final NativeLibrary<IbvLib> LIB = new NativeLibrary<>(LIBRARY,
+            "install libibverbs1 and ibverbs-providers, and run with --enable-native-access=ALL-UNNAMED", IbvLib::new);
 
     final MethodHandle getDeviceList;
     final MethodHandle freeDeviceList;
@@ -63,28 +62,28 @@ final class IbvLib {
     final MethodHandle destroyQp;
 
     @SuppressWarnings("restricted")
-    private IbvLib(SymbolLookup lib) {
-        getDeviceList = bind(lib, "ibv_get_device_list", FunctionDescriptor.of(ADDRESS, ADDRESS));
-        freeDeviceList = bind(lib, "ibv_free_device_list", FunctionDescriptor.ofVoid(ADDRESS));
-        getDeviceName = bind(lib, "ibv_get_device_name", FunctionDescriptor.of(ADDRESS, ADDRESS));
-        openDevice = bind(lib, "ibv_open_device", FunctionDescriptor.of(ADDRESS, ADDRESS));
-        closeDevice = bind(lib, "ibv_close_device", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        queryDevice = bind(lib, "ibv_query_device", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        queryPort = bind(lib, "ibv_query_port", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS));
-        allocPd = bind(lib, "ibv_alloc_pd", FunctionDescriptor.of(ADDRESS, ADDRESS));
-        deallocPd = bind(lib, "ibv_dealloc_pd", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        regMr = bind(lib, "ibv_reg_mr", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
-        deregMr = bind(lib, "ibv_dereg_mr", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        createCompChannel = bind(lib, "ibv_create_comp_channel", FunctionDescriptor.of(ADDRESS, ADDRESS));
-        destroyCompChannel = bind(lib, "ibv_destroy_comp_channel", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        createCq = bind(lib, "ibv_create_cq",
+    private IbvLib(NativeLibrary.Binder lib) {
+        getDeviceList = lib.bind("ibv_get_device_list", FunctionDescriptor.of(ADDRESS, ADDRESS));
+        freeDeviceList = lib.bind("ibv_free_device_list", FunctionDescriptor.ofVoid(ADDRESS));
+        getDeviceName = lib.bind("ibv_get_device_name", FunctionDescriptor.of(ADDRESS, ADDRESS));
+        openDevice = lib.bind("ibv_open_device", FunctionDescriptor.of(ADDRESS, ADDRESS));
+        closeDevice = lib.bind("ibv_close_device", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        queryDevice = lib.bind("ibv_query_device", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        queryPort = lib.bind("ibv_query_port", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS));
+        allocPd = lib.bind("ibv_alloc_pd", FunctionDescriptor.of(ADDRESS, ADDRESS));
+        deallocPd = lib.bind("ibv_dealloc_pd", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        regMr = lib.bind("ibv_reg_mr", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+        deregMr = lib.bind("ibv_dereg_mr", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        createCompChannel = lib.bind("ibv_create_comp_channel", FunctionDescriptor.of(ADDRESS, ADDRESS));
+        destroyCompChannel = lib.bind("ibv_destroy_comp_channel", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        createCq = lib.bind("ibv_create_cq",
                 FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-        destroyCq = bind(lib, "ibv_destroy_cq", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        getCqEvent = bind(lib, "ibv_get_cq_event", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-        ackCqEvents = bind(lib, "ibv_ack_cq_events", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
-        createQp = bind(lib, "ibv_create_qp", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-        modifyQp = bind(lib, "ibv_modify_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-        destroyQp = bind(lib, "ibv_destroy_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        destroyCq = lib.bind("ibv_destroy_cq", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        getCqEvent = lib.bind("ibv_get_cq_event", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        ackCqEvents = lib.bind("ibv_ack_cq_events", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
+        createQp = lib.bind("ibv_create_qp", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+        modifyQp = lib.bind("ibv_modify_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+        destroyQp = lib.bind("ibv_destroy_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     }
 
     /**
@@ -94,42 +93,13 @@ final class IbvLib {
      *                               or native access denied)
      */
     static IbvLib get() {
-        IbvLib lib = instance;
-        if (lib != null) {
-            return lib;
-        }
-        synchronized (IbvLib.class) {
-            if (instance == null && refusal == null) {
-                try {
-                    instance = new IbvLib(lookup());
-                } catch (IllegalArgumentException | IllegalCallerException | UnsatisfiedLinkError e) {
-                    refusal = "ibverbs: cannot use " + LIBRARY + " (" + firstLine(e.getMessage())
-                            + "); install libibverbs1 and ibverbs-providers, and run with --enable-native-access=ALL-UNNAMED";
-                }
-            }
-            if (instance == null) {
-                throw new IllegalStateException(refusal);
-            }
-            return instance;
-        }
+        return LIB.get();
     }
 
     /** A call through a function pointer passed as the first argument; no errno capture (the data path). */
     @SuppressWarnings("restricted")
     private static MethodHandle pointerCall(FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(descriptor);
-    }
-
-    @SuppressWarnings("restricted")
-    private static SymbolLookup lookup() {
-        return SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-    }
-
-    @SuppressWarnings("restricted")
-    private static MethodHandle bind(SymbolLookup lib, String name, FunctionDescriptor descriptor) {
-        MemorySegment symbol = lib.find(name).orElseThrow(
-                () -> new IllegalArgumentException(LIBRARY + " has no " + name + "()"));
-        return LINKER.downcallHandle(symbol, descriptor, Linker.Option.captureCallState("errno"));
     }
 
     /** A call's result and the errno it left. */
@@ -192,13 +162,5 @@ final class IbvLib {
             throw new IllegalStateException("ibverbs: the device's provider library has no entry at ops offset " + offset);
         }
         return fn;
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "no reason given";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 }

@@ -4,11 +4,8 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 
 /**
@@ -19,8 +16,8 @@ final class RdmaCmLib {
 
     static final String LIBRARY = "librdmacm.so.1";
 
-    private static volatile RdmaCmLib instance;
-    private static volatile String refusal;
+    private static final NativeLibrary<RdmaCmLib> LIB = new NativeLibrary<>(LIBRARY,
+            "install librdmacm1", RdmaCmLib::new);
 
     final MethodHandle createEventChannel;
     final MethodHandle destroyEventChannel;
@@ -38,22 +35,22 @@ final class RdmaCmLib {
     final MethodHandle ackCmEvent;
     final MethodHandle eventStr;
 
-    private RdmaCmLib(SymbolLookup lib) {
-        createEventChannel = bind(lib, "rdma_create_event_channel", FunctionDescriptor.of(ADDRESS));
-        destroyEventChannel = bind(lib, "rdma_destroy_event_channel", FunctionDescriptor.ofVoid(ADDRESS));
-        createId = bind(lib, "rdma_create_id", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
-        destroyId = bind(lib, "rdma_destroy_id", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        bindAddr = bind(lib, "rdma_bind_addr", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        listen = bind(lib, "rdma_listen", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-        resolveAddr = bind(lib, "rdma_resolve_addr", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
-        resolveRoute = bind(lib, "rdma_resolve_route", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-        connect = bind(lib, "rdma_connect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        accept = bind(lib, "rdma_accept", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        reject = bind(lib, "rdma_reject", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_BYTE));
-        disconnect = bind(lib, "rdma_disconnect", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        getCmEvent = bind(lib, "rdma_get_cm_event", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        ackCmEvent = bind(lib, "rdma_ack_cm_event", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        eventStr = bind(lib, "rdma_event_str", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private RdmaCmLib(NativeLibrary.Binder lib) {
+        createEventChannel = lib.bind("rdma_create_event_channel", FunctionDescriptor.of(ADDRESS));
+        destroyEventChannel = lib.bind("rdma_destroy_event_channel", FunctionDescriptor.ofVoid(ADDRESS));
+        createId = lib.bind("rdma_create_id", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
+        destroyId = lib.bind("rdma_destroy_id", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        bindAddr = lib.bind("rdma_bind_addr", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        listen = lib.bind("rdma_listen", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        resolveAddr = lib.bind("rdma_resolve_addr", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
+        resolveRoute = lib.bind("rdma_resolve_route", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        connect = lib.bind("rdma_connect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        accept = lib.bind("rdma_accept", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        reject = lib.bind("rdma_reject", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_BYTE));
+        disconnect = lib.bind("rdma_disconnect", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        getCmEvent = lib.bind("rdma_get_cm_event", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        ackCmEvent = lib.bind("rdma_ack_cm_event", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        eventStr = lib.bind("rdma_event_str", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     }
 
     /**
@@ -62,36 +59,7 @@ final class RdmaCmLib {
      * @throws IllegalStateException in one line if librdmacm cannot be loaded here
      */
     static RdmaCmLib get() {
-        RdmaCmLib lib = instance;
-        if (lib != null) {
-            return lib;
-        }
-        synchronized (RdmaCmLib.class) {
-            if (instance == null && refusal == null) {
-                try {
-                    instance = new RdmaCmLib(lookup());
-                } catch (IllegalArgumentException | IllegalCallerException e) {
-                    refusal = "ibverbs: cannot use " + LIBRARY + " (" + e.getMessage().lines().findFirst().orElse("")
-                            + "); install librdmacm1";
-                }
-            }
-            if (instance == null) {
-                throw new IllegalStateException(refusal);
-            }
-            return instance;
-        }
-    }
-
-    @SuppressWarnings("restricted")
-    private static SymbolLookup lookup() {
-        return SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-    }
-
-    @SuppressWarnings("restricted")
-    private static MethodHandle bind(SymbolLookup lib, String name, FunctionDescriptor descriptor) {
-        MemorySegment symbol = lib.find(name).orElseThrow(
-                () -> new IllegalArgumentException(LIBRARY + " has no " + name + "()"));
-        return Linker.nativeLinker().downcallHandle(symbol, descriptor, Linker.Option.captureCallState("errno"));
+        return LIB.get();
     }
 
     /** {@code rdma_event_str}: "RDMA_CM_EVENT_ESTABLISHED", for messages. */
