@@ -1,8 +1,10 @@
 package org.jwarp.engine.io;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** {@link IoDriverContract} on the io_uring layer (epoll's readiness, the ring's batched writes). */
 class UringIoDriverTest extends IoDriverContract {
@@ -21,5 +23,13 @@ class UringIoDriverTest extends IoDriverContract {
     @Override
     protected String layer() {
         return "uring";
+    }
+
+    /** Hybrid mode relies on this to decide whether an application cycle must wake the standby's sleep. */
+    @Test
+    void saysWhetherAPollRunsBesideASleep() {
+        try (IoDriver d = newDriver()) {
+            assertTrue(d.pollsBesideSleep(), "its readiness and sleep are epoll's: a poll runs beside a sleep");
+        }
     }
 }
