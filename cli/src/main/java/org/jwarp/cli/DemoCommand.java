@@ -6,22 +6,22 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.perf.ResultRow;
 import org.jwarp.bench.perf.TestKind;
 import org.jwarp.bench.perf.TransportKind;
-import org.jwarp.bench.json.JsonCodec;
 import org.jwarp.bench.report.Progress;
 import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.run.Placement;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.ThreadAffinity;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code jwarp demo}: the README's main job. On loopback, WRITE, READ and SEND latency and
@@ -43,6 +43,12 @@ final class DemoCommand implements Callable<Integer> {
     /** Latency rounds per size; bandwidth milliseconds per size. */
     static final long LAT_ROUNDS = LoopbackRun.LAT_ROUNDS;
     static final long BW_MILLIS = 700;
+    /**
+     * Work requests per post call in the bandwidth lines: a stream of small messages is posted in
+     * lists, one doorbell per list, as RDMA applications stream them (perftest's {@code -l}); a
+     * sockets program writes each message.
+     */
+    static final int BW_POST_LIST = 16;
     static final int MAX_PAIRS = 99;
 
     @Spec
@@ -108,9 +114,10 @@ final class DemoCommand implements Callable<Integer> {
         JwarpOptions jwarp = new JwarpOptions(device.toConfig(spec), List.of(), false, yield);
         out.println("jwarp demo: jwarp verbs against TCP sockets on loopback (127.0.0.1), both ends in this process");
         out.println("  jwarp  : " + jwarp.describe() + ", MPA CRC " + jwarp.device().crcPolicy().name().toLowerCase(Locale.ROOT));
+        out.println("           bandwidth: 128 requests in flight, posted in lists of " + BW_POST_LIST + " (one doorbell each)");
         out.println("  sockets: sockets-busypoll (non-blocking, busy-polled), TCP_NODELAY; the same workload:");
         out.println("           ping-pong for WRITE/SEND latency, request/response for READ, one-way stream for");
-        out.println("           WRITE/SEND bandwidth");
+        out.println("           WRITE/SEND bandwidth, one write per message");
         out.println("  threads: " + (placement.isEmpty() ? "not pinned (fewer than 2 CPUs)"
                 : "client on CPU " + placement.clientApp() + ", server on CPU " + placement.serverApp() + " (pinned)"));
         out.println();
@@ -140,7 +147,7 @@ final class DemoCommand implements Callable<Integer> {
                     // the order alternates, so that a trend in the machine's load favours neither
                     ResultRow sr = p % 2 == 1 ? sockets(c, socketsKeys, socketsDone, jwarp, placement) : null;
                     ResultRow jr = LoopbackRun.run(c.test(), TransportKind.JWARP, c.size(), LAT_ROUNDS, BW_MILLIS,
-                            jwarp, placement);
+                            BW_POST_LIST, jwarp, placement);
                     if (sr == null) {
                         sr = sockets(c, socketsKeys, socketsDone, jwarp, placement);
                     }

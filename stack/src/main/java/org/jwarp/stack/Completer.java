@@ -17,7 +17,7 @@ final class Completer {
     private final CompletionSink sendCq;
     private final CompletionSink recvCq;
     /** Send completions waiting for their bytes to leave registered memory, in submission order. */
-    private final SendCompletions pending = new SendCompletions(64);
+    private final SendCompletions pending = new SendCompletions(RingArrays.FIRST);
     private long cqOverruns;
 
     Completer(StreamContext s, CompletionSink sendCq, CompletionSink recvCq) {

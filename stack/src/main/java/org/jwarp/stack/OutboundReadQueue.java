@@ -5,41 +5,41 @@ import org.jwarp.verbs.WcOpcode;
 /**
  * The requester's outstanding RDMA Read Requests, at most ORD of them (RFC 5040 §6.1): each waits
  * for its Read Response, which must match it exactly — sink STag, tagged offset and length — and
- * responses arrive in request order (RFC 5040 §5.5, rule 20). Parallel arrays, no allocation.
+ * responses arrive in request order (RFC 5040 §5.5, rule 20). Parallel arrays that start small
+ * and grow up to ORD ({@link RingArrays}); no allocation once grown.
  */
 final class OutboundReadQueue {
 
-    private final long[] wrId;
-    private final boolean[] signaled;
-    private final int[] sinkStag;
-    private final long[] sinkTo;
-    private final long[] length;
-    private final long[] placed;
+    private long[] wrId;
+    private boolean[] signaled;
+    private int[] sinkStag;
+    private long[] sinkTo;
+    private long[] length;
+    private long[] placed;
     // RFC 7306: Atomic Requests share the Read Request queue, its MSNs and the ORD credits
-    private final boolean[] atomic;
-    private final int[] requestId;
-    private final StagTable.Region[] resultRegion;
-    private final long[] resultOffset;
-    private final boolean[] compareSwap;
+    private boolean[] atomic;
+    private int[] requestId;
+    private StagTable.Region[] resultRegion;
+    private long[] resultOffset;
+    private boolean[] compareSwap;
+    private final int ord;
     private int head;
     private int count;
 
-    OutboundReadQueue(int capacity) {
-        wrId = new long[capacity];
-        signaled = new boolean[capacity];
-        sinkStag = new int[capacity];
-        sinkTo = new long[capacity];
-        length = new long[capacity];
-        placed = new long[capacity];
-        atomic = new boolean[capacity];
-        requestId = new int[capacity];
-        resultRegion = new StagTable.Region[capacity];
-        resultOffset = new long[capacity];
-        compareSwap = new boolean[capacity];
-    }
-
-    int capacity() {
-        return wrId.length;
+    /** @param ord the most requests outstanding at once (RFC 5040 §6.1) */
+    OutboundReadQueue(int ord) {
+        this.ord = ord;
+        wrId = new long[0];
+        signaled = new boolean[0];
+        sinkStag = new int[0];
+        sinkTo = new long[0];
+        length = new long[0];
+        placed = new long[0];
+        atomic = new boolean[0];
+        requestId = new int[0];
+        resultRegion = new StagTable.Region[0];
+        resultOffset = new long[0];
+        compareSwap = new boolean[0];
     }
 
     int size() {
@@ -47,11 +47,31 @@ final class OutboundReadQueue {
     }
 
     boolean full() {
-        return count == wrId.length;
+        return count == ord;
+    }
+
+    /** A slot for one more request, growing the arrays if every one is taken (below ORD). */
+    private int tail() {
+        if (count == wrId.length) {
+            int n = RingArrays.next(wrId.length, ord);
+            wrId = RingArrays.grow(wrId, head, count, n);
+            signaled = RingArrays.grow(signaled, head, count, n);
+            sinkStag = RingArrays.grow(sinkStag, head, count, n);
+            sinkTo = RingArrays.grow(sinkTo, head, count, n);
+            length = RingArrays.grow(length, head, count, n);
+            placed = RingArrays.grow(placed, head, count, n);
+            atomic = RingArrays.grow(atomic, head, count, n);
+            requestId = RingArrays.grow(requestId, head, count, n);
+            resultRegion = RingArrays.grow(resultRegion, head, count, n);
+            resultOffset = RingArrays.grow(resultOffset, head, count, n);
+            compareSwap = RingArrays.grow(compareSwap, head, count, n);
+            head = 0;
+        }
+        return (head + count) % wrId.length;
     }
 
     void push(long id, boolean sig, int stag, long to, long len) {
-        int i = (head + count) % wrId.length;
+        int i = tail();
         wrId[i] = id;
         signaled[i] = sig;
         sinkStag[i] = stag;
@@ -65,7 +85,7 @@ final class OutboundReadQueue {
 
     /** An outstanding Atomic Request: its 8-byte result goes to {@code region} at {@code offset}. */
     void pushAtomic(long id, boolean sig, int reqId, boolean cmpSwap, StagTable.Region region, long offset) {
-        int i = (head + count) % wrId.length;
+        int i = tail();
         wrId[i] = id;
         signaled[i] = sig;
         atomic[i] = true;

@@ -44,25 +44,12 @@ final class SendCompletions {
     }
 
     private void grow() {
-        int n = wrId.length * 2;
-        long[] w = new long[n];
-        WcStatus[] s = new WcStatus[n];
-        WcOpcode[] o = new WcOpcode[n];
-        long[] by = new long[n];
-        long[] ba = new long[n];
-        for (int k = 0; k < count; k++) {
-            int i = (head + k) % wrId.length;
-            w[k] = wrId[i];
-            s[k] = status[i];
-            o[k] = opcode[i];
-            by[k] = bytes[i];
-            ba[k] = barrier[i];
-        }
-        wrId = w;
-        status = s;
-        opcode = o;
-        bytes = by;
-        barrier = ba;
+        int n = RingArrays.next(wrId.length, Integer.MAX_VALUE);
+        wrId = RingArrays.grow(wrId, head, count, n);
+        status = RingArrays.grow(status, head, count, n);
+        opcode = RingArrays.grow(opcode, head, count, n);
+        bytes = RingArrays.grow(bytes, head, count, n);
+        barrier = RingArrays.grow(barrier, head, count, n);
         head = 0;
     }
 

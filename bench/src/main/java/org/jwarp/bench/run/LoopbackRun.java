@@ -28,12 +28,22 @@ public final class LoopbackRun {
      */
     public static ResultRow run(TestKind test, TransportKind transport, int size, long rounds, long millis,
                                 JwarpOptions jwarp, Placement placement) {
+        return run(test, transport, size, rounds, millis, 1, jwarp, placement);
+    }
+
+    /**
+     * {@link #run(TestKind, TransportKind, int, long, long, JwarpOptions, Placement)}, a bandwidth
+     * test posting its work requests in lists of {@code postList} (one doorbell each); a sockets
+     * baseline writes each message on its own whatever the list.
+     */
+    public static ResultRow run(TestKind test, TransportKind transport, int size, long rounds, long millis,
+                                int postList, JwarpOptions jwarp, Placement placement) {
         boolean lat = test.isLatency();
         int tx = lat ? 1 : 128;
         int outs = 16;
         int mod = lat ? 1 : Math.min(100, test.verb().isRequestResponse() ? Math.min(tx, outs) : tx);
         Settings s = new Settings(test, transport, false, size, lat ? rounds : 5000, lat, lat ? 0 : millis, tx,
-                lat ? 16 : 512, lat ? 64 : 0, false, 1, mod, 1, outs).check();
+                lat ? 16 : 512, lat ? 64 : 0, false, lat ? 1 : postList, mod, 1, outs).check();
         PerfRunner.Outcome o = PerfRunner.loopback(s, jwarp, 0, placement, new PerfRunner.Listener() {
             @Override
             public void connected(Settings settings, List<String> description) {

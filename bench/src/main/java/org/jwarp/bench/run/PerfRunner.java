@@ -18,6 +18,7 @@ import org.jwarp.bench.perf.TransportKind;
 import org.jwarp.bench.transport.jwarp.JwarpOptions;
 import org.jwarp.engine.affinity.AffinityException;
 import org.jwarp.engine.affinity.ThreadAffinity;
+import org.jwarp.engine.provider.JwarpConfig;
 
 /**
  * Runs a test in one of perftest's three ways: as a server (no host), as a client (a host), or
@@ -52,8 +53,8 @@ public final class PerfRunner {
     /** Client and server in this process over 127.0.0.1 ({@code port} 0: any free port). */
     public static Outcome loopback(Settings settings, JwarpOptions options, int port, Placement placement,
                                    Listener listener) {
-        JwarpOptions serverOptions = options.withEngineCpus(placement.serverEngine());
-        JwarpOptions clientOptions = options.withEngineCpus(placement.clientEngine());
+        JwarpOptions serverOptions = engineCpus(options, placement.serverEngine(), placement.serverApp());
+        JwarpOptions clientOptions = engineCpus(options, placement.clientEngine(), placement.clientApp());
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
         PendingServer pending = Endpoints.listen(settings.transport(), serverOptions, settings.test(), bind);
         AtomicReference<RuntimeException> serverError = new AtomicReference<>();
@@ -122,7 +123,7 @@ public final class PerfRunner {
     /** Client mode: connects to {@code server}. */
     public static Outcome client(Settings settings, JwarpOptions options, InetSocketAddress server,
                                  Placement placement, Listener listener) {
-        JwarpOptions o = options.withEngineCpus(placement.clientEngine());
+        JwarpOptions o = engineCpus(options, placement.clientEngine(), placement.clientApp());
         pin(placement.clientApp());
         try (Session s = Endpoints.connect(o, settings, server)) {
             List<String> description = new ArrayList<>(s.describe());
@@ -143,7 +144,7 @@ public final class PerfRunner {
     public static Outcome server(TestKind test, TransportKind transport, JwarpOptions options,
                                  InetSocketAddress bind, Placement placement, Listener listener,
                                  java.util.function.Consumer<InetSocketAddress> listening) {
-        JwarpOptions o = options.withEngineCpus(placement.clientEngine());
+        JwarpOptions o = engineCpus(options, placement.clientEngine(), placement.clientApp());
         pin(placement.clientApp());
         PendingServer pending = Endpoints.listen(transport, o, test, bind);
         listening.accept(pending.localAddress());
@@ -168,14 +169,27 @@ public final class PerfRunner {
         return side + " application thread " + name + ": " + where;
     }
 
+    /**
+     * Where a side's engine threads go: the placement's CPUs; in hybrid mode, with the side's
+     * application thread pinned, its standby engine thread joins it there, since it runs the
+     * engine only while that thread does not.
+     */
+    private static JwarpOptions engineCpus(JwarpOptions options, List<Integer> engines, int app) {
+        if (engines.isEmpty() && app >= 0 && options.threading() == JwarpConfig.ThreadingMode.HYBRID) {
+            return options.withEngineCpus(List.of(app));
+        }
+        return options.withEngineCpus(engines);
+    }
+
     private static void engineThreads(List<String> out, String side, JwarpOptions o) {
-        if (o.threading() == org.jwarp.engine.provider.JwarpConfig.ThreadingMode.INVOKER) {
+        if (o.threading() == JwarpConfig.ThreadingMode.INVOKER) {
             out.add(side + " engine: none (invoker mode: the application thread runs it)");
             return;
         }
-        if (o.threading() == org.jwarp.engine.provider.JwarpConfig.ThreadingMode.HYBRID) {
+        if (o.threading() == JwarpConfig.ThreadingMode.HYBRID) {
             out.add(side + " engine: the application thread while it polls; standby thread jwarp-engine-standby"
-                    + " (not pinned) otherwise");
+                    + (o.engineCpus().isEmpty() ? " (not pinned)" : " (pinned beside it, CPU " + o.engineCpus().getFirst() + ")")
+                    + " otherwise");
             return;
         }
         for (int i = 0; i < o.engineThreads(); i++) {

@@ -39,7 +39,9 @@ import org.jwarp.verbs.spi.ProviderConfig;
  * @param idleStrategy  what an engine thread (or an INVOKER-mode wait) does when there is no work
  * @param backoff       parameters of {@link IdleStrategyKind#BACKOFF}, and the longest sleep of an
  *                      engine thread whose timers run
- * @param cpuList       CPUs to pin engine thread {@code i} to ({@code cpuList.get(i)}); empty = no pinning
+ * @param cpuList       CPUs to pin engine thread {@code i} to ({@code cpuList.get(i)}); in HYBRID mode at most
+ *                      one, the standby engine thread's (it takes over the application's engine, so
+ *                      it belongs on the application's CPU); empty = no pinning
  * @param rss           how connections are spread over the engine threads, and rebalanced
  * @param numa          DEDICATED mode without a cpuList: pin the engine threads over the NUMA nodes
  *                      (one node after another) and prefer each thread's node for its connections'
@@ -214,9 +216,13 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
             throw new IllegalArgumentException(threadingMode + " mode runs one engine duty cycle on the application's"
                     + " thread; engineThreads must be 1, not " + engineThreads);
         }
-        if (threadingMode != ThreadingMode.DEDICATED && !cpuList.isEmpty()) {
-            throw new IllegalArgumentException(threadingMode + " mode runs the engine on the application's thread,"
+        if (threadingMode == ThreadingMode.INVOKER && !cpuList.isEmpty()) {
+            throw new IllegalArgumentException("INVOKER mode runs the engine on the application's thread,"
                     + " so there is nothing to pin; cpuList must be empty: " + cpuList);
+        }
+        if (threadingMode == ThreadingMode.HYBRID && cpuList.size() > 1) {
+            throw new IllegalArgumentException("HYBRID mode has one standby engine thread to pin; cpuList names "
+                    + cpuList.size() + " CPUs: " + cpuList);
         }
         cpuList = List.copyOf(cpuList);
         if (new HashSet<>(cpuList).size() != cpuList.size()) {

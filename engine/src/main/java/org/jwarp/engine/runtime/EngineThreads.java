@@ -59,7 +59,7 @@ public final class EngineThreads {
             runners = new AgentRunner[0];
             invoker = new AgentInvoker(workers[0]).start();
             standby = config.threadingMode() == JwarpConfig.ThreadingMode.HYBRID
-                    ? new StandbyEngine(device, this, workers[0])
+                    ? new StandbyEngine(device, this, workers[0], config.cpuList().isEmpty() ? -1 : config.cpuList().getFirst())
                     : null;
         } else {
             invoker = null;

@@ -2,6 +2,8 @@ package org.jwarp.engine.runtime;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jwarp.engine.affinity.AffinityException;
+import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.idle.IdleStrategy;
@@ -42,6 +44,8 @@ public final class StandbyEngine implements Runnable {
      */
     private volatile boolean asleep;
     private final Thread thread;
+    /** The CPU this thread pins itself to, or -1. */
+    private final int cpu;
     private volatile boolean running = true;
     /** The application's invocation count at its last {@link #handOver()}; -1 for none. */
     private volatile long handedOverAt = -1;
@@ -49,9 +53,11 @@ public final class StandbyEngine implements Runnable {
     /**
      * @param worker the invoked engine: this thread sleeps in its I/O driver, up to
      *               {@link IdleStrategies#ENGINE_SLEEP_NANOS} or its next timer
+     * @param cpu    the CPU to pin this thread to (the application's, where it takes over), or -1
      */
-    StandbyEngine(JwarpDevice device, EngineThreads engines, EngineWorker worker) {
+    StandbyEngine(JwarpDevice device, EngineThreads engines, EngineWorker worker, int cpu) {
         this.device = device;
+        this.cpu = cpu;
         this.engines = engines;
         this.worker = worker;
         this.idle = IdleStrategies.forEngine(device.jwarpConfig(),
@@ -80,11 +86,28 @@ public final class StandbyEngine implements Runnable {
     @Override
     public void run() {
         try {
+            pin();
             standBy();
         } catch (RuntimeException | Error e) {
             running = false;
             device.report(new IllegalStateException(thread.getName() + " failed; the engine now runs only when an"
                     + " application thread calls in", e));
+        }
+    }
+
+    /** Pins this thread where asked; one that cannot be pinned still runs, and says so. */
+    private void pin() {
+        if (cpu < 0) {
+            return;
+        }
+        String why;
+        try {
+            why = ThreadAffinity.pinCurrentThread(cpu) ? null : ThreadAffinity.unsupportedReason();
+        } catch (AffinityException | IllegalArgumentException e) {
+            why = e.getMessage();
+        }
+        if (why != null) {
+            System.err.println("jwarp: " + thread.getName() + " runs unpinned: CPU " + cpu + " refused (" + why + ")");
         }
     }
 

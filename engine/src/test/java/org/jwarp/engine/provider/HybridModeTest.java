@@ -3,22 +3,30 @@ package org.jwarp.engine.provider;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
+import org.jwarp.verbs.RdmaDevice;
 import org.jwarp.verbs.RecvWr;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcOpcode;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
 import org.jwarp.verbs.WrOpcode;
-import org.junit.jupiter.api.Test;
 
 /**
  * HYBRID mode: an application thread that polls runs the engine; when none calls in (a passive
@@ -85,6 +93,48 @@ class HybridModeTest {
         for (int i = 0; i < size; i++) {
             m.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + seed));
         }
+    }
+
+    @Test
+    void aPinnedHybridDevicePinsItsStandbyThread() throws Exception {
+        assumeTrue(ThreadAffinity.isSupported(),
+                "thread affinity is not supported here");
+        int cpu = Runtime.getRuntime().availableProcessors() - 1;
+        DeviceConfig pinned = DeviceConfig.builder().provider(SuiteConfig.jwarp()
+                .threadingMode(JwarpConfig.ThreadingMode.HYBRID).cpuList(List.of(cpu)).build()).build();
+        try (RdmaDevice dev = RdmaDevice.open(pinned)) {
+            long deadline = System.nanoTime() + LoopbackPair.WAIT.toNanos();
+            boolean found = false;
+            while (!found && System.nanoTime() < deadline) {
+                found = standbyTasksAllowed().contains(Integer.toString(cpu));
+                if (!found) {
+                    Thread.sleep(10);   // the thread pins itself as it starts
+                }
+            }
+            assertTrue(found, "a standby thread allowed only CPU " + cpu + "; saw " + standbyTasksAllowed());
+        }
+    }
+
+    /** Cpus_allowed_list of every standby engine thread of this process (its name, cut to 15 bytes). */
+    private static List<String> standbyTasksAllowed() throws IOException {
+        List<String> out = new ArrayList<>();
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path t : tasks.toList()) {
+                try {
+                    if (!Files.readString(t.resolve("comm")).startsWith("jwarp-engine-st")) {
+                        continue;
+                    }
+                    for (String line : Files.readAllLines(t.resolve("status"))) {
+                        if (line.startsWith("Cpus_allowed_list:")) {
+                            out.add(line.substring(line.indexOf(':') + 1).trim());
+                        }
+                    }
+                } catch (IOException gone) {
+                    // the thread ended while we looked
+                }
+            }
+        }
+        return out;
     }
 
     private static boolean standbyAlive() {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.jwarp.engine.provider.JwarpConfig.Backoff;
 import org.jwarp.engine.provider.JwarpConfig.IdleStrategyKind;
 import org.jwarp.engine.provider.JwarpConfig.SocketIo;
@@ -15,7 +16,6 @@ import org.jwarp.engine.rss.RssConfig;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.RdmaDevice;
 import org.jwarp.verbs.spi.ProviderConfig;
-import org.junit.jupiter.api.Test;
 
 class JwarpConfigTest {
 
@@ -58,11 +58,13 @@ class JwarpConfigTest {
     }
 
     @Test
-    void hybridModeRunsOneDutyCycleAndPinsNothing() {
+    void hybridModeRunsOneDutyCycleAndPinsOnlyItsStandby() {
         assertThrows(IllegalArgumentException.class, () -> JwarpConfig.builder().availableProcessors(2)
                 .threadingMode(ThreadingMode.HYBRID).engineThreads(2).build());
+        assertEquals(List.of(1), JwarpConfig.builder().availableProcessors(2)
+                .threadingMode(ThreadingMode.HYBRID).cpuList(List.of(1)).build().cpuList());
         assertThrows(IllegalArgumentException.class, () -> JwarpConfig.builder().availableProcessors(2)
-                .threadingMode(ThreadingMode.HYBRID).cpuList(List.of(0)).build());
+                .threadingMode(ThreadingMode.HYBRID).cpuList(List.of(0, 1)).build());
         assertThrows(IllegalArgumentException.class, () -> JwarpConfig.builder().availableProcessors(2)
                 .threadingMode(ThreadingMode.HYBRID).numa(true).build());
     }

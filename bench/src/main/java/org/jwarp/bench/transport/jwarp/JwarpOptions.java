@@ -75,6 +75,8 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
         JwarpConfigBuilder j = jwarp().toBuilder();
         if (threading() == JwarpConfig.ThreadingMode.DEDICATED && !engineCpus.isEmpty()) {
             j.cpuList(engineCpus.subList(0, Math.min(engineCpus.size(), engineThreads())));
+        } else if (threading() == JwarpConfig.ThreadingMode.HYBRID && !engineCpus.isEmpty()) {
+            j.cpuList(engineCpus.subList(0, 1));   // the standby engine thread
         }
         if (allowOversubscribe) {
             // the user asked for it (and was warned): lift the spinner rule
