@@ -2,6 +2,7 @@ package org.jwarp.engine.io;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The memory pieces of one vectored socket call — what {@code struct iovec[]} is to
@@ -14,25 +15,35 @@ import java.nio.ByteBuffer;
  */
 public final class IoVector {
 
-    private final MemorySegment[] segments;
-    private final ByteBuffer[] buffers;
-    private final long[] offsets;
-    private final long[] lengths;
+    /** Pieces the arrays hold at first; they double up to the capacity when a call needs more. */
+    static final int FIRST_PIECES = 4;
+
+    private final int capacity;
+    private MemorySegment[] segments;
+    private ByteBuffer[] buffers;
+    private long[] offsets;
+    private long[] lengths;
     private int start;
     private int end;
 
+    /**
+     * @param capacity the most pieces one call may carry; the arrays grow to it only as calls need
+     *                 them, so an idle connection's vectors cost a few pieces
+     */
     public IoVector(int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("an I/O vector needs room for at least one piece: " + capacity);
         }
-        segments = new MemorySegment[capacity];
-        buffers = new ByteBuffer[capacity];
-        offsets = new long[capacity];
-        lengths = new long[capacity];
+        this.capacity = capacity;
+        int first = Math.min(capacity, FIRST_PIECES);
+        segments = new MemorySegment[first];
+        buffers = new ByteBuffer[first];
+        offsets = new long[first];
+        lengths = new long[first];
     }
 
     public int capacity() {
-        return segments.length;
+        return capacity;
     }
 
     /** Index of the first piece not yet wholly transferred. */
@@ -56,7 +67,7 @@ public final class IoVector {
 
     /** Room for {@code n} more pieces (without merging). */
     public boolean hasRoom(int n) {
-        return end + n <= segments.length;
+        return end + n <= capacity;
     }
 
     public MemorySegment segment(int i) {
@@ -130,13 +141,29 @@ public final class IoVector {
             return;
         }
         if (end == segments.length) {
-            throw new IllegalStateException("I/O vector full (" + segments.length + " pieces)");
+            grow();
         }
         segments[end] = segment;
         buffers[end] = buffer;
         offsets[end] = offset;
         lengths[end] = length;
         end++;
+    }
+
+    /**
+     * Room for one more piece: the arrays double, up to the capacity.
+     *
+     * @throws IllegalStateException if the vector holds its capacity already
+     */
+    private void grow() {
+        if (segments.length == capacity) {
+            throw new IllegalStateException("I/O vector full (" + capacity + " pieces)");
+        }
+        int n = Math.min(capacity, segments.length * 2);
+        segments = Arrays.copyOf(segments, n);
+        buffers = Arrays.copyOf(buffers, n);
+        offsets = Arrays.copyOf(offsets, n);
+        lengths = Arrays.copyOf(lengths, n);
     }
 
     /** The first {@code n} bytes went through: whole pieces are dropped, a partly moved one shrinks. */

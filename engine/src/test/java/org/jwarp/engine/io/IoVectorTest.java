@@ -66,4 +66,25 @@ class IoVectorTest {
             assertTrue(v.isEmpty() && v.hasRoom(2));
         }
     }
+
+    @Test
+    void aVectorGrowsToItsCapacityKeepingEveryPiece() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(1000);
+            int capacity = IoVector.FIRST_PIECES * 4 + 1;
+            IoVector v = new IoVector(capacity);
+            for (int i = 0; i < capacity; i++) {
+                assertTrue(v.hasRoom(1));
+                v.add(a, i * 10L, 3);            // gaps between: a piece each
+            }
+            assertEquals(capacity, v.pieces());
+            for (int i = 0; i < capacity; i++) {
+                assertEquals(i * 10L, v.offset(i));
+                assertEquals(3, v.length(i));
+                assertSame(a, v.segment(i));
+            }
+            assertTrue(!v.hasRoom(1));
+            assertThrows(IllegalStateException.class, () -> v.add(a, 999, 1));
+        }
+    }
 }
