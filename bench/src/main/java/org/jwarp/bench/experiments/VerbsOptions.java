@@ -30,6 +30,11 @@ final class VerbsOptions extends SeedExperiment {
     }
 
     @Override
+    public TableWords tableWords() {
+        return TableWords.headers(Map.of("cq_mod", "signal every", "post_list", "post list"));
+    }
+
+    @Override
     public List<String> help() {
         return List.of("Seed 003's Fig. 1-6: the ping and blast tools over jwarp (the perf tests, --loopback, in this "
                 + "process), one verbs option varied at a time: the opcode set (SEND/RECV, WRITE, WRITE WITH IMM/RECV, "
