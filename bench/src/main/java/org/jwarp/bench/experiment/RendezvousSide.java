@@ -59,7 +59,7 @@ import org.jwarp.verbs.WrOpcode;
  * synchronous send. The receiver measures its threads' CPU time over each block of messages
  * (application thread, engine threads). Both sides sleep on completion events between messages,
  * so that their CPU time is the protocol's work, not polling; each has an engine thread of its own
- * that sleeps when idle ({@link ProgressSide#nic()}).
+ * that sleeps when idle ({@link OffloadNic}).
  *
  * <p>Arguments: {@code serve MAX_SIZE} (prints a {@link Listening} line; serves one sender until
  * it says BYE) or {@code send HOST PORT MAX_SIZE PROTOCOLS SIZES COUNT WARMUP REPEATS} (comma lists;
