@@ -16,13 +16,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jwarp.bench.run.Listening;
-import org.jwarp.verbs.AcceptParams;
+import org.jwarp.bench.transport.jwarp.CmSetup;
+import org.jwarp.bench.transport.jwarp.RemoteBuffer;
+import org.jwarp.bench.transport.sockets.SocketSetup;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.Moderation;
@@ -156,13 +158,13 @@ public final class CpuImpactSide {
     // ------------------------------------------------------------------ RDMA WRITE
 
     private static void serveRdma(int size, int clients, double jobMs, boolean pin, PrintStream out) throws Exception {
-        try (Arena arena = Arena.ofShared(); RdmaDevice dev = RdmaDevice.open(OffloadNic.config())) {
+        try (Arena arena = Arena.ofShared(); RdmaDevice dev = CmSetup.open(OffloadNic.config()).device()) {
             ProtectionDomain pd = dev.allocPd();
             CompletionQueue cq = dev.createCq(16, null);
             MemoryRegion slots = pd.registerMemory(arena.allocate((long) size * clients, 64),
                     Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             CmEventQueue events = new CmEventQueue();
-            var listener = dev.connectionManager().listen(new InetSocketAddress(0), clients, events);
+            Listener listener = CmSetup.listen(dev, new InetSocketAddress(0), clients, events);
             if (pin) {
                 ApplicationCpu.take();
             }
@@ -171,11 +173,12 @@ public final class CpuImpactSide {
             Listening.print(out, listener.localAddress().getPort());
             List<QueuePair> qps = new ArrayList<>();
             for (int up = 0; up < clients; ) {
-                CmEvent e = events.poll(WAIT, dev);
+                CmEvent e = CmSetup.await(events, dev, WAIT, "the cpu-impact clients");
                 if (e instanceof CmEvent.ConnectRequest r) {
+                    // each client's slot goes in its Reply; the clients set up at once, so no wait here
                     QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build());
-                    r.request().accept(qp, new AcceptParams(RemoteBuffer.of(slots).plus((long) size * qps.size())
-                            .encode(), 16, 16));
+                    r.request().accept(qp, CmSetup.accepting(RemoteBuffer.of(slots).plus((long) size * qps.size())
+                            .encode()));
                     qps.add(qp);
                 } else if (e instanceof CmEvent.Established) {
                     up++;
@@ -195,7 +198,7 @@ public final class CpuImpactSide {
     }
 
     private static long streamRdma(InetSocketAddress to, int size, int clients) throws Exception {
-        try (Arena arena = Arena.ofShared(); RdmaDevice dev = RdmaDevice.open(OffloadNic.config())) {
+        try (Arena arena = Arena.ofShared(); RdmaDevice dev = CmSetup.open(OffloadNic.config()).device()) {
             ProtectionDomain pd = dev.allocPd();
             CompletionChannel channel = dev.createCompletionChannel(Moderation.NONE);
             CompletionQueue cq = dev.createCq(clients * DEPTH * 2, channel);
@@ -206,13 +209,13 @@ public final class CpuImpactSide {
             for (int i = 0; i < clients; i++) {
                 qps[i] = dev.createQp(pd, QpInitAttr.builder(cq, cq).maxSendWr(DEPTH * 2).build());
                 index.put(qps[i], i);
-                dev.connectionManager().connect(to, qps[i], ConnectParams.of(new byte[0]).withDepths(16, 16), events);
+                dev.connectionManager().connect(to, qps[i], CmSetup.connecting(new byte[0]), events);
             }
             SendWr[] writes = new SendWr[clients];
             for (int up = 0; up < clients; up++) {
-                CmEvent.Established e = events.expect(CmEvent.Established.class, WAIT, dev);
-                if (e == null) {
-                    throw new IOException("only " + up + " of " + clients + " connections came up");
+                CmEvent next = CmSetup.await(events, dev, WAIT, CmSetup.where(to));
+                if (!(next instanceof CmEvent.Established e)) {
+                    throw CmSetup.refused(next, CmSetup.where(to) + " (" + up + " of " + clients + " connections up)");
                 }
                 int i = index.get(e.qp());
                 RemoteBuffer slot = RemoteBuffer.decode(e.peerPrivateData());
@@ -249,17 +252,17 @@ public final class CpuImpactSide {
 
     private static void serveSockets(int size, int clients, double jobMs, boolean pin, PrintStream out)
             throws Exception {
-        try (ServerSocketChannel l = ServerSocketChannel.open(); Selector selector = Selector.open()) {
-            l.bind(new InetSocketAddress(0), clients);
+        try (ServerSocketChannel l = SocketSetup.listen(new InetSocketAddress(0), clients);
+             Selector selector = Selector.open()) {
             if (pin) {
                 ApplicationCpu.take();
             }
             Job job = Job.calibrate(jobMs);
             long alone = job.shortest(ALONE_RUNS, () -> { });
-            Listening.print(out, ((InetSocketAddress) l.getLocalAddress()).getPort());
+            Listening.print(out, SocketSetup.port(l));
             List<SocketChannel> channels = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
-                SocketChannel c = l.accept();
+                SocketChannel c = SocketSetup.accept(l, WAIT);
                 c.configureBlocking(false);
                 c.register(selector, SelectionKey.OP_READ);
                 channels.add(c);
@@ -318,7 +321,7 @@ public final class CpuImpactSide {
         long bytes = 0;
         try (Selector selector = Selector.open()) {
             for (int i = 0; i < clients; i++) {
-                SocketChannel c = SocketChannel.open(to);
+                SocketChannel c = SocketSetup.connect(to, WAIT, "", "");
                 c.configureBlocking(false);
                 c.register(selector, SelectionKey.OP_WRITE, message.duplicate());
             }

@@ -16,13 +16,16 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Arrays;
 import org.jwarp.bench.run.Listening;
-import org.jwarp.verbs.AcceptParams;
+import org.jwarp.bench.transport.jwarp.CmSetup;
+import org.jwarp.bench.transport.jwarp.RemoteBuffer;
+import org.jwarp.bench.transport.sockets.SocketSetup;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.ConnectionRequest;
+import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.Moderation;
 import org.jwarp.verbs.PostStatus;
@@ -190,7 +193,7 @@ public final class OverlapSide {
 
         RdmaEnd(int size) throws IOException {
             this.size = size;
-            dev = RdmaDevice.open(OffloadNic.config());
+            dev = CmSetup.open(OffloadNic.config()).device();
             ProtectionDomain pd = dev.allocPd();
             channel = dev.createCompletionChannel(Moderation.NONE);
             cq = dev.createCq(64, channel);
@@ -249,13 +252,13 @@ public final class OverlapSide {
 
     private static void serveRdma(int size, PrintStream out) throws Exception {
         try (RdmaEnd end = new RdmaEnd(size)) {
-            var listener = end.dev.connectionManager().listen(new InetSocketAddress(0), 1, end.events);
+            Listener listener = CmSetup.listen(end.dev, new InetSocketAddress(0), 1, end.events);
             Listening.print(out, listener.localAddress().getPort());
-            CmEvent.ConnectRequest r = end.events.expect(CmEvent.ConnectRequest.class, WAIT, end.dev);
-            RemoteBuffer client = RemoteBuffer.decode(r.request().privateData());
+            ConnectionRequest r = CmSetup.awaitRequest(end.events, end.dev, WAIT, "the overlap client");
+            RemoteBuffer client = RemoteBuffer.decode(r.privateData());
             end.postRecvs();
-            r.request().accept(end.qp, new AcceptParams(RemoteBuffer.of(end.landing).encode(), 16, 16));
-            end.events.expect(CmEvent.Established.class, WAIT, end.dev);
+            CmSetup.accept(r, end.qp, CmSetup.accepting(RemoteBuffer.of(end.landing).encode()), end.events, end.dev,
+                    WAIT);
             int pongs = 0;
             while (true) {
                 try {
@@ -289,15 +292,15 @@ public final class OverlapSide {
 
         static RdmaPingPong connect(InetSocketAddress to, int size) throws Exception {
             RdmaEnd end = new RdmaEnd(size);
-            end.postRecvs();
-            end.dev.connectionManager().connect(to, end.qp, ConnectParams.of(RemoteBuffer.of(end.landing).encode())
-                    .withDepths(16, 16), end.events);
-            CmEvent.Established up = end.events.expect(CmEvent.Established.class, WAIT, end.dev);
-            if (up == null) {
+            try {
+                end.postRecvs();
+                CmEvent.Established up = CmSetup.connect(end.dev, to, end.qp,
+                        CmSetup.connecting(RemoteBuffer.of(end.landing).encode()), end.events, WAIT);
+                return new RdmaPingPong(end, RemoteBuffer.decode(up.peerPrivateData()));
+            } catch (IOException | RuntimeException e) {
                 end.close();
-                throw new IOException("no connection to " + to);
+                throw e;
             }
-            return new RdmaPingPong(end, RemoteBuffer.decode(up.peerPrivateData()));
         }
 
         @Override
@@ -324,8 +327,7 @@ public final class OverlapSide {
 
         @Override
         public void close() throws Exception {
-            end.dev.connectionManager().disconnect(end.qp);
-            end.events.expect(CmEvent.Disconnected.class, WAIT, end.dev);
+            CmSetup.disconnect(end.dev, end.qp, end.events, WAIT);
             end.close();
         }
     }
@@ -341,10 +343,9 @@ public final class OverlapSide {
     // ------------------------------------------------------------------ sockets
 
     private static void serveSockets(int size, PrintStream out) throws Exception {
-        try (ServerSocketChannel l = ServerSocketChannel.open()) {
-            l.bind(new InetSocketAddress(0), 1);
-            Listening.print(out, ((InetSocketAddress) l.getLocalAddress()).getPort());
-            try (SocketChannel c = l.accept()) {
+        try (ServerSocketChannel l = SocketSetup.listen(new InetSocketAddress(0), 1)) {
+            Listening.print(out, SocketSetup.port(l));
+            try (SocketChannel c = SocketSetup.accept(l, WAIT)) {
                 c.socket().setTcpNoDelay(true);
                 ByteBuffer buf = ByteBuffer.allocateDirect(size);
                 int pongs = 0;
@@ -387,7 +388,7 @@ public final class OverlapSide {
         }
 
         static SocketPingPong connect(InetSocketAddress to, int size) throws IOException {
-            return new SocketPingPong(SocketChannel.open(to), size);
+            return new SocketPingPong(SocketSetup.connect(to, WAIT, "", ""), size);
         }
 
         /** The socket takes what its send buffer holds; the rest waits for {@link #finish()}. */

@@ -14,13 +14,16 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import org.jwarp.bench.run.Listening;
-import org.jwarp.verbs.AcceptParams;
+import org.jwarp.bench.transport.jwarp.CmSetup;
+import org.jwarp.bench.transport.jwarp.RemoteBuffer;
+import org.jwarp.bench.transport.sockets.SocketSetup;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.ConnectionRequest;
+import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.Moderation;
 import org.jwarp.verbs.PostStatus;
@@ -83,7 +86,7 @@ public final class ProgressSide {
     // ------------------------------------------------------------------ RDMA READ
 
     private static void serveRdma(double loadMs) throws Exception {
-        try (RdmaDevice dev = RdmaDevice.open(OffloadNic.config()); Arena arena = Arena.ofShared()) {
+        try (RdmaDevice dev = CmSetup.open(OffloadNic.config()).device(); Arena arena = Arena.ofShared()) {
             ProtectionDomain pd = dev.allocPd();
             CompletionQueue cq = dev.createCq(16, null);
             MemoryRegion data = pd.registerMemory(arena.allocate(SIZE, 64), Access.LOCAL_WRITE | Access.REMOTE_READ);
@@ -92,11 +95,10 @@ public final class ProgressSide {
             }
             QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build());
             CmEventQueue events = new CmEventQueue();
-            var listener = dev.connectionManager().listen(new InetSocketAddress(0), 1, events);
+            Listener listener = CmSetup.listen(dev, new InetSocketAddress(0), 1, events);
             Listening.print(System.out, listener.localAddress().getPort());
-            CmEvent.ConnectRequest r = events.expect(CmEvent.ConnectRequest.class, WAIT, dev);
-            r.request().accept(qp, new AcceptParams(RemoteBuffer.of(data).encode(), 16, 16));
-            events.expect(CmEvent.Established.class, WAIT, dev);
+            ConnectionRequest r = CmSetup.awaitRequest(events, dev, WAIT, "the progress client");
+            CmSetup.accept(r, qp, CmSetup.accepting(RemoteBuffer.of(data).encode()), events, dev, WAIT);
             long sink = 0;
             // the application is busy; between two loops it only looks whether the client has gone
             while (true) {
@@ -112,7 +114,7 @@ public final class ProgressSide {
     }
 
     private static long[] fetchRdma(InetSocketAddress to, int count) throws Exception {
-        try (RdmaDevice dev = RdmaDevice.open(OffloadNic.config()); Arena arena = Arena.ofShared()) {
+        try (RdmaDevice dev = CmSetup.open(OffloadNic.config()).device(); Arena arena = Arena.ofShared()) {
             ProtectionDomain pd = dev.allocPd();
             // the client sleeps on completion events: on a small machine its CPU is then free for the busy
             // server's engine, as the paper's client never competed with the server's NIC
@@ -121,11 +123,7 @@ public final class ProgressSide {
             MemoryRegion sink = pd.registerMemory(arena.allocate(SIZE, 64), Access.LOCAL_WRITE);
             QueuePair qp = dev.createQp(pd, QpInitAttr.builder(cq, cq).build());
             CmEventQueue events = new CmEventQueue();
-            dev.connectionManager().connect(to, qp, ConnectParams.of(new byte[0]).withDepths(16, 16), events);
-            CmEvent.Established up = events.expect(CmEvent.Established.class, WAIT, dev);
-            if (up == null) {
-                throw new IOException("no connection to " + to);
-            }
+            CmEvent.Established up = CmSetup.connect(dev, to, qp, CmSetup.connecting(new byte[0]), events, WAIT);
             RemoteBuffer data = RemoteBuffer.decode(up.peerPrivateData());
             SendWr read = new SendWr(1).wrId(1).opcode(WrOpcode.RDMA_READ).signaled(true).addSge(sink, 0, SIZE)
                     .remote(data.addr(), data.rkey());
@@ -143,8 +141,7 @@ public final class ProgressSide {
                 ns[k] = System.nanoTime() - t0;
                 check(sink.segment());
             }
-            dev.connectionManager().disconnect(qp);
-            events.expect(CmEvent.Disconnected.class, WAIT, dev);
+            CmSetup.disconnect(dev, qp, events, WAIT);
             return ns;
         }
     }
@@ -164,10 +161,9 @@ public final class ProgressSide {
         for (int i = 0; i < SIZE; i++) {
             data[i] = pattern(i);
         }
-        try (ServerSocketChannel l = ServerSocketChannel.open()) {
-            l.bind(new InetSocketAddress(0), 1);
-            Listening.print(System.out, ((InetSocketAddress) l.getLocalAddress()).getPort());
-            try (SocketChannel c = l.accept()) {
+        try (ServerSocketChannel l = SocketSetup.listen(new InetSocketAddress(0), 1)) {
+            Listening.print(System.out, SocketSetup.port(l));
+            try (SocketChannel c = SocketSetup.accept(l, WAIT)) {
                 c.configureBlocking(false);
                 c.socket().setTcpNoDelay(true);
                 ByteBuffer req = ByteBuffer.allocate(64);
@@ -193,7 +189,8 @@ public final class ProgressSide {
     }
 
     private static long[] fetchSockets(InetSocketAddress to, int count) throws Exception {
-        try (Socket s = new Socket(to.getAddress(), to.getPort())) {
+        try (SocketChannel ch = SocketSetup.connect(to, WAIT, "", "")) {
+            Socket s = ch.socket();
             s.setTcpNoDelay(true);
             OutputStream out = s.getOutputStream();
             DataInputStream in = new DataInputStream(s.getInputStream());

@@ -15,13 +15,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jwarp.bench.perf.CpuMeter;
 import org.jwarp.bench.run.Listening;
-import org.jwarp.verbs.AcceptParams;
+import org.jwarp.bench.transport.jwarp.CmSetup;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
-import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.ConnectionRequest;
+import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.Moderation;
 import org.jwarp.verbs.PostStatus;
@@ -58,7 +59,7 @@ import org.jwarp.verbs.WrOpcode;
  * synchronous send. The receiver measures its threads' CPU time over each block of messages
  * (application thread, engine threads). Both sides sleep on completion events between messages,
  * so that their CPU time is the protocol's work, not polling; each has an engine thread of its own
- * that sleeps when idle ({@link ProgressSide#nic()}).
+ * that sleeps when idle ({@link OffloadNic}).
  *
  * <p>Arguments: {@code serve MAX_SIZE} (prints a {@link Listening} line; serves one sender until
  * it says BYE) or {@code send HOST PORT MAX_SIZE PROTOCOLS SIZES COUNT WARMUP REPEATS} (comma lists;
@@ -180,8 +181,9 @@ public final class RendezvousSide {
         private int nextHeader;
 
         Peer() {
-            dev = RdmaDevice.open(OffloadNic.config());
-            engineThreads = List.copyOf(CpuMeter.engineThreadsNow());
+            CmSetup.OpenDevice opened = CmSetup.open(OffloadNic.config());
+            dev = opened.device();
+            engineThreads = opened.engineThreads();
             pd = dev.allocPd();
             channel = dev.createCompletionChannel(Moderation.NONE);
             cq = dev.createCq(64, channel);
@@ -272,14 +274,10 @@ public final class RendezvousSide {
             for (int i = 0; i < RECEIVER_SLOTS; i++) {
                 p.postRecv(slots, i, slotBytes);
             }
-            var listener = p.dev.connectionManager().listen(new InetSocketAddress(0), 1, p.events);
+            Listener listener = CmSetup.listen(p.dev, new InetSocketAddress(0), 1, p.events);
             Listening.print(System.out, listener.localAddress().getPort());
-            CmEvent.ConnectRequest r = p.events.expect(CmEvent.ConnectRequest.class, WAIT, p.dev);
-            if (r == null) {
-                throw new IOException("no sender came");
-            }
-            r.request().accept(p.qp, new AcceptParams(new byte[0], 16, 16));
-            p.events.expect(CmEvent.Established.class, WAIT, p.dev);
+            ConnectionRequest r = CmSetup.awaitRequest(p.events, p.dev, WAIT, "the rendezvous sender");
+            CmSetup.accept(r, p.qp, CmSetup.accepting(new byte[0]), p.events, p.dev, WAIT);
             CpuMeter meter = new CpuMeter(p.engineThreads);
             SendWr read = new SendWr(1);
             long seq = 0;
@@ -344,10 +342,7 @@ public final class RendezvousSide {
             for (int i = 0; i < SENDER_SLOTS; i++) {
                 p.postRecv(slots, i, HEADER);
             }
-            p.dev.connectionManager().connect(to, p.qp, ConnectParams.of(new byte[0]).withDepths(16, 16), p.events);
-            if (p.events.expect(CmEvent.Established.class, WAIT, p.dev) == null) {
-                throw new IOException("no connection to " + to);
-            }
+            CmSetup.connect(p.dev, to, p.qp, CmSetup.connecting(new byte[0]), p.events, WAIT);
             Sender s = new Sender(p, slots, user, bounce);
             for (String protocol : protocols) {
                 for (int size : sizes) {
@@ -367,8 +362,7 @@ public final class RendezvousSide {
             }
             p.sendHeader(BYE, 0, 0, 0, 0);
             p.await(WcOpcode.SEND);
-            p.dev.connectionManager().disconnect(p.qp);
-            p.events.expect(CmEvent.Disconnected.class, WAIT, p.dev);
+            CmSetup.disconnect(p.dev, p.qp, p.events, WAIT);
         }
     }
 

@@ -7,14 +7,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jwarp.engine.counters.EngineCounters;
 import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.engine.rss.RssConfig;
+import org.jwarp.bench.transport.jwarp.CmSetup;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.CmEvent;
@@ -133,13 +132,11 @@ public final class RssExperiment {
         DeviceConfig config = DeviceConfig.builder().provider(JwarpConfig.builder()
                 .threadingMode(JwarpConfig.ThreadingMode.DEDICATED).engineThreads(p.engines()).rss(RssConfig.DEFAULT
                 .withSteering(p.steering())).build()).build();
-        Set<Thread> before = engineThreadsNow();
+        CmSetup.OpenDevice opened = CmSetup.open(config);
         // the memory outlives both devices: a WRITE completes when TCP took it, before the peer placed it
-        try (Arena arena = Arena.ofShared(); RdmaDevice server = RdmaDevice.open(config)) {
-            Set<Thread> serverEngines = engineThreadsNow();
-            serverEngines.removeAll(before);
-            try (RdmaDevice client = RdmaDevice.open(config)) {
-                return stream(p, seconds, size, server, client, List.copyOf(serverEngines), arena);
+        try (Arena arena = Arena.ofShared(); RdmaDevice server = opened.device()) {
+            try (RdmaDevice client = CmSetup.open(config).device()) {
+                return stream(p, seconds, size, server, client, opened.engineThreads(), arena);
             }
         }
     }
@@ -149,7 +146,7 @@ public final class RssExperiment {
         Duration wait = Duration.ofSeconds(30);
         CmEventQueue serverEvents = new CmEventQueue();
         CmEventQueue clientEvents = new CmEventQueue();
-        Listener listener = server.connectionManager().listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+        Listener listener = CmSetup.listen(server, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 Math.max(8, p.connections()), serverEvents);
         ProtectionDomain spd = server.allocPd();
         ProtectionDomain cpd = client.allocPd();
@@ -168,10 +165,13 @@ public final class RssExperiment {
                 QueuePair s = server.createQp(spd, sattr);
                 cqps.add(c);
                 sqps.add(s);
+                // one thread sets up both ends: the client's connect goes out, the server accepts, then both are up
                 client.connectionManager().connect(listener.localAddress(), c, ConnectParams.of(new byte[0]), clientEvents);
-                serverEvents.expect(CmEvent.ConnectRequest.class, wait, server).request().accept(s, AcceptParams.of(new byte[0]));
-                clientEvents.expect(CmEvent.Established.class, wait, client);
-                serverEvents.expect(CmEvent.Established.class, wait, server);
+                CmSetup.accept(CmSetup.awaitRequest(serverEvents, server, wait, "the client device"), s,
+                        AcceptParams.of(new byte[0]), serverEvents, server, wait);
+                if (!(CmSetup.await(clientEvents, client, wait, "the server device") instanceof CmEvent.Established)) {
+                    throw new IllegalStateException("connection " + i + " did not come up on the client device");
+                }
             }
             SendWr wr = new SendWr().opcode(WrOpcode.RDMA_WRITE).signaled(true).addSge(source, 0, size)
                     .remote(target.iova(), target.rkey());
@@ -253,15 +253,5 @@ public final class RssExperiment {
             total += Math.max(0, ns);
         }
         return total;
-    }
-
-    private static Set<Thread> engineThreadsNow() {
-        Set<Thread> out = new HashSet<>();
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.getName().startsWith("jwarp-engine-") && !t.getName().startsWith("jwarp-engine-standby")) {
-                out.add(t);
-            }
-        }
-        return out;
     }
 }

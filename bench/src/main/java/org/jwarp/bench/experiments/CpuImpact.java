@@ -31,6 +31,11 @@ final class CpuImpact extends SeedExperiment {
     }
 
     @Override
+    public TableWords tableWords() {
+        return TableWords.headers(Map.of("rx_mib_s", "received, MiB/s"));
+    }
+
+    @Override
     public List<String> help() {
         return List.of("Seed 000's Fig. 7: the execution time of a fixed CPU-bound job in a server application, alone "
                 + "and while many clients stream messages to it, by RDMA WRITE (placed by jwarp's engine, the "

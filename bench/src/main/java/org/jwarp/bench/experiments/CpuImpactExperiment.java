@@ -3,8 +3,6 @@ package org.jwarp.bench.experiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -63,31 +61,15 @@ public final class CpuImpactExperiment {
     /** The size sweep at no added delay. */
     static List<Point> sizes(Plan plan, Hosts hosts, Consumer<Point> progress)
             throws IOException, InterruptedException {
-        List<Point> out = new ArrayList<>();
-        for (int r = 0; r < plan.repeats(); r++) {
-            for (int size : plan.sizes()) {
-                for (String s : STACKS) {
-                    Point p = once("size", plan, hosts, s, size, 0, r);
-                    out.add(p);
-                    progress.accept(p);
-                }
-            }
-        }
-        return out;
+        return ExperimentProcesses.points(plan.repeats(), plan.sizes(), STACKS,
+                (size, s, r) -> once("size", plan, hosts, s, size, 0, r), progress);
     }
 
     /** The points at one delay (already set on the link), at 16 KiB. */
     static List<Point> delay(Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
-        List<Point> out = new ArrayList<>();
-        for (int r = 0; r < plan.repeats(); r++) {
-            for (String s : STACKS) {
-                Point p = once("delay", plan, hosts, s, DELAY_SWEEP_SIZE, delayMs, r);
-                out.add(p);
-                progress.accept(p);
-            }
-        }
-        return out;
+        return ExperimentProcesses.points(plan.repeats(), List.of(DELAY_SWEEP_SIZE), STACKS,
+                (size, s, r) -> once("delay", plan, hosts, s, size, delayMs, r), progress);
     }
 
     private static Point once(String part, Plan plan, Hosts hosts, String stack, int size,
@@ -114,15 +96,9 @@ public final class CpuImpactExperiment {
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {
-        Map<String, Object> planDoc = new LinkedHashMap<>();
-        planDoc.put("sizes", plan.sizes());
-        planDoc.put("delaysMs", plan.delaysMs());
-        planDoc.put("delaySweepSize", DELAY_SWEEP_SIZE);
-        planDoc.put("clients", plan.clients());
-        planDoc.put("jobMs", plan.jobMs());
-        planDoc.put("repeats", plan.repeats());
-        planDoc.put("pinned", plan.pinned());
-        planDoc.put("paper", Map.of("clients", PAPER_CLIENTS, "delaySweepSizeBytes", DELAY_SWEEP_SIZE));
+        Map<String, Object> planDoc = ExperimentData.planFields(plan, List.of(), Map.entry("delaySweepSize",
+                DELAY_SWEEP_SIZE), Map.entry("paper", Map.of("clients", PAPER_CLIENTS, "delaySweepSizeBytes",
+                DELAY_SWEEP_SIZE)));
         List<Path> files = ExperimentData.write(dir, SCHEMA, mode, planDoc, notes, Point.class, points);
         SvgChart bySize = new SvgChart("Server job's execution time under background streams by size (seed 000 Fig. 7a)",
                 "message size, bytes", "job execution time, ms (median)");

@@ -27,6 +27,11 @@ public interface Experiment {
     /** Whether {@code run} reproduced the paper's finding, and on which numbers. */
     Verdict verdict(RunResult run);
 
+    /** How the report names its own columns and parts, where the report's general rules do not. */
+    default TableWords tableWords() {
+        return TableWords.NONE;
+    }
+
     /** The command's help, paragraph by paragraph: what it measures, where, and what the quick plan runs. */
     List<String> help();
 

@@ -91,6 +91,24 @@ public final class ExperimentData {
                 Files.writeString(dir.resolve("results.json"), JsonCodec.write(doc) + "\n")));
     }
 
+    /**
+     * A plan's fields for {@code results.json}: its record's components by name and in order, but
+     * {@code omitted}, then {@code more} in order.
+     */
+    @SafeVarargs
+    public static Map<String, Object> planFields(Record plan, List<String> omitted, Map.Entry<String, ?>... more) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (RecordComponent c : plan.getClass().getRecordComponents()) {
+            if (!omitted.contains(c.getName())) {
+                out.put(c.getName(), value(c, plan));
+            }
+        }
+        for (Map.Entry<String, ?> e : more) {
+            out.put(e.getKey(), e.getValue());
+        }
+        return out;
+    }
+
     /** Prints the README's table lines, then where the files went: what a command shows at its end. */
     public static void printSummary(PrintWriter pw, Path dir, List<Path> files) throws IOException {
         pw.println();

@@ -143,6 +143,31 @@ public final class ExperimentProcesses {
         return median(points.stream().filter(which).map(p -> value.applyAsDouble(p)).toList());
     }
 
+    /** One point of a sweep: at {@code x}, over {@code stack}, in run {@code repeat}. */
+    @FunctionalInterface
+    interface PointRun<X, P> {
+        P run(X x, String stack, int repeat) throws IOException, InterruptedException;
+    }
+
+    /**
+     * A part's points in the order every experiment takes them: for each repeat, each of {@code xs},
+     * each of {@code stacks}; each point is handed to {@code progress} as it comes.
+     */
+    static <X, P> List<P> points(int repeats, List<X> xs, List<String> stacks, PointRun<X, P> point,
+                                 Consumer<P> progress) throws IOException, InterruptedException {
+        List<P> out = new ArrayList<>();
+        for (int r = 0; r < repeats; r++) {
+            for (X x : xs) {
+                for (String s : stacks) {
+                    P p = point.run(x, s, r);
+                    out.add(p);
+                    progress.accept(p);
+                }
+            }
+        }
+        return out;
+    }
+
     /** The points of one part of an experiment, on {@code hosts}, each handed to {@code progress} as it comes. */
     @FunctionalInterface
     interface Part<P> {

@@ -27,6 +27,11 @@ final class IwarpVsTcp extends SeedExperiment {
     }
 
     @Override
+    public TableWords tableWords() {
+        return TableWords.parts(Map.of("latency", "Latency (ping-pong)", "throughput", "Throughput (one-way stream)"));
+    }
+
+    @Override
     public List<String> help() {
         return List.of("Seed 002's Tables 1-2 and Fig. 2-4: RDMA WRITE ping-pong latency and one-way stream "
                 + "throughput between two jwarp processes with MPA CRC on and off, against Java TCP sockets; during "

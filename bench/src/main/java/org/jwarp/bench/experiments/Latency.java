@@ -31,6 +31,11 @@ final class Latency extends SeedExperiment {
     }
 
     @Override
+    public TableWords tableWords() {
+        return TableWords.headers(Map.of("poller_cpu_wait_ms", "pollers' wait for a CPU, ms"));
+    }
+
+    @Override
     public List<String> help() {
         return List.of("Seed 000's Fig. 3 and Fig. 8: one-way latency of an RDMA WRITE ping-pong against a TCP sockets "
                 + "ping-pong, by message size with no added delay (two processes on loopback), and at 1 KiB by the "

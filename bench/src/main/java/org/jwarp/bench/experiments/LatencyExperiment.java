@@ -3,7 +3,6 @@ package org.jwarp.bench.experiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -61,31 +60,15 @@ public final class LatencyExperiment {
     /** The size sweep at no added delay. */
     static List<Point> sizes(JwarpTool jwarp, Plan plan, Hosts hosts, Consumer<Point> progress)
             throws IOException, InterruptedException {
-        List<Point> out = new ArrayList<>();
-        for (int r = 0; r < plan.repeats(); r++) {
-            for (int size : plan.sizes()) {
-                for (String t : TRANSPORTS) {
-                    Point p = once(jwarp, "size", hosts, t, size, 0, r, plan.iterations());
-                    out.add(p);
-                    progress.accept(p);
-                }
-            }
-        }
-        return out;
+        return ExperimentProcesses.points(plan.repeats(), plan.sizes(), TRANSPORTS,
+                (size, t, r) -> once(jwarp, "size", hosts, t, size, 0, r, plan.iterations()), progress);
     }
 
     /** The points at delay {@code delayMs} (already set on the link), at 1 KiB. */
     static List<Point> delay(JwarpTool jwarp, Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
-        List<Point> out = new ArrayList<>();
-        for (int r = 0; r < plan.repeats(); r++) {
-            for (String t : TRANSPORTS) {
-                Point p = once(jwarp, "delay", hosts, t, 1024, delayMs, r, plan.iterationsAt(delayMs));
-                out.add(p);
-                progress.accept(p);
-            }
-        }
-        return out;
+        return ExperimentProcesses.points(plan.repeats(), List.of(1024), TRANSPORTS,
+                (size, t, r) -> once(jwarp, "delay", hosts, t, size, delayMs, r, plan.iterationsAt(delayMs)), progress);
     }
 
     private static Point once(JwarpTool jwarp, String part, Hosts hosts, String transport, int size, double delayMs,
@@ -100,13 +83,8 @@ public final class LatencyExperiment {
     // ------------------------------------------------------------------ output
 
     static double median(List<Point> points, String part, String transport, int size, double delay) {
-        List<Double> v = new ArrayList<>();
-        for (Point p : points) {
-            if (p.part().equals(part) && p.transport().equals(transport) && p.size() == size && p.delayMs() == delay) {
-                v.add(p.typicalUs());
-            }
-        }
-        return ExperimentProcesses.median(v);
+        return ExperimentProcesses.median(points, p -> p.part().equals(part) && p.transport().equals(transport)
+                && p.size() == size && p.delayMs() == delay, Point::typicalUs);
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {

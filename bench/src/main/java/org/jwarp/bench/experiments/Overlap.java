@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jwarp.bench.experiment.ApplicationCpu;
 
 /** Computation and communication overlap (seed 000, Fig. 4a and 5). */
@@ -29,6 +30,11 @@ final class Overlap extends SeedExperiment {
                             + "sockets' work (copies, the rest of the message) runs in the application after its "
                             + "computation. At 242 ms of computation the gap narrows as the WAN delay grows, RDMA still "
                             + "ahead at a few ms."));
+    }
+
+    @Override
+    public TableWords tableWords() {
+        return new TableWords(Map.of("roundtrip_us", "round trip, µs"), Map.of("compute", "By computation time"), Set.of());
     }
 
     @Override

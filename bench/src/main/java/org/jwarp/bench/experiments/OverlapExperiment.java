@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -78,30 +77,21 @@ public final class OverlapExperiment {
         for (double c : plan.computesMs()) {
             steps.add(c + ":" + plan.iterations(c));
         }
-        List<Point> out = new ArrayList<>();
-        for (int r = 0; r < plan.repeats(); r++) {
-            for (int size : plan.sizes()) {
-                for (String s : STACKS) {
-                    out.addAll(once("compute", hosts, s, size, plan.pinned(), 30, steps.toString(), 0, r, progress));
-                }
-            }
-        }
-        return out;
+        return flat(ExperimentProcesses.points(plan.repeats(), plan.sizes(), STACKS, (size, s, r) -> once("compute",
+                hosts, s, size, plan.pinned(), 30, steps.toString(), 0, r, progress), each -> { }));
     }
 
     /** The points at one delay (already set on the link), at the paper's computation time. */
     static List<Point> delay(Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
-        List<Point> out = new ArrayList<>();
-        for (int r = 0; r < plan.repeats(); r++) {
-            for (int size : plan.sizes()) {
-                for (String s : STACKS) {
-                    out.addAll(once("delay", hosts, s, size, plan.pinned(), 3, plan.delayComputeMs() + ":"
-                            + plan.delayIterations(), delayMs, r, progress));
-                }
-            }
-        }
-        return out;
+        return flat(ExperimentProcesses.points(plan.repeats(), plan.sizes(), STACKS, (size, s, r) -> once("delay",
+                hosts, s, size, plan.pinned(), 3, plan.delayComputeMs() + ":" + plan.delayIterations(), delayMs, r,
+                progress), each -> { }));
+    }
+
+    /** A client process's points, process after process (each was handed to the progress as it came). */
+    private static List<Point> flat(List<List<Point>> perProcess) {
+        return perProcess.stream().flatMap(List::stream).toList();
     }
 
     private static List<Point> once(String part, Hosts hosts, String stack, int size, boolean pinned,
@@ -131,14 +121,9 @@ public final class OverlapExperiment {
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {
-        Map<String, Object> planDoc = new LinkedHashMap<>();
-        planDoc.put("sizes", plan.sizes());
-        planDoc.put("computesMs", plan.computesMs());
-        planDoc.put("delaysMs", plan.delaysMs());
-        planDoc.put("delayComputeMs", plan.delayComputeMs());
-        planDoc.put("repeats", plan.repeats());
-        planDoc.put("pinned", plan.pinned());
-        planDoc.put("paper", Map.of("computeMsFig5b", PAPER_COMPUTE_MS, "sizeBytes", PAPER_SIZE));
+        // the iterations' time budget is how a point runs, not what it measures
+        Map<String, Object> planDoc = ExperimentData.planFields(plan, List.of("seconds", "delayIterations"),
+                Map.entry("paper", Map.of("computeMsFig5b", PAPER_COMPUTE_MS, "sizeBytes", PAPER_SIZE)));
         List<Path> files = ExperimentData.write(dir, SCHEMA, mode, planDoc, notes, Point.class, points);
         SvgChart byCompute = new SvgChart("Overlap ratio by computation time, no added delay (seed 000 Fig. 5a)",
                 "computation time, ms", "overlap = computation / total (median)");

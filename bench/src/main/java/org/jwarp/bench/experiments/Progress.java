@@ -29,6 +29,11 @@ final class Progress extends SeedExperiment {
     }
 
     @Override
+    public TableWords tableWords() {
+        return TableWords.parts(Map.of("load", "By remote load"));
+    }
+
+    @Override
     public List<String> help() {
         return List.of("Seed 000's Fig. 4b and 6: the latency to fetch 1 KiB from a process busy in a dummy loop, by "
                 + "RDMA READ and by a sockets request/response, over the remote load (two processes on loopback), and at "

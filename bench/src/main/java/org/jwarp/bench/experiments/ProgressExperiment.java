@@ -3,7 +3,6 @@ package org.jwarp.bench.experiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,31 +51,15 @@ public final class ProgressExperiment {
 
     static List<Point> loads(Plan plan, Hosts hosts, Consumer<Point> progress)
             throws IOException, InterruptedException {
-        List<Point> out = new ArrayList<>();
-        for (int r = 0; r < plan.repeats(); r++) {
-            for (double load : plan.loadsMs()) {
-                for (String s : STACKS) {
-                    Point p = once("load", hosts, s, load, 0, r, plan.fetches());
-                    out.add(p);
-                    progress.accept(p);
-                }
-            }
-        }
-        return out;
+        return ExperimentProcesses.points(plan.repeats(), plan.loadsMs(), STACKS,
+                (load, s, r) -> once("load", hosts, s, load, 0, r, plan.fetches()), progress);
     }
 
     /** The points at delay {@code delayMs} (already set on the link), at {@link #DELAY_SWEEP_LOAD_MS} of load. */
     static List<Point> delay(Plan plan, Hosts hosts, double delayMs, Consumer<Point> progress)
             throws IOException, InterruptedException {
-        List<Point> out = new ArrayList<>();
-        for (int r = 0; r < plan.repeats(); r++) {
-            for (String s : STACKS) {
-                Point p = once("delay", hosts, s, DELAY_SWEEP_LOAD_MS, delayMs, r, Math.max(10, plan.fetches() / 2));
-                out.add(p);
-                progress.accept(p);
-            }
-        }
-        return out;
+        return ExperimentProcesses.points(plan.repeats(), List.of(DELAY_SWEEP_LOAD_MS), STACKS,
+                (load, s, r) -> once("delay", hosts, s, load, delayMs, r, Math.max(10, plan.fetches() / 2)), progress);
     }
 
     private static Point once(String part, Hosts hosts, String stack, double loadMs, double delayMs,
@@ -92,13 +75,8 @@ public final class ProgressExperiment {
     }
 
     static double median(List<Point> points, String part, String stack, double load, double delay) {
-        List<Double> v = new ArrayList<>();
-        for (Point p : points) {
-            if (p.part().equals(part) && p.stack().equals(stack) && p.loadMs() == load && p.delayMs() == delay) {
-                v.add(p.medianUs());
-            }
-        }
-        return ExperimentProcesses.median(v);
+        return ExperimentProcesses.median(points, p -> p.part().equals(part) && p.stack().equals(stack)
+                && p.loadMs() == load && p.delayMs() == delay, Point::medianUs);
     }
 
     static List<Path> write(Path dir, Plan plan, List<Point> points, String mode, List<String> notes) throws IOException {

@@ -31,6 +31,12 @@ final class Rendezvous extends SeedExperiment {
     }
 
     @Override
+    public TableWords tableWords() {
+        return TableWords.headers(Map.of("server_app_us", "receiver's application CPU, µs/message", "server_engine_us",
+                "receiver's engine CPU, µs/message"));
+    }
+
+    @Override
     public List<String> help() {
         return List.of("Seed 000's Fig. 9: moving a message into a receiver's buffer by eager SENDs (copies through "
                 + "pre-posted receive buffers) against WRITE-based and READ-based rendezvous (an address exchange per "

@@ -5,6 +5,7 @@ import static org.jwarp.bench.experiments.Rows.f;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jwarp.bench.experiment.RssExperiment;
 import org.jwarp.bench.experiment.RssReport;
 
@@ -19,6 +20,12 @@ final class Rss extends SeedExperiment {
                             + "interrupt (event) moderation change in wake-ups and batching?",
                     "With more connections per thread each wake-up finds more work (fewer wake-ups, more packets per "
                             + "wake-up); RSS spreads connections over the threads; moderation cuts wake-ups further."));
+    }
+
+    @Override
+    public TableWords tableWords() {
+        return TableWords.headers(Map.of("wakeups_per_s", "wake-ups/s", "fpdus_per_wakeup", "FPDUs per wake-up",
+                "engine_cpu_ns_per_kib", "engine CPU, ns/KiB", "engines_used", "engines used"));
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.jwarp.bench.experiment.ToeExperiment;
 import org.jwarp.bench.experiment.ToeReport;
 import org.jwarp.degen.LinkParams;
@@ -41,6 +42,13 @@ final class Toe extends SeedExperiment {
                     "Solaris TCP took 81 % of one CPU per Gb/s sending and 134 % receiving; the emulated TOE 11 % / 12 % "
                             + "with 128 KB chunks and 14 % / 24 % with 8 KB: 7 to 10 times less, and the receive side "
                             + "gains less with small chunks (one interrupt per chunk)."));
+    }
+
+    @Override
+    public TableWords tableWords() {
+        return new TableWords(Map.of("host_pct_cpu_per_gbps", "host, % of a CPU per Gb/s", "engine_pct_cpu_per_gbps",
+                "engine, % of a CPU per Gb/s", "host_cpu_s", "host CPU, s", "engine_cpu_s", "engine CPU, s"), Map.of(),
+                Set.of("chunk"));
     }
 
     @Override

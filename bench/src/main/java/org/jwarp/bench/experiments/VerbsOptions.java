@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
@@ -27,6 +28,19 @@ final class VerbsOptions extends SeedExperiment {
                             + "and more outstanding buffers cut the one-way time of small messages several fold (to "
                             + "about 0.3 µs at 8-16 buffers); post lists did no better than one request per post for "
                             + "small messages, and periodic signaling made no difference with one request per post."));
+    }
+
+    @Override
+    public TableWords tableWords() {
+        return new TableWords(Map.of("cq_mod", "signal every", "post_list", "post list"), Map.of(
+                "ping", "Ping by opcode and size (Fig. 1)",
+                "blast-small", "Blast with one buffer, by size (Fig. 2)",
+                "buffers", "Blast by outstanding buffers: RDMA WRITE, inline, busy polling (Fig. 3)",
+                "buffers-large", "Larger messages by outstanding buffers, post lists (Fig. 4)",
+                "opcodes-large", "Each opcode set with " + VerbsOptionsExperiment.LARGE_BUFFERS
+                        + " buffers, post lists (Fig. 5)",
+                "signaling", "Signaling every N-th work request, " + VerbsOptionsExperiment.SIGNALING_SIZE
+                        + " B (Fig. 6)"), Set.of());
     }
 
     @Override

@@ -116,7 +116,7 @@ public final class HtmlReport {
                     .append(inline(svg.getValue())).append("</div>\n");
         }
         sb.append("<h3>The data</h3>\n");
-        ResultTable.render(sb, e);
+        ResultTable.render(sb, e, known(e).tableWords());
         Conditions.render(sb, e);
         sb.append("<details><summary>The run's README</summary><pre>").append(Html.esc(e.readme()))
                 .append("</pre></details>\n</section>\n");

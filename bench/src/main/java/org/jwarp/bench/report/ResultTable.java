@@ -7,6 +7,7 @@ import java.util.Map;
 import org.jwarp.bench.experiment.SizeText;
 import org.jwarp.bench.experiments.Rows;
 import org.jwarp.bench.experiments.RunResult;
+import org.jwarp.bench.experiments.TableWords;
 
 /**
  * An experiment's rows as tables a reader can take in: one table per part of the run (the size
@@ -16,27 +17,12 @@ import org.jwarp.bench.experiments.RunResult;
  */
 final class ResultTable {
 
-    /** Headers for reading, where a column's CSV name does not make one by the suffix rules. */
-    private static final Map<String, String> NAMES = Map.ofEntries(
-            Map.entry("gbps", "Gb/s"),
-            Map.entry("size", "size"),
-            Map.entry("chunk", "chunk"),
-            Map.entry("wakeups_per_s", "wake-ups/s"),
-            Map.entry("fpdus_per_wakeup", "FPDUs per wake-up"),
-            Map.entry("engine_cpu_ns_per_kib", "engine CPU, ns/KiB"),
-            Map.entry("engines_used", "engines used"),
-            Map.entry("host_pct_cpu_per_gbps", "host, % of a CPU per Gb/s"),
-            Map.entry("engine_pct_cpu_per_gbps", "engine, % of a CPU per Gb/s"),
-            Map.entry("host_cpu_s", "host CPU, s"),
-            Map.entry("engine_cpu_s", "engine CPU, s"),
-            Map.entry("rx_mib_s", "received, MiB/s"),
-            Map.entry("roundtrip_us", "round trip, µs"),
-            Map.entry("p99_us", "p99, µs"),
-            Map.entry("poller_cpu_wait_ms", "pollers' wait for a CPU, ms"),
-            Map.entry("server_app_us", "receiver's application CPU, µs/message"),
-            Map.entry("server_engine_us", "receiver's engine CPU, µs/message"),
-            Map.entry("cq_mod", "signal every"),
-            Map.entry("post_list", "post list"));
+    /** Headers for reading that every experiment's columns share, where the suffix rules make none. */
+    private static final Map<String, String> NAMES = Map.of("gbps", "Gb/s");
+
+    /** Headings of the parts that several experiments' runs have. */
+    private static final Map<String, String> PARTS = Map.of("size", "By message size", "delay",
+            "By added delay (degen testbed)");
 
     /** Suffixes that carry a unit: {@code typical_us} reads "typical, µs". */
     private static final String[][] UNITS = {{"_pct", "%"}, {"_us", "µs"}, {"_ms", "ms"}, {"_s", "s"}};
@@ -44,8 +30,8 @@ final class ResultTable {
     private ResultTable() {
     }
 
-    /** The tables of {@code e}, each under a heading if the run has parts. */
-    static void render(StringBuilder sb, RunResult e) {
+    /** The tables of {@code e}, each under a heading if the run has parts; {@code words}: its experiment's own. */
+    static void render(StringBuilder sb, RunResult e, TableWords words) {
         int part = e.header().indexOf("part");
         Map<String, List<String[]>> parts = new LinkedHashMap<>();
         for (String[] r : e.rows()) {
@@ -53,25 +39,19 @@ final class ResultTable {
         }
         for (Map.Entry<String, List<String[]>> p : parts.entrySet()) {
             if (!p.getKey().isEmpty()) {
-                sb.append("<h4>").append(Html.esc(partTitle(p.getKey()))).append("</h4>\n");
+                sb.append("<h4>").append(Html.esc(partTitle(p.getKey(), words))).append("</h4>\n");
             }
-            table(sb, e.header(), p.getValue(), part);
+            table(sb, e.header(), p.getValue(), part, words);
         }
     }
 
-    private static String partTitle(String part) {
-        return switch (part) {
-            case "size" -> "By message size";
-            case "delay" -> "By added delay (degen testbed)";
-            case "load" -> "By remote load";
-            case "compute" -> "By computation time";
-            case "latency" -> "Latency (ping-pong)";
-            case "throughput" -> "Throughput (one-way stream)";
-            default -> "Part: " + part;
-        };
+    private static String partTitle(String part, TableWords words) {
+        String title = words.parts().getOrDefault(part, PARTS.get(part));
+        return title != null ? title : "Part: " + part;
     }
 
-    private static void table(StringBuilder sb, List<String> header, List<String[]> rows, int part) {
+    private static void table(StringBuilder sb, List<String> header, List<String[]> rows, int part,
+                              TableWords words) {
         List<Integer> shown = new ArrayList<>();
         List<String> same = new ArrayList<>();
         for (int c = 0; c < header.size(); c++) {
@@ -85,7 +65,7 @@ final class ResultTable {
             if (!constant || rows.size() == 1) {
                 shown.add(c);
             } else if (!header.get(c).equals("repeat") && !rows.getFirst()[c].isEmpty()) {
-                same.add(constant(header.get(c), cell(header.get(c), rows.getFirst()[c])));
+                same.add(constant(name(header.get(c), words), cell(header.get(c), rows.getFirst()[c], words)));
             }
         }
         if (!same.isEmpty()) {
@@ -93,13 +73,13 @@ final class ResultTable {
         }
         List<String> head = new ArrayList<>();
         for (int c : shown) {
-            head.add(name(header.get(c)));
+            head.add(name(header.get(c), words));
         }
         List<List<String>> body = new ArrayList<>();
         for (String[] r : rows) {
             List<String> cells = new ArrayList<>();
             for (int c : shown) {
-                cells.add(cell(header.get(c), r[c]));
+                cells.add(cell(header.get(c), r[c], words));
             }
             body.add(cells);
         }
@@ -108,16 +88,15 @@ final class ResultTable {
         sb.append("</div>\n");
     }
 
-    /** A column that holds one value, for a sentence: {@code delay 0 ms}, {@code clients 8}. */
-    static String constant(String column, String cell) {
-        String name = name(column);
+    /** A column that holds one value, for a sentence: {@code delay 0 ms}, {@code clients 8}; {@code name} its header. */
+    static String constant(String name, String cell) {
         int comma = name.lastIndexOf(", ");
         return comma < 0 ? name + " " + cell : name.substring(0, comma) + " " + cell + " " + name.substring(comma + 2);
     }
 
     /** A column's header for reading: its name, then its unit. */
-    static String name(String column) {
-        String known = NAMES.get(column);
+    static String name(String column, TableWords words) {
+        String known = words.headers().getOrDefault(column, NAMES.get(column));
         if (known != null) {
             return known;
         }
@@ -130,7 +109,7 @@ final class ResultTable {
     }
 
     /** A cell for reading: sizes in B, KiB or MiB, numbers rounded, yes or no for booleans. */
-    static String cell(String column, String value) {
+    static String cell(String column, String value, TableWords words) {
         if (value.isEmpty()) {
             return "–";
         }
@@ -139,7 +118,7 @@ final class ResultTable {
         }
         try {
             double v = Double.parseDouble(value);
-            if ((column.equals("size") || column.equals("chunk")) && v == Math.rint(v)) {
+            if ((column.equals("size") || words.sizeColumns().contains(column)) && v == Math.rint(v)) {
                 return SizeText.of((long) v);
             }
             return value.matches("-?\\d+") && value.length() > 4 ? grouped(value) : Rows.number(v);

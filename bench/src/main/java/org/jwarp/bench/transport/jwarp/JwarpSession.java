@@ -1,8 +1,6 @@
 package org.jwarp.bench.transport.jwarp;
 
-import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +24,6 @@ import org.jwarp.verbs.ConnectParams;
 import org.jwarp.verbs.ConnectionRequest;
 import org.jwarp.verbs.Listener;
 import org.jwarp.verbs.QpAttr;
-import org.jwarp.verbs.RdmaDevice;
 
 /**
  * A test over jwarp verbs: one side's {@link JwarpSide} and the workload of its test. Connection
@@ -77,15 +74,14 @@ public final class JwarpSession implements Session {
             side.setup(settings);
             side.control.start();
             CmEventQueue events = side.cmEvents;
-            String where = server.getHostString() + ":" + server.getPort();
-            side.device.connectionManager().connect(server, side.ctlQp,
-                    new ConnectParams(Rendezvous.control(settings), SETUP, 1, 1), events);
-            CmEvent.Established est = established(awaitCm(events, side.device, SETUP, where), where, settings);
+            String where = CmSetup.where(server);
+            CmSetup.Refusal refusal = (e, w) -> refused(e, w, settings);
+            CmEvent.Established est = CmSetup.connect(side.device, server, side.ctlQp,
+                    new ConnectParams(Rendezvous.control(settings), SETUP, 1, 1), events, SETUP, refusal);
             for (int i = 0; i < settings.qps(); i++) {
-                side.device.connectionManager().connect(server, side.qps[i], new ConnectParams(
+                CmEvent.Established e = CmSetup.connect(side.device, server, side.qps[i], new ConnectParams(
                         Rendezvous.data(i, side.buffers(i)), SETUP, Math.min(settings.outstanding(),
-                        side.device.config().limits().maxOrd()), ConnectParams.DEFAULT_DEPTH), events);
-                CmEvent.Established e = established(awaitCm(events, side.device, SETUP, where), where, settings);
+                        side.device.config().limits().maxOrd()), ConnectParams.DEFAULT_DEPTH), events, SETUP, refusal);
                 Rendezvous.Frame f = parseOurs(e.peerPrivateData(), where);
                 if (f.kind() != Rendezvous.OK || f.buffers() == null) {
                     throw new PerfException("the server at " + where + " answered data QP " + i + " without its buffers");
@@ -101,26 +97,27 @@ public final class JwarpSession implements Session {
         }
     }
 
-    private static CmEvent.Established established(CmEvent e, String where, Settings s) {
+    /** The one line for a connect that got {@code e}: whether the peer is a jwarp benchmark server, and of which test. */
+    private static PerfException refused(CmEvent e, String where, Settings s) {
         return switch (e) {
-            case CmEvent.Established est -> est;
+            case CmEvent.Established est -> throw new IllegalStateException("established is no refusal");
             case CmEvent.Rejected r -> {
                 Rendezvous.Frame f = Rendezvous.parse(r.peerPrivateData());
                 if (f != null && f.kind() == Rendezvous.ERROR) {
-                    throw new PerfException(Rendezvous.mismatch(f.text(), where, s));
+                    yield new PerfException(Rendezvous.mismatch(f.text(), where, s));
                 }
-                throw new PerfException("the peer at " + where + " rejected the connection (" + r.reason()
+                yield new PerfException("the peer at " + where + " rejected the connection (" + r.reason()
                         + "): it is not a jwarp benchmark server");
             }
-            case CmEvent.Unreachable u -> throw new PerfException("cannot reach a jwarp server at " + where + ": "
+            case CmEvent.Unreachable u -> new PerfException("cannot reach a jwarp server at " + where + ": "
                     + u.reason() + " (start the same test there first, without a host, on the same -p)");
-            case CmEvent.ConnectError ce -> throw new PerfException(switch (ce.kind()) {
+            case CmEvent.ConnectError ce -> new PerfException(switch (ce.kind()) {
                 case PROTOCOL -> "the peer at " + where + " broke off MPA setup (" + ce.reason() + "): it is not a"
                         + " jwarp server with --transport jwarp, or it refused this client (see its output)";
                 case TIMEOUT -> "no answer from " + where + " during connection setup (" + ce.reason() + ")";
                 case NEGOTIATION, LOCAL -> "connection setup with " + where + " failed: " + ce.reason();
             });
-            case CmEvent.Disconnected d -> throw new PerfException("the server at " + where
+            case CmEvent.Disconnected d -> new PerfException("the server at " + where
                     + " closed the connection during setup (" + d.cause() + ")");
             case CmEvent.ConnectRequest cr -> throw new IllegalStateException("a connect request on the active side");
             case CmEvent.AddressResolved a -> throw new IllegalStateException("an address resolution: no CmId is used");
@@ -142,22 +139,6 @@ public final class JwarpSession implements Session {
         return f;
     }
 
-    /** Waits for the next CM event; in invoker mode this thread runs the engine meanwhile. */
-    static CmEvent awaitCm(CmEventQueue events, RdmaDevice device, Duration timeout, String where) {
-        CmEvent e;
-        try {
-            // in invoker mode the wait runs the device's engine (nothing else would)
-            e = events.poll(timeout, device);
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new PerfException("interrupted during setup");
-        }
-        if (e == null) {
-            throw new PerfException("no answer from " + where + " for " + timeout.toSeconds() + " s during setup");
-        }
-        return e;
-    }
-
     /**
      * Server: opens a device and listens on {@code bind}.
      *
@@ -168,28 +149,13 @@ public final class JwarpSession implements Session {
         CmEventQueue events = side.cmEvents;
         Listener listener;
         try {
-            listener = side.device.connectionManager().listen(bind, Settings.MAX_QPS + 1, events); // every data QP and the control QP may set up at once
-        } catch (UncheckedIOException e) {
-            side.close();
-            throw listenFailure(bind, e);
+            // every data QP and the control QP may set up at once
+            listener = CmSetup.listen(side.device, bind, Settings.MAX_QPS + 1, events);
         } catch (RuntimeException e) {
             side.close();
             throw e;
         }
         return new JwarpServer(side, listener, events, test);
-    }
-
-    static PerfException listenFailure(InetSocketAddress bind, Exception e) {
-        Throwable c = e;
-        while (c != null && !(c instanceof BindException)) {
-            c = c.getCause();
-        }
-        if (c != null && String.valueOf(c.getMessage()).contains("in use")) {
-            return new PerfException("port " + bind.getPort() + " is in use: stop what uses it, or give another port"
-                    + " with -p");
-        }
-        return new PerfException("cannot listen on " + bind.getHostString() + ":" + bind.getPort() + ": "
-                + (c != null ? c.getMessage() : e.getMessage()));
     }
 
     private static final class JwarpServer implements PendingServer {
@@ -227,7 +193,7 @@ public final class JwarpSession implements Session {
 
         private Session doAccept(Duration timeout) {
             String here = "this server";
-            CmEvent first = awaitCm(events, side.device, timeout, "a client");
+            CmEvent first = CmSetup.await(events, side.device, timeout, "a client");
             if (first instanceof CmEvent.ConnectError ce) {
                 // the listener reports a client that got nowhere: one line says who and why
                 throw new PerfException(ce.reason() + (ce.kind() == CmEvent.ConnectError.Kind.PROTOCOL
@@ -267,7 +233,7 @@ public final class JwarpSession implements Session {
             boolean[] seen = new boolean[s.qps()];
             QpAttr attr = null;
             while (established < s.qps() + 1) {
-                CmEvent e = awaitCm(events, side.device, SETUP, who);
+                CmEvent e = CmSetup.await(events, side.device, SETUP, who);
                 switch (e) {
                     case CmEvent.ConnectRequest dr -> {
                         ConnectionRequest r = dr.request();

@@ -3,8 +3,6 @@ package org.jwarp.bench.transport.jwarp;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import java.util.Set;
-import org.jwarp.bench.perf.CpuMeter;
 import org.jwarp.bench.perf.PerfException;
 import org.jwarp.bench.perf.Settings;
 import org.jwarp.bench.perf.TestKind;
@@ -39,8 +37,6 @@ import org.jwarp.verbs.RecvWr;
  * </ul>
  */
 final class JwarpSide implements AutoCloseable {
-
-    private static final Object OPENING = new Object();
 
     final JwarpOptions options;
     final RdmaDevice device;
@@ -81,14 +77,9 @@ final class JwarpSide implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new PerfException(e.getMessage());
         }
-        synchronized (OPENING) {
-            // the engine threads this device starts are the threads named jwarp-engine-* that appear
-            Set<Thread> before = CpuMeter.engineThreadsNow();
-            device = RdmaDevice.open(config);
-            Set<Thread> after = CpuMeter.engineThreadsNow();
-            after.removeAll(before);
-            engineThreads = List.copyOf(after);
-        }
+        CmSetup.OpenDevice opened = CmSetup.open(config);
+        device = opened.device();
+        engineThreads = opened.engineThreads();
         invoker = JwarpConfig.of(config).threadingMode() != JwarpConfig.ThreadingMode.DEDICATED;
         pd = device.allocPd();
         ctlChannel = device.createCompletionChannel(Moderation.NONE);
@@ -148,7 +139,7 @@ final class JwarpSide implements AutoCloseable {
     }
 
     Rendezvous.Buffers buffers(int i) {
-        return new Rendezvous.Buffers(in[i].iova(), in[i].rkey(), out[i].iova(), out[i].rkey(), bufSize);
+        return new Rendezvous.Buffers(RemoteBuffer.of(in[i]), RemoteBuffer.of(out[i]), bufSize);
     }
 
     /** Offset in "in" of the credit word. */

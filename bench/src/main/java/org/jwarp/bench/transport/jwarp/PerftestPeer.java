@@ -1,6 +1,5 @@
 package org.jwarp.bench.transport.jwarp;
 
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -86,10 +85,9 @@ public final class PerftestPeer implements AutoCloseable {
         try {
             side.setup(s, (long) s.size() + MAX_CYCLE_BUFFER);
             PerftestPeer p = new PerftestPeer(side, true);
-            String where = server.getHostString() + ":" + server.getPort();
-            side.device.connectionManager().connect(server, side.ctlQp, new ConnectParams(new byte[0], SETUP, 1, 1),
-                    side.cmEvents);
-            expectEstablished(JwarpSession.awaitCm(side.cmEvents, side.device, SETUP, where), where);
+            String where = CmSetup.where(server);
+            CmSetup.connect(side.device, server, side.ctlQp, new ConnectParams(new byte[0], SETUP, 1, 1), side.cmEvents,
+                    SETUP, PerftestPeer::refused);
             p.handshake();
             for (int i = 0; i < s.qps(); i++) {
                 p.connectData(server, i, where);
@@ -113,28 +111,22 @@ public final class PerftestPeer implements AutoCloseable {
         try {
             side.setup(s, (long) s.size() + MAX_CYCLE_BUFFER);
             PerftestPeer p = new PerftestPeer(side, false);
-            Listener listener;
-            try {
-                listener = side.device.connectionManager().listen(bind, s.qps() + 1, side.cmEvents);
-            } catch (UncheckedIOException e) {
-                throw JwarpSession.listenFailure(bind, e);
-            }
-            try (listener) {
+            try (Listener listener = CmSetup.listen(side.device, bind, s.qps() + 1, side.cmEvents)) {
                 listening.accept(listener.localAddress());
                 String who = "the perftest client";
                 // the exchange channel first; no deadline: a server waits for its client
-                ConnectionRequest first = awaitRequest(p, Duration.ofDays(1), who);
+                ConnectionRequest first = CmSetup.awaitRequest(side.cmEvents, side.device, Duration.ofDays(1), who);
                 who = "perftest at " + first.remoteAddress().getHostString();
-                first.accept(side.ctlQp, new AcceptParams(new byte[0], 1, 1));
-                expectEstablished(JwarpSession.awaitCm(side.cmEvents, side.device, SETUP, who), who);
+                CmSetup.accept(first, side.ctlQp, new AcceptParams(new byte[0], 1, 1), side.cmEvents, side.device,
+                        SETUP);
                 p.handshake();
                 for (int i = 0; i < s.qps(); i++) {
-                    ConnectionRequest r = awaitRequest(p, SETUP, who);
+                    ConnectionRequest r = CmSetup.awaitRequest(side.cmEvents, side.device, SETUP, who);
                     int limitOrd = side.device.config().limits().maxOrd();
                     int limitIrd = side.device.config().limits().maxIrd();
-                    r.accept(side.qps[i], new AcceptParams(new byte[0], Math.min(limitOrd, Math.max(1, r.peerIrd())),
-                            Math.min(limitIrd, Math.max(ConnectParams.DEFAULT_DEPTH, r.peerOrd()))));
-                    expectEstablished(JwarpSession.awaitCm(side.cmEvents, side.device, SETUP, who), who);
+                    CmSetup.accept(r, side.qps[i], new AcceptParams(new byte[0], Math.min(limitOrd, Math.max(1,
+                            r.peerIrd())), Math.min(limitIrd, Math.max(ConnectParams.DEFAULT_DEPTH, r.peerOrd()))),
+                            side.cmEvents, side.device, SETUP);
                 }
                 p.exchange.exchange(PerftestDest.NONE, SETUP);
                 p.describe.add("perftest " + p.peerVersion + " connected from " + first.remoteAddress().getHostString()
@@ -179,14 +171,14 @@ public final class PerftestPeer implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             side.device.connectionManager().connect(server, side.qps[i], new ConnectParams(new byte[0], SETUP, ord,
                     ConnectParams.DEFAULT_DEPTH), side.cmEvents);
-            CmEvent e = JwarpSession.awaitCm(side.cmEvents, side.device, SETUP, where);
+            CmEvent e = CmSetup.await(side.cmEvents, side.device, SETUP, where);
             if (e instanceof CmEvent.Established) {
                 return;
             }
             boolean again = e instanceof CmEvent.Rejected || e instanceof CmEvent.Unreachable
                     || e instanceof CmEvent.ConnectError ce && ce.kind() == CmEvent.ConnectError.Kind.PROTOCOL;
             if (!again || attempt == CONNECT_TRIES) {
-                expectEstablished(e, where);
+                throw refused(e, where);
             }
             side.replaceDataQp(i);
             try {
@@ -198,24 +190,15 @@ public final class PerftestPeer implements AutoCloseable {
         }
     }
 
-    private static ConnectionRequest awaitRequest(PerftestPeer p, Duration timeout, String who) {
-        CmEvent e = JwarpSession.awaitCm(p.side.cmEvents, p.side.device, timeout, who);
-        if (e instanceof CmEvent.ConnectRequest r) {
-            return r.request();
-        }
-        throw new PerfException(who + " failed during setup: " + e);
-    }
-
-    private static void expectEstablished(CmEvent e, String where) {
-        switch (e) {
-            case CmEvent.Established est -> {
-            }
-            case CmEvent.Rejected r -> throw new PerfException("the peer at " + where + " rejected the connection ("
+    /** The one line for a connect to perftest that got {@code e} instead of Established. */
+    private static PerfException refused(CmEvent e, String where) {
+        return switch (e) {
+            case CmEvent.Rejected r -> new PerfException("the peer at " + where + " rejected the connection ("
                     + r.reason() + "): is perftest running there with -R on this port?");
-            case CmEvent.Unreachable u -> throw new PerfException("cannot reach perftest at " + where + ": "
+            case CmEvent.Unreachable u -> new PerfException("cannot reach perftest at " + where + ": "
                     + u.reason() + " (start it there first, e.g. ib_write_bw -R -p PORT)");
-            default -> throw new PerfException("connection setup with " + where + " failed: " + e);
-        }
+            default -> new PerfException("connection setup with " + where + " failed: " + e);
+        };
     }
 
     /** Header lines: who the peer is. */

@@ -30,12 +30,17 @@ public final class Rendezvous {
 
     /** A side's buffers for one data QP: "in" takes WRITEs and SENDs, "out" is the source and the READ target. */
     public record Buffers(long inAddr, int inRkey, long outAddr, int outRkey, long length) {
+        Buffers(RemoteBuffer in, RemoteBuffer out, long length) {
+            this(in.addr(), in.rkey(), out.addr(), out.rkey(), length);
+        }
+
         void writeTo(ByteBuffer b) {
-            b.putLong(inAddr).putInt(inRkey).putLong(outAddr).putInt(outRkey).putLong(length);
+            new RemoteBuffer(inAddr, inRkey).writeTo(b);
+            new RemoteBuffer(outAddr, outRkey).writeTo(b).putLong(length);
         }
 
         static Buffers readFrom(ByteBuffer b) {
-            return new Buffers(b.getLong(), b.getInt(), b.getLong(), b.getInt(), b.getLong());
+            return new Buffers(RemoteBuffer.readFrom(b), RemoteBuffer.readFrom(b), b.getLong());
         }
     }
 

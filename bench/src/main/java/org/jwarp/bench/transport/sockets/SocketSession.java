@@ -1,12 +1,8 @@
 package org.jwarp.bench.transport.sockets;
 
 import java.io.IOException;
-import java.net.BindException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -52,25 +48,12 @@ public final class SocketSession implements Session {
      */
     public static SocketSession connect(Settings settings, InetSocketAddress server, boolean yieldWhenIdle) {
         String where = server.getHostString() + ":" + server.getPort();
-        if (server.isUnresolved()) {
-            throw new PerfException("unknown host '" + server.getHostString() + "'");
-        }
         SocketIo[] conns = new SocketIo[settings.qps()];
         String local = "";
         try {
             for (int i = 0; i < conns.length; i++) {
-                SocketChannel ch = SocketChannel.open();
-                try {
-                    ch.socket().connect(server, SocketHello.TIMEOUT_MILLIS);
-                } catch (ConnectException e) {
-                    ch.close();
-                    throw new PerfException("cannot reach a jwarp server at " + where + ": " + e.getMessage()
-                            + " (start the same test there first, without a host, on the same -p)");
-                } catch (SocketTimeoutException e) {
-                    ch.close();
-                    throw new PerfException("cannot reach a jwarp server at " + where + ": no answer in "
-                            + SocketHello.TIMEOUT_MILLIS / 1000 + " s");
-                }
+                SocketChannel ch = SocketSetup.connect(server, Duration.ofMillis(SocketHello.TIMEOUT_MILLIS),
+                        "a jwarp server at ", " (start the same test there first, without a host, on the same -p)");
                 Socket s = ch.socket();
                 local = s.getLocalAddress().getHostAddress() + ":" + s.getLocalPort();
                 String refusal = SocketHello.clientHello(s, i, settings, where);
@@ -109,21 +92,7 @@ public final class SocketSession implements Session {
      */
     public static PendingServer listen(TransportKind transport, TestKind test, InetSocketAddress bind,
                                        boolean yieldWhenIdle) {
-        try {
-            ServerSocketChannel ssc = ServerSocketChannel.open();
-            try {
-                ssc.bind(bind, 16);
-            } catch (BindException e) {
-                ssc.close();
-                throw new PerfException(String.valueOf(e.getMessage()).contains("in use")
-                        ? "port " + bind.getPort() + " is in use: stop what uses it, or give another port with -p"
-                        : "cannot listen on " + bind.getHostString() + ":" + bind.getPort() + ": " + e.getMessage());
-            }
-            return new SocketServer(ssc, transport, test, yieldWhenIdle);
-        } catch (IOException e) {
-            throw new PerfException("cannot listen on " + bind.getHostString() + ":" + bind.getPort() + ": "
-                    + e.getMessage());
-        }
+        return new SocketServer(SocketSetup.listen(bind, 16), transport, test, yieldWhenIdle);
     }
 
     private static final class SocketServer implements PendingServer {
@@ -141,20 +110,14 @@ public final class SocketSession implements Session {
 
         @Override
         public InetSocketAddress localAddress() {
-            try {
-                return (InetSocketAddress) ssc.getLocalAddress();
-            } catch (IOException e) {
-                throw new PerfException("the listening socket failed: " + e.getMessage());
-            }
+            return new InetSocketAddress(ssc.socket().getInetAddress(), SocketSetup.port(ssc));
         }
 
         @Override
         public Session accept(Duration timeout) {
             List<Socket> open = new ArrayList<>();
             try {
-                ServerSocket ss = ssc.socket();
-                ss.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-                Socket first = acceptOne(ss, timeout);
+                Socket first = SocketSetup.accept(ssc, timeout).socket();
                 open.add(first);
                 String who = first.getInetAddress().getHostAddress() + ":" + first.getPort();
                 SocketHello.Greeting g = SocketHello.serverHello(first, who, test.command(), transport.option());
@@ -173,9 +136,8 @@ public final class SocketSession implements Session {
                 SocketHello.answer(first, null);
                 SocketIo[] conns = new SocketIo[s.qps()];
                 conns[0] = new SocketIo(first.getChannel(), transport, yieldWhenIdle);
-                ss.setSoTimeout(SocketHello.TIMEOUT_MILLIS);
                 for (int i = 1; i < conns.length; i++) {
-                    Socket next = acceptOne(ss, Duration.ofMillis(SocketHello.TIMEOUT_MILLIS));
+                    Socket next = SocketSetup.accept(ssc, Duration.ofMillis(SocketHello.TIMEOUT_MILLIS)).socket();
                     open.add(next);
                     SocketHello.Greeting gi = SocketHello.serverHello(next, who, test.command(), transport.option());
                     if (gi.index() != i) {
@@ -200,14 +162,6 @@ public final class SocketSession implements Session {
                     }
                 }
                 close();
-            }
-        }
-
-        private static Socket acceptOne(ServerSocket ss, Duration timeout) throws IOException {
-            try {
-                return ss.accept();
-            } catch (SocketTimeoutException e) {
-                throw new PerfException("no client connected in " + timeout.toSeconds() + " s");
             }
         }
 

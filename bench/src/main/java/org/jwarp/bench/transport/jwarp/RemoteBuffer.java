@@ -1,11 +1,11 @@
-package org.jwarp.bench.experiment;
+package org.jwarp.bench.transport.jwarp;
 
 import java.nio.ByteBuffer;
 import org.jwarp.verbs.MemoryRegion;
 
 /**
  * A registered buffer as a peer addresses it (tagged buffer model, RFC 5041 §3: STag and tagged
- * offset), carried in the MPA private data of connect or accept.
+ * offset), carried in the MPA private data of connect or accept: address (8) | STag (4).
  */
 public record RemoteBuffer(long addr, int rkey) {
 
@@ -16,7 +16,10 @@ public record RemoteBuffer(long addr, int rkey) {
     }
 
     public static RemoteBuffer decode(byte[] privateData) {
-        ByteBuffer b = ByteBuffer.wrap(privateData);
+        return readFrom(ByteBuffer.wrap(privateData));
+    }
+
+    static RemoteBuffer readFrom(ByteBuffer b) {
         return new RemoteBuffer(b.getLong(), b.getInt());
     }
 
@@ -26,6 +29,10 @@ public record RemoteBuffer(long addr, int rkey) {
     }
 
     public byte[] encode() {
-        return ByteBuffer.allocate(BYTES).putLong(addr).putInt(rkey).array();
+        return writeTo(ByteBuffer.allocate(BYTES)).array();
+    }
+
+    ByteBuffer writeTo(ByteBuffer b) {
+        return b.putLong(addr).putInt(rkey);
     }
 }
