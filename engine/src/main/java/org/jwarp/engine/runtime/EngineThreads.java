@@ -234,10 +234,20 @@ public final class EngineThreads {
     /**
      * Invoker mode: the waiting thread is the engine; between duty cycles that found no work it
      * idles under the device's idle strategy, parked on the engine's doorbell (in its I/O driver), so
-     * that a post, a connection handed over by the acceptor or arriving data ends the park.
+     * that a post, a connection handed over by the acceptor or arriving data ends the park. Hybrid
+     * mode: the waiting thread runs the engine a moment ({@link #runHereAMoment}), then hands it to
+     * the standby thread and waits. Dedicated mode: it waits.
      */
     public boolean invokeUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException {
-        if (invoker == null || standby != null) {
+        if (standby != null) {
+            long wait = unit.toNanos(Math.max(0, timeout));
+            long start = device.clock().nanoTime();
+            if (runHereAMoment(done, start)) {
+                return true;
+            }
+            return awaitEngineThread(done, Math.max(0, wait - (device.clock().nanoTime() - start)));
+        }
+        if (invoker == null) {
             return awaitEngineThread(done, unit.toNanos(Math.max(0, timeout)));
         }
         IdleStrategy idle = IdleStrategies.create(device.jwarpConfig(), invokerParker());
@@ -263,6 +273,28 @@ public final class EngineThreads {
             }
         }
     }
+
+    /**
+     * HYBRID mode, before a wait hands the engine over: the waiting thread runs duty cycles itself
+     * for up to {@link #HYBRID_RUN_HERE_NANOS} (even for a wait of no time, the hand-over a thread
+     * makes before it sleeps elsewhere), so that what is due within a round trip or two — a
+     * connection's Reply, its RTR, a command this thread just queued — needs no thread woken on
+     * either side. Returns whether {@code done} held.
+     */
+    private boolean runHereAMoment(BooleanSupplier done, long start) {
+        while (!done.getAsBoolean()) {
+            if (device.clock().nanoTime() - start >= HYBRID_RUN_HERE_NANOS || invoker.isClosed()) {
+                return false;
+            }
+            if (invoke() == 0) {
+                Thread.onSpinWait();
+            }
+        }
+        return true;
+    }
+
+    /** HYBRID mode: how long a waiting thread runs the engine itself before it hands it over. */
+    static final long HYBRID_RUN_HERE_NANOS = 100_000;
 
     /**
      * DEDICATED and HYBRID modes: an engine thread runs the cycles (in HYBRID mode the waiting
