@@ -10,6 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.jwarp.engine.agent.EngineSlot;
 import org.jwarp.engine.ring.MpscSlotRing;
+import org.jwarp.sys.NanoClock;
 
 /**
  * A request/event queue pair (seed 001 §III): one per host thread, so that a thread posts to its
@@ -169,7 +170,8 @@ final class HostQueuePair {
                 throw new InterruptedIOException("interrupted while waiting for the offload engine");
             }
         }
-        long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
+        NanoClock clock = slot.clock();
+        long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : clock.nanoTime() + timeoutNanos;
         Thread me = Thread.currentThread();
         int w = register(me);
         sleepers.incrementAndGet();
@@ -182,7 +184,7 @@ final class HostQueuePair {
                 if (engine.isGone()) {
                     return false;
                 }
-                long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
+                long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.nanoTime();
                 if (left <= 0) {
                     return false;
                 }

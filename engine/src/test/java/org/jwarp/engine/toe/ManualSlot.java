@@ -54,6 +54,11 @@ final class ManualSlot implements EngineSlot, AutoCloseable {
     }
 
     @Override
+    public org.jwarp.sys.NanoClock clock() {
+        return org.jwarp.sys.NanoClock.SYSTEM;
+    }
+
+    @Override
     public boolean hostRunsEngine() {
         return true;
     }
