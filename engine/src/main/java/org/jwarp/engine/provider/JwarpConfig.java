@@ -3,6 +3,8 @@ package org.jwarp.engine.provider;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import org.jwarp.engine.io.IoDrivers;
+import org.jwarp.engine.io.IoLayer;
 import org.jwarp.engine.rss.RssConfig;
 import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.DeviceConfig;
@@ -151,6 +153,23 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
         /** {@return the layer's name on the command line: auto, nio, syscalls, uring, uring-sqpoll} */
         public String option() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /**
+         * The I/O drivers' layer this choice runs on here: {@link #AUTO} the machine's
+         * ({@link IoDrivers#auto()}), another its own once it is known to run here.
+         *
+         * @return the layer
+         * @throws UnsupportedOperationException if an explicitly asked layer cannot run here (why, in one line)
+         */
+        public IoLayer resolve() {
+            return switch (this) {
+                case AUTO -> IoDrivers.auto();
+                case NIO -> IoDrivers.check(IoLayer.NIO);
+                case SYSCALLS -> IoDrivers.check(IoLayer.SYSCALLS);
+                case URING -> IoDrivers.check(IoLayer.URING);
+                case URING_SQPOLL -> IoDrivers.check(IoLayer.URING_SQPOLL);
+            };
         }
 
         /**

@@ -28,7 +28,7 @@ final class ManualSlot implements EngineSlot, AutoCloseable {
     }
 
     ManualSlot(JwarpConfig.SocketIo layer) {
-        driver = IoDrivers.open(IoDrivers.choose(layer), () -> 0L);
+        driver = IoDrivers.open(layer.resolve(), () -> 0L);
     }
 
     @Override
