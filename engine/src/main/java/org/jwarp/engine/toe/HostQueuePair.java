@@ -38,8 +38,8 @@ final class HostQueuePair {
     private final AtomicReferenceArray<Thread> waiters = new AtomicReferenceArray<>(WAITER_SLOTS);
     private final AtomicInteger sleepers = new AtomicInteger();
 
-    /** Engine thread: events posted in this duty cycle, so that one interrupt covers them all. */
-    private boolean postedThisCycle;
+    /** Engine thread: when the events posted are followed by an interrupt. */
+    private final InterruptModeration moderation;
     /** Emulated interrupts raised (written by the engine thread only). */
     private volatile long interrupts;
     /** Events the host took (written under the drain flag only). */
@@ -52,6 +52,7 @@ final class HostQueuePair {
         this.slot = engine.slot();
         this.requests = new MpscSlotRing<>(depth, Request::new);
         this.events = new MpscSlotRing<>(depth, Event::new);
+        this.moderation = new InterruptModeration(engine.config());
     }
 
     /**
@@ -101,8 +102,8 @@ final class HostQueuePair {
 
     /**
      * Engine thread: posts one event; false if the event queue is full (the caller keeps what it
-     * owes and tries again next cycle). One interrupt at the end of the cycle covers every event
-     * posted in it ({@link #interruptIfPosted}).
+     * owes and tries again next cycle). One interrupt at the end of a cycle covers every event
+     * posted since the last one ({@link #interruptIfDue}).
      */
     boolean postEvent(Event.Kind kind, ToeSocket socket, ToeServerSocket listener, int buffer, int length,
                       java.net.InetSocketAddress address, Throwable failure) {
@@ -112,7 +113,7 @@ final class HostQueuePair {
         }
         events.slot(c).set(kind, socket, listener, buffer, length, address, failure);
         events.publish(c);
-        postedThisCycle = true;
+        moderation.posted(kind, length);
         return true;
     }
 
@@ -212,19 +213,24 @@ final class HostQueuePair {
     }
 
     /**
-     * Engine thread, at the end of each duty cycle: the emulated interrupt, if the cycle posted
-     * events here. Nothing happens unless a host thread sleeps on this queue pair.
+     * Engine thread, at the end of each duty cycle that started at {@code now}: the emulated
+     * interrupt, if events were posted here and {@link InterruptModeration} says it is due. Nothing
+     * happens unless a host thread sleeps on this queue pair.
      */
-    void interruptIfPosted() {
-        if (!postedThisCycle) {
+    void interruptIfDue(long now) {
+        if (!moderation.due(now)) {
             return;
         }
-        postedThisCycle = false;
         VarHandle.fullFence();                      // the events' publication before the sleepers' count (Dekker)
         if (sleepers.get() > 0) {
             interrupts++;
             wakeSleepers();
         }
+    }
+
+    /** Engine thread: when a held interrupt is raised without further events, or {@link Long#MAX_VALUE}. */
+    long interruptDeadline() {
+        return moderation.deadline();
     }
 
     /** Engine gone: wakes every sleeper, which then sees it. */

@@ -117,10 +117,12 @@ final class ToeEngine implements EngineTenant {
                 next = Math.min(next, s.deadline());
             }
         }
-        deadline = next;
         for (int i = 0; i < pairs.size(); i++) {
-            pairs.get(i).interruptIfPosted();
+            HostQueuePair q = pairs.get(i);
+            q.interruptIfDue(now);
+            next = Math.min(next, q.interruptDeadline());
         }
+        deadline = next;
         return work;
     }
 
