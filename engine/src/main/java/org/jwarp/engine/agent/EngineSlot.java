@@ -3,6 +3,7 @@ package org.jwarp.engine.agent;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.jwarp.engine.io.IoDriver;
+import org.jwarp.sys.NanoClock;
 
 /**
  * One engine thread of a device, as a tenant ({@link EngineTenant}) sees it: where its work runs,
@@ -39,6 +40,12 @@ public interface EngineSlot {
      * @return whether {@code done} became true
      */
     boolean runUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * The time the engine's rules read (the device's clock): a tenant's deadlines and its host
+     * threads' timed waits use it, as the {@code now} of {@link EngineTenant#doWork} does.
+     */
+    NanoClock clock();
 
     /** The engine thread's name, for messages. */
     String name();

@@ -11,14 +11,14 @@ public interface EngineTenant {
     /**
      * One pass over the tenant's work. Never blocks (DESIGN rule 2).
      *
-     * @param nowNanos {@code System.nanoTime()} at the start of the pass
+     * @param nowNanos the device's clock ({@link EngineSlot#clock()}) at the start of the pass
      * @return how much work was done (0 = none, so that the engine may idle)
      */
     int doWork(long nowNanos);
 
     /**
      * When the tenant needs the engine next though no socket or doorbell wakes it (a timer), as a
-     * {@code System.nanoTime()} value; {@link Long#MAX_VALUE} for never. The engine sleeps no longer.
+     * {@link EngineSlot#clock()} value; {@link Long#MAX_VALUE} for never. The engine sleeps no longer.
      */
     default long deadline() {
         return Long.MAX_VALUE;

@@ -7,7 +7,7 @@ import java.nio.channels.SocketChannel;
 import org.jwarp.engine.notify.Doorbell;
 
 /**
- * One engine thread's socket I/O, in one layer of {@link org.jwarp.engine.provider.JwarpConfig.SocketIo}:
+ * One engine thread's socket I/O, in one layer of {@link IoLayer}:
  * the connections' byte calls ({@link #open}), readiness ({@link #register}, {@link #pollNow}),
  * the batch of a duty cycle ({@link #flush}) and the thread's sleep, which readiness and
  * {@link #wakeup} end ({@link #sleep}; the driver is the thread's {@link Doorbell.Sleeper}). The

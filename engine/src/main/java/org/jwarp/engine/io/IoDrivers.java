@@ -2,12 +2,12 @@ package org.jwarp.engine.io;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
-import org.jwarp.engine.provider.JwarpConfig;
 
 /**
- * Which {@link IoDriver} a device's engine threads get: the configured layer where it can run,
- * {@code auto} resolved to system calls where the JVM shows sockets' descriptors and to NIO (with
- * one line, once per process, saying why) where it does not.
+ * Which {@link IoDriver} an engine thread gets: a layer checked to run here
+ * ({@link #check}), or the machine's choice ({@link #auto()}: system calls where the JVM shows
+ * sockets' descriptors, NIO with one line, once per process, saying why where it does not).
+ * Adding a layer: an {@link IoLayer} constant, its case in {@link #check} and {@link #open}.
  */
 public final class IoDrivers {
 
@@ -18,34 +18,48 @@ public final class IoDrivers {
     }
 
     /**
-     * The layer {@code asked} resolves to here ({@code auto}: syscalls or NIO).
+     * Why {@code layer} cannot run here, in one line; null if it can.
      *
-     * @throws UnsupportedOperationException if an explicitly asked layer cannot run here (why, in one line)
+     * @param layer a layer
+     * @return the reason, or null
      */
-    public static JwarpConfig.SocketIo choose(JwarpConfig.SocketIo asked) {
-        String why = SocketDescriptor.why();
-        return switch (asked) {
-            case NIO -> JwarpConfig.SocketIo.NIO;
-            case SYSCALLS, URING, URING_SQPOLL -> {
-                if (why == null && asked != JwarpConfig.SocketIo.SYSCALLS) {
-                    why = Uring.why(asked == JwarpConfig.SocketIo.URING_SQPOLL);
-                }
-                if (why != null) {
-                    throw new UnsupportedOperationException("socket I/O layer " + asked.option() + ": " + why);
-                }
-                yield asked;
-            }
-            case AUTO -> {
-                if (why == null) {
-                    yield JwarpConfig.SocketIo.SYSCALLS;
-                }
-                if (firstWordOnHiddenDescriptors()) {
-                    System.err.println("jwarp: socket I/O through NIO, not system calls, and the peer timeout by keepalive"
-                            + " only: " + why);
-                }
-                yield JwarpConfig.SocketIo.NIO;
+    public static String whyNot(IoLayer layer) {
+        return switch (layer) {
+            case NIO -> null;
+            case SYSCALLS -> SocketDescriptor.why();
+            case URING, URING_SQPOLL -> {
+                String why = SocketDescriptor.why();
+                yield why != null ? why : Uring.why(layer == IoLayer.URING_SQPOLL);
             }
         };
+    }
+
+    /**
+     * {@code asked}, once it is known to run here.
+     *
+     * @param asked the layer a configuration names
+     * @return {@code asked}
+     * @throws UnsupportedOperationException if it cannot run here (why, in one line)
+     */
+    public static IoLayer check(IoLayer asked) {
+        String why = whyNot(asked);
+        if (why != null) {
+            throw new UnsupportedOperationException("socket I/O layer " + asked.option() + ": " + why);
+        }
+        return asked;
+    }
+
+    /** {@return the machine's choice: system calls where sockets' descriptors can be had, else NIO (said once)} */
+    public static IoLayer auto() {
+        String why = SocketDescriptor.why();
+        if (why == null) {
+            return IoLayer.SYSCALLS;
+        }
+        if (firstWordOnHiddenDescriptors()) {
+            System.err.println("jwarp: socket I/O through NIO, not system calls, and the peer timeout by keepalive"
+                    + " only: " + why);
+        }
+        return IoLayer.NIO;
     }
 
     /**
@@ -57,18 +71,17 @@ public final class IoDrivers {
     }
 
     /**
-     * A new driver for one engine thread in {@code layer} (as {@link #choose} resolved it; AUTO is
-     * resolved here).
+     * A new driver for one engine thread in {@code layer} (as {@link #check} or {@link #auto()} gave it).
      *
      * @param deregistrations a count that changes whenever memory the NIO layer's buffer views may
      *                        cover is released (the device's region deregistrations)
      */
-    public static IoDriver open(JwarpConfig.SocketIo layer, LongSupplier deregistrations) {
-        return switch (layer == JwarpConfig.SocketIo.AUTO ? choose(layer) : layer) {
+    public static IoDriver open(IoLayer layer, LongSupplier deregistrations) {
+        return switch (layer) {
             case SYSCALLS -> new EpollIoDriver();
             case URING -> new UringIoDriver(false);
             case URING_SQPOLL -> new UringIoDriver(true);
-            case NIO, AUTO -> new NioIoDriver(deregistrations);
+            case NIO -> new NioIoDriver(deregistrations);
         };
     }
 }

@@ -5,7 +5,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * One connection's vectored calls on its non-blocking TCP socket, in one of the layers of
- * {@link org.jwarp.engine.provider.JwarpConfig.SocketIo}. Used only by the thread that owns the connection,
+ * {@link IoLayer}. Used only by the thread that owns the connection,
  * which is also the only thread that closes the socket: a layer that works on the raw file
  * descriptor must never see it closed and its number reused under a call.
  */

@@ -6,6 +6,7 @@ import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.datapath.SocketReceiver;
 import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.io.IoDrivers;
+import org.jwarp.engine.io.IoLayer;
 import org.jwarp.engine.io.SocketDescriptor;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.TcpLiveness;
@@ -14,13 +15,13 @@ import org.jwarp.verbs.DeviceConfig;
 
 /**
  * How a device's connections use their kernel sockets: the socket I/O layer chosen at open
- * ({@link IoDrivers}), each engine thread's driver in it, the calls a running connection makes
+ * ({@link JwarpConfig.SocketIo#resolve()}), each engine thread's driver in it, the calls a running connection makes
  * through its thread's driver, and the peer timeout every socket gets before its MPA exchange.
  * What the JVM does not allow (a socket's descriptor hidden) is said once per process.
  */
 public final class DeviceSockets {
 
-    private final JwarpConfig.SocketIo layer;
+    private final IoLayer layer;
     private final DeviceConfig config;
     private final StagTable stags;
     /** Payload bytes from which a segment is read straight into its target ({@link SocketReceiver}). */
@@ -32,7 +33,7 @@ public final class DeviceSockets {
     DeviceSockets(DeviceConfig config, JwarpConfig jwarp, StagTable stags) {
         this.config = config;
         this.stags = stags;
-        this.layer = IoDrivers.choose(jwarp.socketIo());
+        this.layer = jwarp.socketIo().resolve();
         this.rxDirectFrom = jwarp.rxDirectFrom();
     }
 

@@ -71,6 +71,11 @@ public final class EngineAccess {
         }
 
         @Override
+        public org.jwarp.sys.NanoClock clock() {
+            return device.clock();
+        }
+
+        @Override
         public String name() {
             return worker.roleName();
         }

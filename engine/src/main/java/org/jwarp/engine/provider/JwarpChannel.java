@@ -5,7 +5,6 @@ import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.notify.CompletionNotifier;
 import org.jwarp.engine.notify.CqArming;
 import org.jwarp.engine.notify.EngineCompletionChannel;
-import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.CompletionChannel;
 import org.jwarp.verbs.CompletionQueue;
 import org.jwarp.verbs.Moderation;
@@ -24,7 +23,7 @@ public final class JwarpChannel implements CompletionChannel {
 
     JwarpChannel(JwarpDevice device, Moderation moderation) {
         this.device = device;
-        this.notifier = new CompletionNotifier<>(moderation, NanoClock.SYSTEM, device.config().limits().maxQps() * 2);
+        this.notifier = new CompletionNotifier<>(moderation, device.clock(), device.config().limits().maxQps() * 2);
         // in invoker mode there is no engine thread: the waiting thread is the engine. It runs the
         // duty cycle and idles as an engine thread would, parking on the engine's doorbell (in its
         // I/O driver): a plain park sees neither a post nor arriving data, and a passive side whose

@@ -3,7 +3,10 @@ package org.jwarp.engine.provider;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import org.jwarp.engine.io.IoDrivers;
+import org.jwarp.engine.io.IoLayer;
 import org.jwarp.engine.rss.RssConfig;
+import org.jwarp.sys.NanoClock;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.spi.ProviderConfig;
 
@@ -53,10 +56,16 @@ import org.jwarp.verbs.spi.ProviderConfig;
  * @param rxDirectFrom  payload bytes from which the rest of a segment is read from the socket
  *                      straight into its target memory instead of through the staging buffer; at
  *                      least 1, {@link #NEVER_DIRECT} to always stage
+ * @param clock         the time every engine rule of the device reads: MPA and setup timers,
+ *                      parked connections' and tenants' deadlines, completion moderation,
+ *                      traffic recency ({@link NanoClock#SYSTEM}; a test's fake clock drives a
+ *                      whole device's timers). Read once per duty cycle and on setup paths. The
+ *                      idle strategies and the I/O driver's sleep keep real time: they decide
+ *                      how the CPU waits, not what the engine does
  */
 public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleStrategyKind idleStrategy,
                           Backoff backoff, List<Integer> cpuList, RssConfig rss, boolean numa, SocketIo socketIo,
-                          int readinessFrom, long rxDirectFrom) implements ProviderConfig {
+                          int readinessFrom, long rxDirectFrom, NanoClock clock) implements ProviderConfig {
 
     /** Most engine threads a device may have. */
     public static final int MAX_ENGINE_THREADS = 256;
@@ -149,6 +158,23 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
         }
 
         /**
+         * The I/O drivers' layer this choice runs on here: {@link #AUTO} the machine's
+         * ({@link IoDrivers#auto()}), another its own once it is known to run here.
+         *
+         * @return the layer
+         * @throws UnsupportedOperationException if an explicitly asked layer cannot run here (why, in one line)
+         */
+        public IoLayer resolve() {
+            return switch (this) {
+                case AUTO -> IoDrivers.auto();
+                case NIO -> IoDrivers.check(IoLayer.NIO);
+                case SYSCALLS -> IoDrivers.check(IoLayer.SYSCALLS);
+                case URING -> IoDrivers.check(IoLayer.URING);
+                case URING_SQPOLL -> IoDrivers.check(IoLayer.URING_SQPOLL);
+            };
+        }
+
+        /**
          * An {@link #option()} name (any case).
          *
          * @param name the name
@@ -205,6 +231,7 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
         requireNonNull("cpuList", cpuList);
         requireNonNull("rss", rss);
         requireNonNull("socketIo", socketIo);
+        requireNonNull("clock", clock);
         if (numa && threadingMode != ThreadingMode.DEDICATED) {
             throw new IllegalArgumentException("NUMA placement pins engine threads of their own: it needs DEDICATED"
                     + " mode, not " + threadingMode);

@@ -6,6 +6,7 @@ import org.jwarp.engine.provider.JwarpConfig.IdleStrategyKind;
 import org.jwarp.engine.provider.JwarpConfig.SocketIo;
 import org.jwarp.engine.provider.JwarpConfig.ThreadingMode;
 import org.jwarp.engine.rss.RssConfig;
+import org.jwarp.sys.NanoClock;
 
 /**
  * Builds a {@link JwarpConfig} with the defaults of its class comment. An unset threading mode is
@@ -24,6 +25,7 @@ public final class JwarpConfigBuilder {
     private SocketIo socketIo = SocketIo.AUTO;
     private int readinessFrom = JwarpConfig.DEFAULT_READINESS_FROM;
     private long rxDirectFrom = JwarpConfig.DEFAULT_RX_DIRECT_FROM;
+    private NanoClock clock = NanoClock.SYSTEM;
     private int availableProcessors = -1;
 
     JwarpConfigBuilder() {
@@ -40,6 +42,7 @@ public final class JwarpConfigBuilder {
         socketIo = c.socketIo();
         readinessFrom = c.readinessFrom();
         rxDirectFrom = c.rxDirectFrom();
+        clock = c.clock();
     }
 
     /**
@@ -144,6 +147,17 @@ public final class JwarpConfigBuilder {
     }
 
     /**
+     * Sets {@link JwarpConfig#clock()} (default {@link NanoClock#SYSTEM}): a test's fake clock
+     * drives the device's timers step by step.
+     * @param clock the time the engine's rules read
+     * @return this builder
+     */
+    public JwarpConfigBuilder clock(NanoClock clock) {
+        this.clock = clock;
+        return this;
+    }
+
+    /**
      * The processor count the defaults and the spinner rule use, instead of
      * {@link Runtime#availableProcessors()} (tests; containers whose quota the JVM misreads).
      *
@@ -168,6 +182,6 @@ public final class JwarpConfigBuilder {
         int cores = availableProcessors > 0 ? availableProcessors : Runtime.getRuntime().availableProcessors();
         ThreadingMode mode = threadingMode != null ? threadingMode : JwarpConfig.defaultThreadingMode(cores);
         return new JwarpConfig(mode, engineThreads, idleStrategy, backoff, cpuList, rss, numa, socketIo,
-                readinessFrom, rxDirectFrom).checkProcessors(cores);
+                readinessFrom, rxDirectFrom, clock).checkProcessors(cores);
     }
 }

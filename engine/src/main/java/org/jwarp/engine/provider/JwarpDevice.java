@@ -51,8 +51,8 @@ public final class JwarpDevice implements RdmaDevice {
     private final DeviceConfig config;
     /** The engine's own settings: {@code config}'s provider configuration. */
     private final JwarpConfig jwarp;
-    /** The time every engine rule of this device reads (timers, traffic, setup deadlines). */
-    private final NanoClock clock = NanoClock.SYSTEM;
+    /** The time every engine rule of this device reads (timers, traffic, setup deadlines): {@link JwarpConfig#clock()}. */
+    private final NanoClock clock;
     private final StagTable stags;
     private final EngineThreads engines;
     private final NodeLocalMemory registeredMemory = new NodeLocalMemory();
@@ -74,6 +74,7 @@ public final class JwarpDevice implements RdmaDevice {
     JwarpDevice(DeviceConfig config, JwarpConfig jwarp) {
         this.config = config.providerConfig() == jwarp ? config : config.toBuilder().provider(jwarp).build();
         this.jwarp = jwarp;
+        this.clock = jwarp.clock();
         this.stags = new StagTable(config.limits().maxMrs());
         this.sockets = new DeviceSockets(config, jwarp, stags);
         this.engines = new EngineThreads(this, jwarp);
@@ -288,6 +289,7 @@ public final class JwarpDevice implements RdmaDevice {
         return java.util.Optional.ofNullable(failure);
     }
 
+    /** {@return the time every engine rule of this device reads ({@link JwarpConfig#clock()})} */
     public NanoClock clock() {
         return clock;
     }

@@ -30,7 +30,7 @@ final class EngineListener {
     EngineListener(ToeEngine engine, ToeServerSocket host) {
         this.engine = engine;
         this.host = host;
-        host.engineSide = this;
+        host.attach(this);
     }
 
     void listen(InetSocketAddress at, int backlog) {
@@ -57,7 +57,7 @@ final class EngineListener {
 
     int doWork() {
         int work = 0;
-        HostQueuePair q = host.home;
+        HostQueuePair q = host.home();
         if (owesListening) {
             if (!engine.post(q, Event.Kind.LISTENING, null, host, -1, 0, bound, failure)) {
                 return 0;
@@ -71,7 +71,7 @@ final class EngineListener {
         }
         if (closeAsked) {
             if (acceptedNotPosted != null) {
-                acceptedNotPosted.engineSide.release();
+                acceptedNotPosted.engineSide().release();
                 acceptedNotPosted = null;
             }
             if (engine.post(q, Event.Kind.CLOSED, null, host, -1, 0, null, null)) {

@@ -34,7 +34,7 @@ final class EngineSocket {
     static final int READS_PER_CYCLE = 1;
 
     private final ToeEngine engine;
-    final ToeSocket host;
+    private final ToeSocket host;
     private final AnonymousPool pool;
     private final Staging sendBuffer;
     private final int sendCapacity;
@@ -82,12 +82,13 @@ final class EngineSocket {
         this.engine = engine;
         this.host = host;
         this.pool = engine.pool();
-        this.sendBuffer = new Staging(host.sendEngineView, MemorySegment.ofBuffer(host.sendEngineView));
-        this.sendCapacity = host.sendEngineView.capacity();
+        MemorySegment memory = host.sendMemory();
+        this.sendBuffer = new Staging(memory.asByteBuffer(), memory);
+        this.sendCapacity = (int) memory.byteSize();
         this.sendMask = sendCapacity - 1;
         this.fillTimeoutNanos = engine.config().fillTimeoutNanos();
-        this.buffers = new HeldBuffers(pool, host, engine.config().buffersPerSocket());
-        host.engineSide = this;
+        this.buffers = new HeldBuffers(pool, host.received(), engine.config().buffersPerSocket());
+        host.attach(this);
     }
 
     /** CONNECT: a non-blocking connect; its answer is owed from now on. */
@@ -215,7 +216,7 @@ final class EngineSocket {
                 return work;
             }
             sent += w;
-            host.bytesSent = sent;                  // the mirrored cumulative count: no event per send
+            host.sentUpTo(sent);                    // the mirrored cumulative count: no event per send
             engine.sentBytes((int) w);
             work++;
             if (notifyTarget >= 0 && sent >= notifyTarget) {
@@ -294,7 +295,7 @@ final class EngineSocket {
     /** Posts what the host is owed, in order, as far as the event queue takes it. */
     private int emit() {
         int work = 0;
-        HostQueuePair q = host.home;
+        HostQueuePair q = host.home();
         if (owesConnected) {
             InetSocketAddress local = null;
             if (failure == null && !connecting) {

@@ -26,13 +26,45 @@ final class Event {
         CLOSED
     }
 
-    Kind kind;
-    ToeSocket socket;
-    ToeServerSocket listener;
-    int buffer;
-    int length;
-    java.net.InetSocketAddress address;
-    Throwable failure;
+    private Kind kind;
+    private ToeSocket socket;
+    private ToeServerSocket listener;
+    private int buffer;
+    private int length;
+    private java.net.InetSocketAddress address;
+    private Throwable failure;
+
+    /** Engine thread: fills the claimed slot before it is published. */
+    void set(Kind kind, ToeSocket socket, ToeServerSocket listener, int buffer, int length,
+             java.net.InetSocketAddress address, Throwable failure) {
+        this.kind = kind;
+        this.socket = socket;
+        this.listener = listener;
+        this.buffer = buffer;
+        this.length = length;
+        this.address = address;
+        this.failure = failure;
+    }
+
+    /** Host, the thread taking events: attaches this event to its socket or listener (the paper's interrupt routine). */
+    void deliver() {
+        switch (kind) {
+            case CONNECTED -> socket.onConnected(address, failure);
+            case LISTENING -> listener.onListening(address, failure);
+            case ACCEPTED -> listener.onAccepted(socket);
+            case RECEIVED -> socket.onReceived(buffer, length);
+            case END_OF_STREAM -> socket.onEndOfStream();
+            case SENT -> { }                        // the sent count is mirrored; the event only wakes the writer
+            case FAILED -> socket.onFailed(failure);
+            case CLOSED -> {
+                if (socket != null) {
+                    socket.onClosed();
+                } else {
+                    listener.onClosed();
+                }
+            }
+        }
+    }
 
     void clear() {
         kind = null;

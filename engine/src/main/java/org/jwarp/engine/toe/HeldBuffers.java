@@ -18,7 +18,8 @@ final class HeldBuffers {
     static final int SCATTER_BUFFERS = 32;
 
     private final AnonymousPool pool;
-    private final ToeSocket host;
+    /** The host's side of the same buffers: how many the reader gave back. */
+    private final ReceivedBuffers reader;
     private final Staging memory;
     private final int bufferBytes;
     private final int share;
@@ -36,9 +37,9 @@ final class HeldBuffers {
     /** Buffers passed to the host (RECEIVED events). */
     private long posted;
 
-    HeldBuffers(AnonymousPool pool, ToeSocket host, int share) {
+    HeldBuffers(AnonymousPool pool, ReceivedBuffers reader, int share) {
         this.pool = pool;
-        this.host = host;
+        this.reader = reader;
         this.memory = pool.staging();
         this.bufferBytes = pool.bufferBytes();
         this.share = share;
@@ -89,7 +90,7 @@ final class HeldBuffers {
 
     /** Whether one more buffer fits in the share (filled, owed, posted and not read, or spare). */
     private boolean mayHoldMore() {
-        long held = posted - host.buffersReturned + owedCount() + spareCount + (filling >= 0 ? 1 : 0);
+        long held = posted - reader.returned() + owedCount() + spareCount + (filling >= 0 ? 1 : 0);
         if (held < share) {
             return true;
         }
@@ -100,12 +101,7 @@ final class HeldBuffers {
         // reader and an engine that took turns one buffer at a time would pay a wake-up a buffer
         // (at most every buffer posted: owed ones may wait for room in the event queue)
         long resumeAt = Math.min(posted, posted + owedCount() - share + Math.max(1, share / 2));
-        host.rxResumeAt = resumeAt;                 // before the second look (Dekker with the reader's give-back)
-        if (host.buffersReturned < resumeAt) {
-            return false;
-        }
-        host.rxResumeAt = Long.MAX_VALUE;
-        return true;
+        return reader.ringWhenReturned(resumeAt);
     }
 
     private boolean takeSpare() {

@@ -10,6 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.jwarp.engine.agent.EngineSlot;
 import org.jwarp.engine.ring.MpscSlotRing;
+import org.jwarp.sys.NanoClock;
 
 /**
  * A request/event queue pair (seed 001 §III): one per host thread, so that a thread posts to its
@@ -29,16 +30,16 @@ final class HostQueuePair {
     private static final int WAITER_SLOTS = 16;
     private static final long POLL_NANOS = 100_000;
 
-    final MpscSlotRing<Request> requests;
-    final MpscSlotRing<Event> events;
-    final ToeEngine engine;
+    private final MpscSlotRing<Request> requests;
+    private final MpscSlotRing<Event> events;
+    private final ToeEngine engine;
     private final EngineSlot slot;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicReferenceArray<Thread> waiters = new AtomicReferenceArray<>(WAITER_SLOTS);
     private final AtomicInteger sleepers = new AtomicInteger();
 
-    /** Engine thread: events posted in this duty cycle, so that one interrupt covers them all. */
-    boolean postedThisCycle;
+    /** Engine thread: when the events posted are followed by an interrupt. */
+    private final InterruptModeration moderation;
     /** Emulated interrupts raised (written by the engine thread only). */
     private volatile long interrupts;
     /** Events the host took (written under the drain flag only). */
@@ -51,6 +52,7 @@ final class HostQueuePair {
         this.slot = engine.slot();
         this.requests = new MpscSlotRing<>(depth, Request::new);
         this.events = new MpscSlotRing<>(depth, Event::new);
+        this.moderation = new InterruptModeration(engine.config());
     }
 
     /**
@@ -77,14 +79,42 @@ final class HostQueuePair {
                 LockSupport.parkNanos(10_000);
             }
         }
-        Request r = requests.slot(c);
-        r.kind = kind;
-        r.socket = socket;
-        r.listener = listener;
-        r.value = value;
-        r.address = address;
+        requests.slot(c).set(kind, socket, listener, value, address);
         requests.publish(c);
         slot.ring();
+    }
+
+    /** {@return the engine thread that serves this queue pair} */
+    ToeEngine engine() {
+        return engine;
+    }
+
+    /** Engine thread: the oldest request not yet taken, or null; {@link #requestDone} after handling it. */
+    Request nextRequest() {
+        return requests.peek();
+    }
+
+    /** Engine thread: the request {@link #nextRequest} gave is handled; its slot is free again. */
+    void requestDone(Request r) {
+        r.clear();
+        requests.release();
+    }
+
+    /**
+     * Engine thread: posts one event; false if the event queue is full (the caller keeps what it
+     * owes and tries again next cycle). One interrupt at the end of a cycle covers every event
+     * posted since the last one ({@link #interruptIfDue}).
+     */
+    boolean postEvent(Event.Kind kind, ToeSocket socket, ToeServerSocket listener, int buffer, int length,
+                      java.net.InetSocketAddress address, Throwable failure) {
+        long c = events.claim();
+        if (c < 0) {
+            return false;
+        }
+        events.slot(c).set(kind, socket, listener, buffer, length, address, failure);
+        events.publish(c);
+        moderation.posted(kind, length);
+        return true;
     }
 
     private boolean isRequestQueueFull() {
@@ -103,7 +133,7 @@ final class HostQueuePair {
         long n = 0;
         try {
             for (Event e = events.peek(); e != null; e = events.peek()) {
-                dispatch(e);
+                e.deliver();
                 e.clear();
                 events.release();
                 n++;
@@ -114,25 +144,6 @@ final class HostQueuePair {
         }
         if (sleepers.get() > 0) {
             wakeSleepers();                         // a sleeper whose drain found the flag taken waits on us
-        }
-    }
-
-    private static void dispatch(Event e) {
-        switch (e.kind) {
-            case CONNECTED -> e.socket.onConnected(e.address, e.failure);
-            case LISTENING -> e.listener.onListening(e.address, e.failure);
-            case ACCEPTED -> e.listener.onAccepted(e.socket);
-            case RECEIVED -> e.socket.onReceived(e.buffer, e.length);
-            case END_OF_STREAM -> e.socket.onEndOfStream();
-            case SENT -> { }                        // the sent count is mirrored; the event only wakes the writer
-            case FAILED -> e.socket.onFailed(e.failure);
-            case CLOSED -> {
-                if (e.socket != null) {
-                    e.socket.onClosed();
-                } else {
-                    e.listener.onClosed();
-                }
-            }
         }
     }
 
@@ -160,7 +171,8 @@ final class HostQueuePair {
                 throw new InterruptedIOException("interrupted while waiting for the offload engine");
             }
         }
-        long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
+        NanoClock clock = slot.clock();
+        long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : clock.nanoTime() + timeoutNanos;
         Thread me = Thread.currentThread();
         int w = register(me);
         sleepers.incrementAndGet();
@@ -173,7 +185,7 @@ final class HostQueuePair {
                 if (engine.isGone()) {
                     return false;
                 }
-                long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
+                long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.nanoTime();
                 if (left <= 0) {
                     return false;
                 }
@@ -201,16 +213,24 @@ final class HostQueuePair {
     }
 
     /**
-     * Engine thread, once per duty cycle in which it posted events here: the emulated interrupt.
-     * Nothing happens unless a host thread sleeps on this queue pair.
+     * Engine thread, at the end of each duty cycle that started at {@code now}: the emulated
+     * interrupt, if events were posted here and {@link InterruptModeration} says it is due. Nothing
+     * happens unless a host thread sleeps on this queue pair.
      */
-    void interrupt() {
-        postedThisCycle = false;
+    void interruptIfDue(long now) {
+        if (!moderation.due(now)) {
+            return;
+        }
         VarHandle.fullFence();                      // the events' publication before the sleepers' count (Dekker)
         if (sleepers.get() > 0) {
             interrupts++;
             wakeSleepers();
         }
+    }
+
+    /** Engine thread: when a held interrupt is raised without further events, or {@link Long#MAX_VALUE}. */
+    long interruptDeadline() {
+        return moderation.deadline();
     }
 
     /** Engine gone: wakes every sleeper, which then sees it. */

@@ -23,11 +23,40 @@ final class Request {
         CLOSE
     }
 
-    Kind kind;
-    ToeSocket socket;
-    ToeServerSocket listener;
-    long value;
-    java.net.SocketAddress address;
+    private Kind kind;
+    private ToeSocket socket;
+    private ToeServerSocket listener;
+    private long value;
+    private java.net.SocketAddress address;
+
+    /** Host: fills the claimed slot before it is published. */
+    void set(Kind kind, ToeSocket socket, ToeServerSocket listener, long value, java.net.SocketAddress address) {
+        this.kind = kind;
+        this.socket = socket;
+        this.listener = listener;
+        this.value = value;
+        this.address = address;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    ToeSocket socket() {
+        return socket;
+    }
+
+    ToeServerSocket listener() {
+        return listener;
+    }
+
+    long value() {
+        return value;
+    }
+
+    java.net.SocketAddress address() {
+        return address;
+    }
 
     void clear() {
         kind = null;

@@ -117,13 +117,12 @@ final class ToeEngine implements EngineTenant {
                 next = Math.min(next, s.deadline());
             }
         }
-        deadline = next;
         for (int i = 0; i < pairs.size(); i++) {
             HostQueuePair q = pairs.get(i);
-            if (q.postedThisCycle) {
-                q.interrupt();
-            }
+            q.interruptIfDue(now);
+            next = Math.min(next, q.interruptDeadline());
         }
+        deadline = next;
         return work;
     }
 
@@ -134,10 +133,9 @@ final class ToeEngine implements EngineTenant {
 
     private int takeRequests(HostQueuePair q, long now) {
         int n = 0;
-        for (Request r = q.requests.peek(); r != null; r = q.requests.peek()) {
+        for (Request r = q.nextRequest(); r != null; r = q.nextRequest()) {
             handle(r, now);
-            r.clear();
-            q.requests.release();
+            q.requestDone(r);
             n++;
         }
         if (n > 0) {
@@ -147,26 +145,26 @@ final class ToeEngine implements EngineTenant {
     }
 
     private void handle(Request r, long now) {
-        switch (r.kind) {
+        switch (r.kind()) {
             case CONNECT -> {
-                EngineSocket s = new EngineSocket(this, r.socket);
+                EngineSocket s = new EngineSocket(this, r.socket());
                 sockets.add(s);
-                s.connect((InetSocketAddress) r.address);
+                s.connect((InetSocketAddress) r.address());
             }
             case LISTEN -> {
-                EngineListener l = new EngineListener(this, r.listener);
+                EngineListener l = new EngineListener(this, r.listener());
                 listeners.add(l);
-                l.listen((InetSocketAddress) r.address, (int) r.value);
+                l.listen((InetSocketAddress) r.address(), (int) r.value());
             }
-            case ACCEPT -> r.listener.engineSide.onAccept();
-            case SEND -> r.socket.engineSide.onSend(r.value);
-            case NOTIFY_SENT -> r.socket.engineSide.onNotifySent(r.value);
-            case SHUTDOWN_OUTPUT -> r.socket.engineSide.onShutdownOutput();
+            case ACCEPT -> r.listener().engineSide().onAccept();
+            case SEND -> r.socket().engineSide().onSend(r.value());
+            case NOTIFY_SENT -> r.socket().engineSide().onNotifySent(r.value());
+            case SHUTDOWN_OUTPUT -> r.socket().engineSide().onShutdownOutput();
             case CLOSE -> {
-                if (r.socket != null) {
-                    r.socket.engineSide.onClose(now);
+                if (r.socket() != null) {
+                    r.socket().engineSide().onClose(now);
                 } else {
-                    r.listener.engineSide.onClose();
+                    r.listener().engineSide().onClose();
                 }
             }
         }
@@ -183,21 +181,10 @@ final class ToeEngine implements EngineTenant {
      */
     boolean post(HostQueuePair q, Event.Kind kind, ToeSocket socket, ToeServerSocket listener, int buffer,
                  int length, InetSocketAddress address, Throwable failure) {
-        long c = q.events.claim();
-        if (c < 0) {
+        if (!q.postEvent(kind, socket, listener, buffer, length, address, failure)) {
             eventQueueFull = eventQueueFull + 1;
             return false;
         }
-        Event e = q.events.slot(c);
-        e.kind = kind;
-        e.socket = socket;
-        e.listener = listener;
-        e.buffer = buffer;
-        e.length = length;
-        e.address = address;
-        e.failure = failure;
-        q.events.publish(c);
-        q.postedThisCycle = true;
         eventsPosted = eventsPosted + 1;
         return true;
     }

@@ -17,7 +17,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class ToeServerSocket implements Closeable {
 
-    final HostQueuePair home;
+    private final HostQueuePair home;
     private final ConcurrentLinkedQueue<ToeSocket> accepted = new ConcurrentLinkedQueue<>();
     private volatile boolean answered;
     private volatile boolean closing;
@@ -25,7 +25,7 @@ public final class ToeServerSocket implements Closeable {
     private volatile Throwable failure;
     private volatile InetSocketAddress local;
     /** The engine's side (engine thread only). */
-    EngineListener engineSide;
+    private EngineListener engineSide;
 
     private final BooleanSupplier listening = () -> answered;
     private final BooleanSupplier acceptable = () -> !accepted.isEmpty() || closing;
@@ -38,7 +38,7 @@ public final class ToeServerSocket implements Closeable {
     void listen(InetSocketAddress at, int backlog) throws IOException {
         home.post(Request.Kind.LISTEN, null, this, backlog, at);
         home.await(listening, Long.MAX_VALUE);
-        home.engine.checkAlive();
+        home.engine().checkAlive();
         if (failure != null) {
             SocketException e = new SocketException("cannot listen on " + at + ": " + failure.getMessage());
             e.initCause(failure);
@@ -76,7 +76,7 @@ public final class ToeServerSocket implements Closeable {
         if (s != null) {
             return s;
         }
-        home.engine.checkAlive();
+        home.engine().checkAlive();
         throw new SocketTimeoutException("no connection to " + local + " within " + timeout + " "
                 + unit.name().toLowerCase(java.util.Locale.ROOT));
     }
@@ -101,7 +101,7 @@ public final class ToeServerSocket implements Closeable {
             return;
         }
         closing = true;
-        if (!home.engine.isGone()) {
+        if (!home.engine().isGone()) {
             home.post(Request.Kind.CLOSE, null, this, 0, null);
             home.await(closed, Long.MAX_VALUE);
         }
@@ -113,6 +113,21 @@ public final class ToeServerSocket implements Closeable {
     /** {@return whether {@link #close()} has run} */
     public boolean isClosed() {
         return closing;
+    }
+
+    /** {@return the queue pair this listener lives on, and the sockets it accepts} */
+    HostQueuePair home() {
+        return home;
+    }
+
+    /** {@return the engine's side of this listener (engine thread only)} */
+    EngineListener engineSide() {
+        return engineSide;
+    }
+
+    /** Engine thread: the engine's side is made. */
+    void attach(EngineListener side) {
+        engineSide = side;
     }
 
     void onListening(InetSocketAddress bound, Throwable f) {

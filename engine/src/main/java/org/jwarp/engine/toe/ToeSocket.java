@@ -37,8 +37,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class ToeSocket implements Closeable {
 
-    final HostQueuePair home;
-    private final AnonymousPool pool;
+    private final HostQueuePair home;
+    private final ToeEngine engine;
     private final int sendCapacity;
     private final int sendMask;
     private final int notifyBytes;
@@ -46,24 +46,14 @@ public final class ToeSocket implements Closeable {
     private final MemorySegment sendSegment;
     /** The send buffer as the host fills it from ByteBuffers (writer thread: its position changes). */
     private final ByteBuffer sendHostView;
-    /** The engine's view of the same memory (engine thread only). */
-    final ByteBuffer sendEngineView;
     /** Bytes handed to the engine so far (writer thread). */
     private long posted;
     /** Cumulative send completion: bytes the engine has passed to TCP (written by the engine thread). */
-    volatile long bytesSent;
+    private volatile long bytesSent;
     /** What a sleeping writer waits for {@link #bytesSent} to reach. */
     private volatile long sendWaitTarget;
 
     private final ReceivedBuffers received;
-    /** Anonymous buffers given back, cumulative (reader); the engine holds at most a share beyond it. */
-    volatile long buffersReturned;
-    /**
-     * Set by the engine when it stopped reading because this socket holds its share of buffers:
-     * the {@link #buffersReturned} count at which half the share is free again, when the reader
-     * rings; {@link Long#MAX_VALUE} while the engine reads.
-     */
-    volatile long rxResumeAt = Long.MAX_VALUE;
 
     private volatile boolean connectAnswered;
     private volatile boolean endOfStream;
@@ -78,7 +68,7 @@ public final class ToeSocket implements Closeable {
     private final AtomicBoolean closeStarted = new AtomicBoolean();
 
     /** The engine's side of this socket (engine thread only). */
-    EngineSocket engineSide;
+    private EngineSocket engineSide;
 
     private final BooleanSupplier readable = this::readReady;
     private final BooleanSupplier writable = () -> bytesSent >= sendWaitTarget || failure != null || closing;
@@ -90,15 +80,14 @@ public final class ToeSocket implements Closeable {
 
     ToeSocket(HostQueuePair home, ToeConfig config) {
         this.home = home;
-        this.pool = home.engine.pool();
+        this.engine = home.engine();
         this.sendCapacity = config.sendBufferBytes();
         this.sendMask = sendCapacity - 1;
         this.notifyBytes = config.sendNotifyBytes();
         ByteBuffer memory = ByteBuffer.allocateDirect(sendCapacity);
         this.sendSegment = MemorySegment.ofBuffer(memory);
         this.sendHostView = memory.duplicate();
-        this.sendEngineView = memory.duplicate();
-        this.received = new ReceivedBuffers(pool, config.buffersPerSocket(), this::giveBack);
+        this.received = new ReceivedBuffers(engine.pool(), config.buffersPerSocket(), engine.slot()::ring);
     }
 
     /**
@@ -194,20 +183,10 @@ public final class ToeSocket implements Closeable {
             if (endOfStream) {
                 return -1;
             }
-            home.engine.checkAlive();
+            engine.checkAlive();
             return 0;
         }
         return received.copyOut(b, off, len, dst);
-    }
-
-    /** The refill: a read buffer goes back to the pool; the engine is rung if it waits for one. */
-    private void giveBack(int id) {
-        buffersReturned = buffersReturned + 1;
-        boolean poolWasEmpty = pool.give(id);
-        if (poolWasEmpty | buffersReturned >= rxResumeAt) {
-            rxResumeAt = Long.MAX_VALUE;
-            home.engine.slot().ring();
-        }
     }
 
     private void leaveRead() {
@@ -340,7 +319,7 @@ public final class ToeSocket implements Closeable {
         if (failure != null) {
             throw failed("write");
         }
-        home.engine.checkAlive();
+        engine.checkAlive();
     }
 
     /** {@return the bytes the engine has passed to TCP so far (the mirrored cumulative count)} */
@@ -391,7 +370,7 @@ public final class ToeSocket implements Closeable {
             return;
         }
         closing = true;
-        if (home.engine.isGone()) {
+        if (engine.isGone()) {
             dropReceived();
             return;
         }
@@ -431,7 +410,7 @@ public final class ToeSocket implements Closeable {
         remote = to;
         home.post(Request.Kind.CONNECT, this, null, 0, to);
         if (!home.await(connected, timeoutNanos)) {
-            home.engine.checkAlive();
+            engine.checkAlive();
             close();
             throw new java.net.SocketTimeoutException("connect to " + to + " timed out");
         }
@@ -443,6 +422,36 @@ public final class ToeSocket implements Closeable {
             e.initCause(f);
             throw e;
         }
+    }
+
+    /** {@return the queue pair this socket lives on: its requests go there, its events come back there} */
+    HostQueuePair home() {
+        return home;
+    }
+
+    /** {@return the send buffer's memory, for the engine's view of it (its own position and limit)} */
+    MemorySegment sendMemory() {
+        return sendSegment;
+    }
+
+    /** {@return the engine's side of this socket (engine thread only)} */
+    EngineSocket engineSide() {
+        return engineSide;
+    }
+
+    /** Engine thread: the engine's side is made. */
+    void attach(EngineSocket side) {
+        engineSide = side;
+    }
+
+    /** Engine thread: the cumulative send completion, mirrored here: {@code sent} bytes passed to TCP in all. */
+    void sentUpTo(long sent) {
+        bytesSent = sent;
+    }
+
+    /** {@return the buffers the engine filled for this socket and the reader has not finished} */
+    ReceivedBuffers received() {
+        return received;
     }
 
     /** Engine thread, before the ACCEPTED event publishes this socket. */

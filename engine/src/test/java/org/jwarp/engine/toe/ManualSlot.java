@@ -28,7 +28,7 @@ final class ManualSlot implements EngineSlot, AutoCloseable {
     }
 
     ManualSlot(JwarpConfig.SocketIo layer) {
-        driver = IoDrivers.open(IoDrivers.choose(layer), () -> 0L);
+        driver = IoDrivers.open(layer.resolve(), () -> 0L);
     }
 
     @Override
@@ -51,6 +51,11 @@ final class ManualSlot implements EngineSlot, AutoCloseable {
     @Override
     public IoDriver driver() {
         return driver;
+    }
+
+    @Override
+    public org.jwarp.sys.NanoClock clock() {
+        return org.jwarp.sys.NanoClock.SYSTEM;
     }
 
     @Override
