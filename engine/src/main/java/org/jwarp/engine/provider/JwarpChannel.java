@@ -1,6 +1,7 @@
 package org.jwarp.engine.provider;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.notify.CompletionNotifier;
 import org.jwarp.engine.notify.CqArming;
@@ -20,6 +21,8 @@ public final class JwarpChannel implements CompletionChannel {
     private final JwarpDevice device;
     private final CompletionNotifier<CompletionQueue> notifier;
     private final EngineCompletionChannel channel;
+    /** {@link #tryAwait} as a supplier, made once: a wait allocates nothing. */
+    private final Supplier<CompletionQueue> tryAwait = this::tryAwait;
 
     JwarpChannel(JwarpDevice device, Moderation moderation) {
         this.device = device;
@@ -63,7 +66,12 @@ public final class JwarpChannel implements CompletionChannel {
             return ready;
         }
         if (device.engines().standby() != null) {
-            // HYBRID mode: this thread is about to sleep, the standby engine thread carries on
+            // HYBRID mode: this thread runs the engine a moment (an answer due within a round trip
+            // then wakes no thread), then is about to sleep, and the standby engine thread carries on
+            ready = device.engines().runBeforeSleep(tryAwait, unit.toNanos(Math.max(0, timeout)));
+            if (ready != null) {
+                return ready;
+            }
             device.engines().standby().handOver();
         }
         return channel.await(timeout, unit);

@@ -62,10 +62,21 @@ import org.jwarp.verbs.spi.ProviderConfig;
  *                      whole device's timers). Read once per duty cycle and on setup paths. The
  *                      idle strategies and the I/O driver's sleep keep real time: they decide
  *                      how the CPU waits, not what the engine does
+ * @param runBeforeSleepNanos HYBRID mode: how long a thread about to sleep on the device (a
+ *                      completion channel's await, a CM event, a command) first runs the engine
+ *                      itself, so that an answer due within a round trip needs no thread woken on
+ *                      this side; then it hands the engine to the standby thread. 0: hand over
+ *                      at once (an event-driven thread then spends no CPU while it waits)
  */
 public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleStrategyKind idleStrategy,
                           Backoff backoff, List<Integer> cpuList, RssConfig rss, boolean numa, SocketIo socketIo,
-                          int readinessFrom, long rxDirectFrom, NanoClock clock) implements ProviderConfig {
+                          int readinessFrom, long rxDirectFrom, NanoClock clock, long runBeforeSleepNanos)
+        implements ProviderConfig {
+
+    /** The default {@link #runBeforeSleepNanos()}: a loopback round trip or two. */
+    public static final long DEFAULT_RUN_BEFORE_SLEEP_NANOS = 100_000;
+    /** The longest {@link #runBeforeSleepNanos()}: 10 ms. */
+    public static final long MAX_RUN_BEFORE_SLEEP_NANOS = 10_000_000;
 
     /** Most engine threads a device may have. */
     public static final int MAX_ENGINE_THREADS = 256;
@@ -263,6 +274,10 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
         if (!cpuList.isEmpty() && cpuList.size() < engineThreads) {
             throw new IllegalArgumentException("cpuList names " + cpuList.size() + " CPUs for " + engineThreads
                     + " engine threads; give one CPU per thread or none");
+        }
+        if (runBeforeSleepNanos < 0 || runBeforeSleepNanos > MAX_RUN_BEFORE_SLEEP_NANOS) {
+            throw new IllegalArgumentException("runBeforeSleepNanos must be 0.." + MAX_RUN_BEFORE_SLEEP_NANOS + " ns: "
+                    + runBeforeSleepNanos);
         }
         if (readinessFrom < 1) {
             throw new IllegalArgumentException("readinessFrom must be at least 1 connection: " + readinessFrom);

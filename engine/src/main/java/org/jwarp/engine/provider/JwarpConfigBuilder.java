@@ -1,5 +1,6 @@
 package org.jwarp.engine.provider;
 
+import java.time.Duration;
 import java.util.List;
 import org.jwarp.engine.provider.JwarpConfig.Backoff;
 import org.jwarp.engine.provider.JwarpConfig.IdleStrategyKind;
@@ -26,6 +27,7 @@ public final class JwarpConfigBuilder {
     private int readinessFrom = JwarpConfig.DEFAULT_READINESS_FROM;
     private long rxDirectFrom = JwarpConfig.DEFAULT_RX_DIRECT_FROM;
     private NanoClock clock = NanoClock.SYSTEM;
+    private long runBeforeSleepNanos = JwarpConfig.DEFAULT_RUN_BEFORE_SLEEP_NANOS;
     private int availableProcessors = -1;
 
     JwarpConfigBuilder() {
@@ -43,6 +45,7 @@ public final class JwarpConfigBuilder {
         readinessFrom = c.readinessFrom();
         rxDirectFrom = c.rxDirectFrom();
         clock = c.clock();
+        runBeforeSleepNanos = c.runBeforeSleepNanos();
     }
 
     /**
@@ -158,6 +161,17 @@ public final class JwarpConfigBuilder {
     }
 
     /**
+     * Sets {@link JwarpConfig#runBeforeSleepNanos()} (default
+     * {@value JwarpConfig#DEFAULT_RUN_BEFORE_SLEEP_NANOS} ns; HYBRID mode only).
+     * @param runBeforeSleep how long a thread about to sleep on the device runs the engine first
+     * @return this builder
+     */
+    public JwarpConfigBuilder runBeforeSleep(Duration runBeforeSleep) {
+        this.runBeforeSleepNanos = runBeforeSleep.toNanos();
+        return this;
+    }
+
+    /**
      * The processor count the defaults and the spinner rule use, instead of
      * {@link Runtime#availableProcessors()} (tests; containers whose quota the JVM misreads).
      *
@@ -182,6 +196,6 @@ public final class JwarpConfigBuilder {
         int cores = availableProcessors > 0 ? availableProcessors : Runtime.getRuntime().availableProcessors();
         ThreadingMode mode = threadingMode != null ? threadingMode : JwarpConfig.defaultThreadingMode(cores);
         return new JwarpConfig(mode, engineThreads, idleStrategy, backoff, cpuList, rss, numa, socketIo,
-                readinessFrom, rxDirectFrom, clock).checkProcessors(cores);
+                readinessFrom, rxDirectFrom, clock, runBeforeSleepNanos).checkProcessors(cores);
     }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.NumaPlacement;
 import org.jwarp.engine.affinity.NumaTopology;
@@ -242,7 +243,7 @@ public final class EngineThreads {
         if (standby != null) {
             long wait = unit.toNanos(Math.max(0, timeout));
             long start = device.clock().nanoTime();
-            if (runHereAMoment(done, start)) {
+            if (runHereAMoment(done)) {
                 return true;
             }
             return awaitEngineThread(done, Math.max(0, wait - (device.clock().nanoTime() - start)));
@@ -276,25 +277,36 @@ public final class EngineThreads {
 
     /**
      * HYBRID mode, before a wait hands the engine over: the waiting thread runs duty cycles itself
-     * for up to {@link #HYBRID_RUN_HERE_NANOS} (even for a wait of no time, the hand-over a thread
-     * makes before it sleeps elsewhere), so that what is due within a round trip or two — a
-     * connection's Reply, its RTR, a command this thread just queued — needs no thread woken on
-     * either side. Returns whether {@code done} held.
+     * for up to {@link JwarpConfig#runBeforeSleepNanos()} (even for a wait of no time, the
+     * hand-over a thread makes before it sleeps elsewhere), so that what is due within a round trip
+     * or two — a connection's Reply, its RTR, a command this thread just queued — needs no thread
+     * woken on this side. Returns whether {@code done} held.
      */
-    private boolean runHereAMoment(BooleanSupplier done, long start) {
-        while (!done.getAsBoolean()) {
-            if (device.clock().nanoTime() - start >= HYBRID_RUN_HERE_NANOS || invoker.isClosed()) {
-                return false;
+    private boolean runHereAMoment(BooleanSupplier done) {
+        return runBeforeSleep(() -> done.getAsBoolean() ? Boolean.TRUE : null, Long.MAX_VALUE) != null;
+    }
+
+    /**
+     * HYBRID mode: runs duty cycles on the calling thread until {@code ready} gives something,
+     * for at most {@link JwarpConfig#runBeforeSleepNanos()} and {@code timeoutNanos}; null if it
+     * gave nothing. What a thread does before it hands the engine to the standby and sleeps.
+     */
+    public <T> T runBeforeSleep(Supplier<T> ready, long timeoutNanos) {
+        long budget = Math.min(timeoutNanos, device.jwarpConfig().runBeforeSleepNanos());
+        long start = device.clock().nanoTime();
+        while (true) {
+            T got = ready.get();
+            if (got != null) {
+                return got;
+            }
+            if (device.clock().nanoTime() - start >= budget || invoker.isClosed()) {
+                return null;
             }
             if (invoke() == 0) {
                 Thread.onSpinWait();
             }
         }
-        return true;
     }
-
-    /** HYBRID mode: how long a waiting thread runs the engine itself before it hands it over. */
-    static final long HYBRID_RUN_HERE_NANOS = 100_000;
 
     /**
      * DEDICATED and HYBRID modes: an engine thread runs the cycles (in HYBRID mode the waiting
