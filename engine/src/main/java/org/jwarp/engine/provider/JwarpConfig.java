@@ -73,8 +73,12 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
                           int readinessFrom, long rxDirectFrom, NanoClock clock, long runBeforeSleepNanos)
         implements ProviderConfig {
 
-    /** The default {@link #runBeforeSleepNanos()}: a loopback round trip or two. */
-    public static final long DEFAULT_RUN_BEFORE_SLEEP_NANOS = 100_000;
+    /**
+     * The default {@link #runBeforeSleepNanos()}: 0, hand over at once, so that a thread waiting on
+     * events spends no CPU; a few loopback round trips (100 µs) spare a request/response exchange
+     * its wake-ups where a CPU is free to spin.
+     */
+    public static final long DEFAULT_RUN_BEFORE_SLEEP_NANOS = 0;
     /** The longest {@link #runBeforeSleepNanos()}: 10 ms. */
     public static final long MAX_RUN_BEFORE_SLEEP_NANOS = 10_000_000;
 

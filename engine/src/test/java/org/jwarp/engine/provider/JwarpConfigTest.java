@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.jwarp.engine.provider.JwarpConfig.Backoff;
@@ -92,6 +93,17 @@ class JwarpConfigTest {
         assertEquals(0, inv.spinningThreads());
         assertThrows(IllegalArgumentException.class, () -> inv.toBuilder().threadingMode(ThreadingMode.DEDICATED)
                 .availableProcessors(1).engineThreads(2).build());
+    }
+
+    @Test
+    void runBeforeSleepIsZeroByDefaultAndBounded() {
+        assertEquals(0, JwarpConfig.builder().availableProcessors(2).build().runBeforeSleepNanos());
+        assertEquals(100_000, JwarpConfig.builder().availableProcessors(2)
+                .runBeforeSleep(Duration.ofNanos(100_000)).build().runBeforeSleepNanos());
+        assertThrows(IllegalArgumentException.class, () -> JwarpConfig.builder().availableProcessors(2)
+                .runBeforeSleep(Duration.ofNanos(-1)).build());
+        assertThrows(IllegalArgumentException.class, () -> JwarpConfig.builder().availableProcessors(2)
+                .runBeforeSleep(Duration.ofMillis(11)).build());
     }
 
     @Test
