@@ -169,6 +169,10 @@ public final class PerfRunner {
     }
 
     private static void engineThreads(List<String> out, String side, JwarpOptions o) {
+        if (!o.engine()) {
+            out.add(side + " engine: none (provider " + o.device().providerName() + ": the kernel's RDMA stack)");
+            return;
+        }
         if (o.threading() == org.jwarp.engine.provider.JwarpConfig.ThreadingMode.INVOKER) {
             out.add(side + " engine: none (invoker mode: the application thread runs it)");
             return;

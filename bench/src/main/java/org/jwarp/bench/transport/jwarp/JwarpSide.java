@@ -89,7 +89,7 @@ final class JwarpSide implements AutoCloseable {
             after.removeAll(before);
             engineThreads = List.copyOf(after);
         }
-        invoker = JwarpConfig.of(config).threadingMode() != JwarpConfig.ThreadingMode.DEDICATED;
+        invoker = options.threading() != JwarpConfig.ThreadingMode.DEDICATED;
         pd = device.allocPd();
         ctlChannel = device.createCompletionChannel(Moderation.NONE);
         ctlCq = device.createCq(64, ctlChannel);
