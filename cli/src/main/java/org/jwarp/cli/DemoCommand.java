@@ -104,6 +104,11 @@ final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--pairs must be 1 to " + MAX_PAIRS
                     + ", not " + pairs);
         }
+        if (!device.engine(spec)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "demo measures jwarp's engine against sockets,"
+                    + " both ends in this process on 127.0.0.1: drop --provider (the perf tests take --provider "
+                    + device.provider + " against a peer)");
+        }
         PrintWriter out = json ? new PrintWriter(java.io.Writer.nullWriter()) : spec.commandLine().getOut();
         List<DemoDocument.Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();

@@ -21,6 +21,15 @@ import picocli.CommandLine.ParameterException;
  */
 final class DeviceOptions {
 
+    @Option(names = "--provider", paramLabel = "NAME", description = "The verbs provider that opens the device: jwarp"
+            + " (default: jwarp's software RNIC) or ibverbs (the kernel's RDMA stack through libibverbs: a real RNIC,"
+            + " siw or rxe; the options below that set jwarp's engine or its MPA do not apply to it).")
+    String provider;
+
+    @Option(names = "--ib-dev", paramLabel = "DEVICE", description = "With --provider ibverbs: the RDMA device to"
+            + " open, as ibv_devices lists it (siw0, mlx5_0; default: the first one).")
+    String ibDev;
+
     @Option(names = "--threading", paramLabel = "MODE", description = "Who runs the engine: dedicated (engine"
             + " threads of their own; default with 4+ CPUs), hybrid (the polling application thread, with a standby"
             + " engine thread when it stops; default with fewer), invoker (only the application's threads) or toad"
@@ -96,6 +105,11 @@ final class DeviceOptions {
     @Option(names = "--rebalance-threshold", paramLabel = "X", description = "threshold policy: times the average"
             + " load, above 1 (default 1.5).")
     Double rebalanceThreshold;
+
+    /** Whether the device is jwarp's own engine (not another provider such as ibverbs). */
+    boolean engine(CommandSpec spec) {
+        return ProviderChoice.of(spec, provider, ibDev).engine();
+    }
 
     /** The threading mode these options ask for, or this machine's default. */
     JwarpConfig.ThreadingMode threadingMode(CommandSpec spec) {
@@ -175,6 +189,10 @@ final class DeviceOptions {
      * {@code processors} overrides the processor count for the spinner rule (0: this machine's).
      */
     DeviceConfig toConfig(CommandSpec spec, int processors) {
+        ProviderChoice choice = ProviderChoice.of(spec, provider, ibDev);
+        if (!choice.engine()) {
+            return choice.config(spec);
+        }
         DeviceConfig.CrcPolicy crcPolicy = switch (crc == null ? "preferred" : crc.toLowerCase(Locale.ROOT)) {
             case "preferred", "on" -> DeviceConfig.CrcPolicy.PREFERRED;
             case "required" -> DeviceConfig.CrcPolicy.REQUIRED;

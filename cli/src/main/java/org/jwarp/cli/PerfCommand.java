@@ -150,6 +150,12 @@ abstract class PerfCommand implements Callable<Integer> {
     @Mixin
     DeviceOptions device;
 
+    /** perftest's short spelling of {@code --ib-dev}. */
+    @Option(names = "-d", paramLabel = "DEVICE", description = "The same as --ib-dev (perftest's -d).")
+    void ibDev(String name) {
+        device.ibDev = name;
+    }
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -170,9 +176,14 @@ abstract class PerfCommand implements Callable<Integer> {
         JwarpConfig.ThreadingMode mode = device.threadingMode(spec);
         int engines = device.engineThreads(spec);
         JwarpConfig.IdleStrategyKind idleKind = device.idleKind(spec);
+        boolean engine = device.engine(spec);
+        if (!engine && tr != TransportKind.JWARP) {
+            throw bad("--provider is for --transport jwarp: --transport " + transport + " uses no RDMA device");
+        }
         int here = loopback ? 2 : 1;
-        int engineHere = tr == TransportKind.JWARP && mode == JwarpConfig.ThreadingMode.DEDICATED ? engines * here : 0;
-        int placedEngines = tr == TransportKind.JWARP && mode == JwarpConfig.ThreadingMode.DEDICATED ? engines : 0;
+        boolean engineThreads = tr == TransportKind.JWARP && engine && mode == JwarpConfig.ThreadingMode.DEDICATED;
+        int engineHere = engineThreads ? engines * here : 0;
+        int placedEngines = engineThreads ? engines : 0;
         Placement placement = device.toad() ? placing.toad(pin, loopback, host == null && !loopback, placedEngines)
                 : Placement.of(cpus, loopback, placedEngines);
         int busy = here + engineHere;
@@ -203,7 +214,7 @@ abstract class PerfCommand implements Callable<Integer> {
         List<String> setup = new ArrayList<>();
         if (tr == TransportKind.JWARP) {
             setup.add("Engine          : " + options.describe());
-            if (!device.threadingGiven()) {
+            if (engine && !device.threadingGiven()) {
                 setup.add("                  default for " + JwarpConfig.defaultThreadingReason(cores));
             }
             if (device.toad()) {

@@ -22,6 +22,8 @@ final class CmEventLoop implements Runnable {
     private static final MethodHandle POLL = Downcalls.requireWithoutErrno("poll",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final int SLICE_MILLIS = 100;
+    /** How long a close waits for the thread: long enough for a slow (emulated) host. */
+    private static final long STOP_WAIT_NANOS = 30_000_000_000L;
 
     private final IbvConnectionManager cm;
     private final RdmaCmLib lib;
@@ -42,15 +44,31 @@ final class CmEventLoop implements Runnable {
         thread.start();
     }
 
-    void stop() {
+    /**
+     * Stops the thread and waits for it to end (it sees the flag within a poll slice, or once the
+     * event in hand is dispatched).
+     *
+     * @return whether it ended: until it has, the channel it reads must not be destroyed (a
+     *         {@code rdma_get_cm_event} on a freed channel crashes the process)
+     */
+    boolean stop() {
         running = false;
-        if (Thread.currentThread() != thread) {
+        if (Thread.currentThread() == thread) {
+            return false;
+        }
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + STOP_WAIT_NANOS;
+        while (thread.isAlive() && System.nanoTime() - deadline < 0) {
             try {
-                thread.join(2000);
+                thread.join(SLICE_MILLIS);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                interrupted = true;
             }
         }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
     }
 
     @Override

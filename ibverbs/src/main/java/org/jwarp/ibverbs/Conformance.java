@@ -83,7 +83,16 @@ public final class Conformance {
         c.check("flush", c::flushInOrder);
         c.check("reject", c::rejectWithPrivateData);
         c.check("pingpong", c::pingPong);
+        c.check("srq", () -> SrqConformance.run(device, address));
+        c.check("memory windows", c::memoryWindows);
         return c.failed;
+    }
+
+    /** A check the device cannot run: what it refused, in its own words. */
+    static final class Skipped extends RuntimeException {
+        Skipped(String reason) {
+            super(reason, null, false, false);
+        }
     }
 
     private interface Check {
@@ -94,6 +103,8 @@ public final class Conformance {
         try {
             check.run();
             out.println("ok " + name);
+        } catch (Skipped e) {
+            out.println("skip " + name + ": " + e.getMessage());
         } catch (Exception | AssertionError e) {
             failed.add(name);
             out.println("FAIL " + name + ": " + e.getMessage());
@@ -214,6 +225,21 @@ public final class Conformance {
         server.get(WAIT.toSeconds(), TimeUnit.SECONDS);
         expect(serverLog.toString(StandardCharsets.UTF_8).contains("server on " + device.providerName() + ": OK"),
                 "the server side OK: " + serverLog);
+    }
+
+    /** A type 2 memory window, or the device's refusal (siw offers none). */
+    private void memoryWindows() throws Exception {
+        try (ProtectionDomain pd = device.allocPd()) {
+            org.jwarp.verbs.MemoryWindow mw;
+            try {
+                mw = pd.allocMw();
+            } catch (UnsupportedOperationException e) {
+                throw new Skipped(e.getMessage());
+            }
+            try (mw) {
+                expect(mw.pd() == pd, "the window in the protection domain it was allocated in");
+            }
+        }
     }
 
     private static void expect(boolean ok, String what) {

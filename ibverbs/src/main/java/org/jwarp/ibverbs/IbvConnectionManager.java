@@ -90,9 +90,16 @@ final class IbvConnectionManager implements ConnectionManager, AutoCloseable {
     @Override
     public void disconnect(QueuePair qp) {
         CmConnection conn = byQp.get(ownQp(qp));
-        if (conn != null && conn.established && !conn.destroyed) {
-            conn.localDisconnect = true;
-            IbvLib.check("rdma_disconnect", lib.disconnect, conn.id);
+        if (conn == null) {
+            return;
+        }
+        // under the connection's lock: the event thread destroys the id on DISCONNECTED, and a
+        // rdma_disconnect on a destroyed id reads freed memory
+        synchronized (conn) {
+            if (conn.established && !conn.destroyed) {
+                conn.localDisconnect = true;
+                IbvLib.check("rdma_disconnect", lib.disconnect, conn.id);
+            }
         }
     }
 
@@ -288,7 +295,11 @@ final class IbvConnectionManager implements ConnectionManager, AutoCloseable {
 
     @Override
     public void close() {
-        loop.stop();
+        if (!loop.stop()) {
+            // the event thread still reads the channel (or this is that thread): destroying the
+            // ids and the channel under it would crash the process; they go with the process
+            return;
+        }
         for (CmConnection c : ids.values()) {
             destroy(c);
         }

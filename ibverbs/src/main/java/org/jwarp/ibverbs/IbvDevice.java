@@ -187,7 +187,11 @@ final class IbvDevice implements RdmaDevice {
 
     @Override
     public SharedReceiveQueue createSrq(ProtectionDomain pd, SrqInitAttr attr) {
-        throw new UnsupportedOperationException(unsupported("ibv_create_srq", "not bound by this provider yet"));
+        requireOpen();
+        if (!(pd instanceof IbvPd p) || p.device() != this) {
+            throw new IllegalArgumentException("the protection domain belongs to another device");
+        }
+        return new IbvSrq(p, attr);
     }
 
     @Override

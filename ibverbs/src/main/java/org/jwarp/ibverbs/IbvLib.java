@@ -60,6 +60,8 @@ final class IbvLib {
     final MethodHandle createQp;
     final MethodHandle modifyQp;
     final MethodHandle destroyQp;
+    final MethodHandle createSrq;
+    final MethodHandle destroySrq;
 
     @SuppressWarnings("restricted")
     private IbvLib(NativeLibrary.Binder lib) {
@@ -84,6 +86,8 @@ final class IbvLib {
         createQp = lib.bind("ibv_create_qp", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
         modifyQp = lib.bind("ibv_modify_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
         destroyQp = lib.bind("ibv_destroy_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        createSrq = lib.bind("ibv_create_srq", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+        destroySrq = lib.bind("ibv_destroy_srq", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     }
 
     /**

@@ -56,7 +56,8 @@ final class IbvPd implements ProtectionDomain {
 
     @Override
     public MemoryWindow allocMw() {
-        throw new UnsupportedOperationException(device.unsupported("ibv_alloc_mw", "not bound by this provider yet"));
+        throw new UnsupportedOperationException(device.unsupported("ibv_alloc_mw", device.attributes().maxMw() == 0
+                ? "the device offers no memory windows: max_mw 0" : "not bound by this provider"));
     }
 
     @Override

@@ -10,8 +10,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import java.util.Optional;
 import org.jwarp.verbs.Access;
-import org.jwarp.verbs.Counters;
 import org.jwarp.verbs.CounterSet;
+import org.jwarp.verbs.Counters;
 import org.jwarp.verbs.PostStatus;
 import org.jwarp.verbs.ProtectionDomain;
 import org.jwarp.verbs.QpAttr;
@@ -38,6 +38,7 @@ final class IbvQp implements QueuePair {
     private final IbvPd pd;
     private final IbvCq sendCq;
     private final IbvCq recvCq;
+    private final IbvSrq srq;
     private final MemorySegment qp;
     private final int qpNum;
     private final QpInitAttr initAttr;
@@ -53,8 +54,8 @@ final class IbvQp implements QueuePair {
 
     IbvQp(IbvPd pd, QpInitAttr attr) {
         IbvDevice device = pd.device();
-        if (attr.srq() != null) {
-            throw new UnsupportedOperationException(device.unsupported("a shared receive queue", "not bound by this provider yet"));
+        if (attr.srq() != null && !(attr.srq() instanceof IbvSrq q && q.pd().device() == device)) {
+            throw new IllegalArgumentException("the shared receive queue belongs to another device");
         }
         if (!(attr.sendCq() instanceof IbvCq s && s.device() == device)
                 || !(attr.recvCq() instanceof IbvCq r && r.device() == device)) {
@@ -69,6 +70,10 @@ final class IbvQp implements QueuePair {
             var l = QpStructs.QP_INIT_ATTR;
             init.set(ADDRESS, offset(l, "send_cq"), sendCq.pointer());
             init.set(ADDRESS, offset(l, "recv_cq"), recvCq.pointer());
+            this.srq = (IbvSrq) attr.srq();
+            if (srq != null) {
+                init.set(ADDRESS, offset(l, "srq"), srq.pointer());
+            }
             init.set(JAVA_INT, offset(l, "cap.max_send_wr"), attr.maxSendWr());
             init.set(JAVA_INT, offset(l, "cap.max_recv_wr"), attr.maxRecvWr());
             init.set(JAVA_INT, offset(l, "cap.max_send_sge"), attr.maxSendSge());
@@ -79,10 +84,13 @@ final class IbvQp implements QueuePair {
             this.qp = IbvDevice.reinterpret(IbvLib.pointer("ibv_create_qp(" + device.name() + ")",
                     device.lib().createQp, pd.pointer(), init), QpStructs.QP.byteSize());
             // ibv_create_qp writes the capacities it allocated back into cap
+            // (with a shared receive queue the receive capacities are the queue's: the request's are kept)
             this.initAttr = new QpInitAttr(sendCq, recvCq,
-                    init.get(JAVA_INT, offset(l, "cap.max_send_wr")), init.get(JAVA_INT, offset(l, "cap.max_recv_wr")),
-                    init.get(JAVA_INT, offset(l, "cap.max_send_sge")), init.get(JAVA_INT, offset(l, "cap.max_recv_sge")),
-                    init.get(JAVA_INT, offset(l, "cap.max_inline_data")), attr.signalAll(), null);
+                    init.get(JAVA_INT, offset(l, "cap.max_send_wr")),
+                    srq != null ? attr.maxRecvWr() : init.get(JAVA_INT, offset(l, "cap.max_recv_wr")),
+                    init.get(JAVA_INT, offset(l, "cap.max_send_sge")),
+                    srq != null ? attr.maxRecvSge() : init.get(JAVA_INT, offset(l, "cap.max_recv_sge")),
+                    init.get(JAVA_INT, offset(l, "cap.max_inline_data")), attr.signalAll(), srq);
         }
         this.qpNum = qp.get(JAVA_INT, QpStructs.QP_NUM);
         this.sendWrs = new NativeWrs(arena, true, Math.min(CHAIN, initAttr.maxSendWr()), initAttr.maxSendSge(), device.lkeys());
@@ -92,6 +100,9 @@ final class IbvQp implements QueuePair {
         this.atomics = device.attributes().atomicCap() != IBV_ATOMIC_NONE;
         sendCq.use(1);
         recvCq.use(1);
+        if (srq != null) {
+            srq.use(1);
+        }
         device.adopt(this);
         try {
             modify(QpState.INIT);
@@ -259,6 +270,9 @@ final class IbvQp implements QueuePair {
         IbvLib.check("ibv_destroy_qp(" + qpNum + ")", device.lib().destroyQp, qp);
         sendCq.use(-1);
         recvCq.use(-1);
+        if (srq != null) {
+            srq.use(-1);
+        }
         arena.close();
     }
 }

@@ -35,11 +35,8 @@ public final class IbvSmoke {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        if (args.length > 0) {
-            System.setProperty(IbverbsProvider.DEVICE_PROPERTY, args[0]);
-        }
         try {
-            run();
+            run(args.length > 0 ? args[0] : null);
             System.out.println("ibverbs smoke: OK");
         } catch (IllegalStateException | IllegalArgumentException | UnsupportedOperationException e) {
             System.out.println("ibverbs smoke: FAILED: " + e.getMessage());
@@ -47,8 +44,8 @@ public final class IbvSmoke {
         }
     }
 
-    private static void run() throws InterruptedException {
-        DeviceConfig config = DeviceConfig.builder().providerName(IbverbsProvider.NAME).build();
+    private static void run(String deviceName) throws InterruptedException {
+        DeviceConfig config = DeviceConfig.builder().provider(IbverbsConfig.device(deviceName)).build();
         try (RdmaDevice device = RdmaDevice.open(config); Arena arena = Arena.ofShared()) {
             IbvDevice d = (IbvDevice) device;
             IbvDevice.DeviceAttributes a = d.attributes();

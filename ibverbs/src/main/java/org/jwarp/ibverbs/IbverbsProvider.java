@@ -10,15 +10,13 @@ import org.jwarp.verbs.spi.RdmaProvider;
  * without libibverbs or without an RDMA device, {@code open} refuses in one line and no other
  * provider is affected.
  *
- * <p>The device is the one named by the system property {@value #DEVICE_PROPERTY}, or the first
- * libibverbs lists.
+ * <p>The device is the one {@link IbverbsConfig#deviceName()} names in the configuration's
+ * {@link DeviceConfig#providerConfig()}, or the first libibverbs lists.
  */
 public final class IbverbsProvider implements RdmaProvider {
 
     /** This provider's {@link DeviceConfig#providerName()}. */
     public static final String NAME = "ibverbs";
-    /** System property naming the RDMA device to open ({@code siw0}, {@code mlx5_0}, ...). */
-    public static final String DEVICE_PROPERTY = "jwarp.ibverbs.device";
 
     @Override
     public String name() {
@@ -27,6 +25,22 @@ public final class IbverbsProvider implements RdmaProvider {
 
     @Override
     public RdmaDevice open(DeviceConfig config) {
-        return IbvDevice.open(config, System.getProperty(DEVICE_PROPERTY));
+        return IbvDevice.open(config, of(config).deviceName());
+    }
+
+    /**
+     * {@return the ibverbs settings in {@code config}, or the defaults (the first device) if it has none}
+     *
+     * @param config a device configuration
+     * @throws IllegalArgumentException if it carries another provider's configuration
+     */
+    public static IbverbsConfig of(DeviceConfig config) {
+        return switch (config.providerConfig()) {
+            case null -> IbverbsConfig.FIRST_DEVICE;
+            case IbverbsConfig c -> c;
+            default -> throw new IllegalArgumentException("the " + NAME + " provider takes an IbverbsConfig, not a "
+                    + config.providerConfig().getClass().getName() + " (provider '"
+                    + config.providerConfig().providerName() + "')");
+        };
     }
 }

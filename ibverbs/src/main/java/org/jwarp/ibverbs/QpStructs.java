@@ -43,6 +43,18 @@ final class QpStructs {
             INT.withName("sq_sig_all"),
             pad(4)).withName("ibv_qp_init_attr");
 
+    /** {@code struct ibv_srq_attr} (verbs.h). */
+    static final StructLayout SRQ_ATTR = MemoryLayout.structLayout(
+            INT.withName("max_wr"),
+            INT.withName("max_sge"),
+            INT.withName("srq_limit")).withName("ibv_srq_attr");
+
+    /** {@code struct ibv_srq_init_attr} (verbs.h). */
+    static final StructLayout SRQ_INIT_ATTR = MemoryLayout.structLayout(
+            PTR.withName("srq_context"),
+            SRQ_ATTR.withName("attr"),
+            pad(4)).withName("ibv_srq_init_attr");
+
     /** {@code struct ibv_qp} (verbs.h). */
     static final StructLayout QP = MemoryLayout.structLayout(
             PTR.withName("context"),
@@ -225,6 +237,6 @@ final class QpStructs {
 
     /** Every layout here, for the layouts test. */
     static List<StructLayout> all() {
-        return List.of(QP_CAP, QP_INIT_ATTR, QP, GLOBAL_ROUTE, AH_ATTR, QP_ATTR, SGE, MW_BIND_INFO, SEND_WR, RECV_WR, WC);
+        return List.of(QP_CAP, QP_INIT_ATTR, SRQ_ATTR, SRQ_INIT_ATTR, QP, GLOBAL_ROUTE, AH_ATTR, QP_ATTR, SGE, MW_BIND_INFO, SEND_WR, RECV_WR, WC);
     }
 }

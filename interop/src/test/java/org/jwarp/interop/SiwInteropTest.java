@@ -410,6 +410,32 @@ class SiwInteropTest {
         }));
     }
 
+    /**
+     * jwarp's commands with {@code --provider ibverbs} in the guest over stock siw against jwarp in
+     * this JVM: write-lat, write-bw, read-lat and rping, the guest as client, then as server.
+     */
+    @TestFactory
+    @Order(12)
+    Stream<DynamicTest> ibverbsCommandsInGuest() {
+        IbverbsCli cli = new IbverbsCli(vm);
+        List<java.util.concurrent.Callable<List<ToolResult>>> roles = List.of(cli::guestClients, cli::guestServers);
+        List<String> names = List.of("jwarp commands, --provider ibverbs in the guest as client",
+                "jwarp commands, --provider ibverbs in the guest as server");
+        return java.util.stream.IntStream.range(0, roles.size()).mapToObj(i -> DynamicTest.dynamicTest(names.get(i), () -> {
+            use("stock");
+            List<ToolResult> cells = roles.get(i).call();
+            StringBuilder failures = new StringBuilder();
+            for (ToolResult o : cells) {
+                ibverbs.add(o);
+                log(o.name() + ": " + o.mark() + " " + o.detail());
+                if (!o.pass()) {
+                    failures.append(o.name()).append(": ").append(o.detail()).append('\n').append(SiwVm.tail(o.log(), 30));
+                }
+            }
+            assertTrue(failures.isEmpty(), failures.toString());
+        }));
+    }
+
     private void use(String variant) {
         if (!variant.equals(loaded)) {
             vm.loadVariant(variant);

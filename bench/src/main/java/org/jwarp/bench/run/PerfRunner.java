@@ -175,13 +175,18 @@ public final class PerfRunner {
      * engine only while that thread does not.
      */
     private static JwarpOptions engineCpus(JwarpOptions options, List<Integer> engines, int app) {
-        if (engines.isEmpty() && app >= 0 && options.threading() == JwarpConfig.ThreadingMode.HYBRID) {
+        if (engines.isEmpty() && app >= 0 && options.engine()
+                && options.threading() == JwarpConfig.ThreadingMode.HYBRID) {
             return options.withEngineCpus(List.of(app));
         }
         return options.withEngineCpus(engines);
     }
 
     private static void engineThreads(List<String> out, String side, JwarpOptions o) {
+        if (!o.engine()) {
+            out.add(side + " engine: none (provider " + o.device().providerName() + ": the kernel's RDMA stack)");
+            return;
+        }
         if (o.threading() == JwarpConfig.ThreadingMode.INVOKER) {
             out.add(side + " engine: none (invoker mode: the application thread runs it)");
             return;

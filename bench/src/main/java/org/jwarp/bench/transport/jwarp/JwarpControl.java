@@ -164,10 +164,12 @@ final class JwarpControl implements Control {
 
     private void handle(WorkCompletion wc) {
         if ((wc.wrId() & SEND_ID) != 0) {
-            if (wc.status() != WcStatus.SUCCESS && wc.status() != WcStatus.WR_FLUSH_ERR) {
-                throw new PerfException("a control message failed: " + wc);
+            sendBusy[(int) (wc.wrId() & ~SEND_ID)] = false;
+            if (wc.status() != WcStatus.SUCCESS && wc.status() != WcStatus.WR_FLUSH_ERR && lost == null) {
+                // as a failed receive: what arrived still counts. siw completes the send it was
+                // transmitting when the connection ended with LOC_QP_OP_ERR, the rest flushed
+                lost = side.lost("a control message failed: " + wc);
             }
-            sendBusy[(int) wc.wrId()] = false;
             return;
         }
         if (wc.status() != WcStatus.SUCCESS) {

@@ -49,17 +49,31 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
         return new JwarpOptions(device, engineCpus, allowOversubscribe, yield, moderation);
     }
 
+    /**
+     * {@return whether the device is jwarp's engine; else another provider (ibverbs: the kernel's
+     * RDMA stack) opens it, which has no engine threads and takes none of the engine's settings}
+     */
+    public boolean engine() {
+        String name = device.providerName();
+        return name == null || name.equals(org.jwarp.verbs.spi.RdmaProviders.DEFAULT_PROVIDER_NAME);
+    }
+
     /** {@return the engine's settings: the device's provider configuration, or the engine's defaults} */
     public JwarpConfig jwarp() {
-        return JwarpConfig.of(device);
+        return engine() ? JwarpConfig.of(device) : JwarpConfig.defaults();
     }
 
+    /**
+     * {@return who runs the engine; another provider's device progresses by itself, as dedicated
+     * engine threads do}
+     */
     public JwarpConfig.ThreadingMode threading() {
-        return jwarp().threadingMode();
+        return engine() ? jwarp().threadingMode() : JwarpConfig.ThreadingMode.DEDICATED;
     }
 
+    /** {@return the engine threads per device (none for another provider)} */
     public int engineThreads() {
-        return jwarp().engineThreads();
+        return engine() ? jwarp().engineThreads() : 0;
     }
 
     public JwarpConfig.IdleStrategyKind idle() {
@@ -72,6 +86,9 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
 
     /** The device configuration, with the engine threads pinned where asked. */
     public DeviceConfig toConfig() {
+        if (!engine()) {
+            return device;
+        }
         JwarpConfigBuilder j = jwarp().toBuilder();
         if (threading() == JwarpConfig.ThreadingMode.DEDICATED && !engineCpus.isEmpty()) {
             j.cpuList(engineCpus.subList(0, Math.min(engineCpus.size(), engineThreads())));
@@ -87,6 +104,10 @@ public record JwarpOptions(DeviceConfig device, List<Integer> engineCpus, boolea
 
     /** One line for the header. */
     public String describe() {
+        if (!engine()) {
+            return "none: provider " + device.providerName() + " (" + (device.providerConfig() == null ? "its default device"
+                    : device.providerConfig()) + "); the kernel's RDMA stack runs the connections";
+        }
         String idle = ", idle " + idle().name().toLowerCase(java.util.Locale.ROOT);
         return switch (threading()) {
             case INVOKER -> "invoker (the application thread runs the engine)" + idle;

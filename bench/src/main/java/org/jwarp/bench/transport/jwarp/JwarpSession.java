@@ -317,6 +317,11 @@ public final class JwarpSession implements Session {
                 + (a.crc() ? "on" : "off") + ", markers " + (a.markersRx() || a.markersTx() ? "on" : "off")
                 + (a.rtr() != null ? ", RTR " + a.rtr().name().toLowerCase() : "") + ", ORD " + a.ord() + " / IRD "
                 + a.ird()));
+        if (!side.options.engine()) {
+            out.add("Device          : provider " + side.device.providerName() + ": the kernel's iWARP stack (its TCP,"
+                    + " MPA, DDP and RDMAP)");
+            return out;
+        }
         out.add("Socket I/O      : " + side.device.socketIoLayer() + switch (side.device.socketIoLayer()) {
             case "syscalls" -> " (sendmsg/readv on the socket's descriptor, through FFM)";
             case "nio" -> " (SocketChannel's vectored calls)";

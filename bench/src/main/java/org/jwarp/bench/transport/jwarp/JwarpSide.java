@@ -80,7 +80,7 @@ final class JwarpSide implements AutoCloseable {
         CmSetup.OpenDevice opened = CmSetup.open(config);
         device = opened.device();
         engineThreads = opened.engineThreads();
-        invoker = JwarpConfig.of(config).threadingMode() != JwarpConfig.ThreadingMode.DEDICATED;
+        invoker = options.threading() != JwarpConfig.ThreadingMode.DEDICATED;
         pd = device.allocPd();
         ctlChannel = device.createCompletionChannel(Moderation.NONE);
         ctlCq = device.createCq(64, ctlChannel);
