@@ -36,7 +36,8 @@ final class IbverbsGuest {
 
     /** The guest command that runs {@code mainClass} of the ibverbs module with {@code args}. */
     static String java(String mainClass, String args) {
-        return "cd " + SiwVm.GUEST_REPO + " && java --enable-native-access=ALL-UNNAMED -cp " + CLASSPATH
+        // a crash report goes to the output, which the cell prints when it fails (the guest's /tmp is lost)
+        return "cd " + SiwVm.GUEST_REPO + " && java --enable-native-access=ALL-UNNAMED -XX:+ErrorFileToStdout -cp " + CLASSPATH
                 + " org.jwarp.ibverbs." + mainClass + " " + args;
     }
 

@@ -404,8 +404,18 @@ class SiwInteropTest {
         return java.util.stream.IntStream.range(0, runs.size()).mapToObj(i -> DynamicTest.dynamicTest(names.get(i), () -> {
             use("stock");
             ToolResult o = runs.get(i).call();
+            if (!o.pass() && guestJvmCrashed(o.log())) {
+                // an open finding (docs/ibverbs.md): the guest's JVM has crashed now and then under
+                // the emulator; the crash is reported and kept, and the cell runs once more
+                log(o.name() + ": the guest's JVM crashed, once more: " + crashSummary(o.log()));
+                keepLog(o);
+                o = runs.get(i).call();
+            }
             ibverbs.add(o);
             log(o.name() + ": " + o.mark() + " " + o.detail());
+            if (!o.pass()) {
+                keepLog(o);
+            }
             assertTrue(o.pass(), o.detail() + "\n" + SiwVm.tail(o.log(), 60));
         }));
     }
@@ -424,16 +434,54 @@ class SiwInteropTest {
         return java.util.stream.IntStream.range(0, roles.size()).mapToObj(i -> DynamicTest.dynamicTest(names.get(i), () -> {
             use("stock");
             List<ToolResult> cells = roles.get(i).call();
+            String crash = cells.stream().filter(o -> !o.pass() && guestJvmCrashed(o.log())).map(o -> crashSummary(o.log()))
+                    .findFirst().orElse(null);
+            if (crash != null) {
+                log(names.get(i) + ": the guest's JVM crashed, once more: " + crash);
+                cells.stream().filter(o -> !o.pass()).forEach(SiwInteropTest::keepLog);
+                cells = roles.get(i).call();
+            }
             StringBuilder failures = new StringBuilder();
             for (ToolResult o : cells) {
                 ibverbs.add(o);
                 log(o.name() + ": " + o.mark() + " " + o.detail());
                 if (!o.pass()) {
+                    keepLog(o);
                     failures.append(o.name()).append(": ").append(o.detail()).append('\n').append(SiwVm.tail(o.log(), 30));
                 }
             }
             assertTrue(failures.isEmpty(), failures.toString());
         }));
+    }
+
+    /** Whether a guest cell's output holds a JVM's fatal error report. */
+    static boolean guestJvmCrashed(String output) {
+        return output.contains("A fatal error has been detected by the Java Runtime Environment");
+    }
+
+    /** The signal and the problematic frame of a JVM's fatal error report, on one line. */
+    static String crashSummary(String output) {
+        List<String> lines = output.lines().toList();
+        StringBuilder b = new StringBuilder();
+        for (int k = 0; k < lines.size(); k++) {
+            String l = lines.get(k);
+            if (l.startsWith("#  SIG") || l.startsWith("# Problematic frame:") && k + 1 < lines.size()) {
+                b.append(b.isEmpty() ? "" : " / ").append(l.startsWith("#  SIG") ? l.substring(1).strip()
+                        : lines.get(k + 1).substring(1).strip());
+            }
+        }
+        return b.isEmpty() ? "no report found" : b.toString();
+    }
+
+    /** A failed guest cell's whole output (a JVM's crash report included) kept in target/ for a look afterwards. */
+    private static void keepLog(ToolResult o) {
+        try {
+            java.nio.file.Path f = java.nio.file.Path.of("target", "guest-" + o.name().replaceAll("[^A-Za-z0-9]+", "-") + ".log");
+            java.nio.file.Files.writeString(f, o.log());
+            log("  its output: " + f.toAbsolutePath());
+        } catch (java.io.IOException e) {
+            log("  its output could not be kept: " + e.getMessage());
+        }
     }
 
     private void use(String variant) {
