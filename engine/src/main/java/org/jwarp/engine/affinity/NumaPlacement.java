@@ -20,6 +20,19 @@ public final class NumaPlacement {
     public record Plan(List<Integer> cpus, List<Integer> nodes) {
     }
 
+    /** Seed 004: {@code engines} threads over the NUMA nodes of the CPUs this process may use. */
+    public static Plan planHere(int engines) {
+        Cpus allowed = ThreadAffinity.isSupported() ? ThreadAffinity.getAffinity().orElse(null) : null;
+        if (allowed == null || allowed.isEmpty()) {
+            int[] all = new int[Runtime.getRuntime().availableProcessors()];
+            for (int i = 0; i < all.length; i++) {
+                all[i] = i;
+            }
+            allowed = Cpus.of(all);
+        }
+        return plan(NumaTopology.read(), allowed, engines);
+    }
+
     /**
      * The plan for {@code engines} engine threads on {@code allowed} CPUs. With an unknown
      * topology, or one node, the allowed CPUs in order. Engine threads outnumbering the allowed

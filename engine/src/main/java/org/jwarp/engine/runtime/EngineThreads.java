@@ -12,10 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
-import org.jwarp.engine.affinity.Cpus;
 import org.jwarp.engine.affinity.NumaPlacement;
-import org.jwarp.engine.affinity.NumaTopology;
-import org.jwarp.engine.affinity.ThreadAffinity;
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.idle.DeadlineParker;
@@ -68,7 +65,7 @@ public final class EngineThreads {
             runners = new AgentRunner[n];
             List<Integer> cpus = config.cpuList();
             if (config.numa() && cpus.isEmpty()) {
-                NumaPlacement.Plan plan = numaPlan(n);
+                NumaPlacement.Plan plan = NumaPlacement.planHere(n);
                 cpus = plan.cpus();
                 for (int i = 0; i < n; i++) {
                     workers[i].node(plan.nodes().get(i));
@@ -100,19 +97,6 @@ public final class EngineThreads {
 
     public RssSteering steering() {
         return steering;
-    }
-
-    /** Seed 004: engine threads over the NUMA nodes of the CPUs this process may use. */
-    private static NumaPlacement.Plan numaPlan(int engines) {
-        Cpus allowed = ThreadAffinity.isSupported() ? ThreadAffinity.getAffinity().orElse(null) : null;
-        if (allowed == null || allowed.isEmpty()) {
-            int[] all = new int[Runtime.getRuntime().availableProcessors()];
-            for (int i = 0; i < all.length; i++) {
-                all[i] = i;
-            }
-            allowed = Cpus.of(all);
-        }
-        return NumaPlacement.plan(NumaTopology.read(), allowed, engines);
     }
 
     /** CPU time engine thread {@code i} has used, in ns; -1 without a thread of its own or where the JVM cannot tell. */
