@@ -28,6 +28,13 @@ import org.junit.jupiter.api.Test;
  * carries the value the service computed from its request, one at a time and with a full pipeline.
  */
 class DaRpcApiTest {
+
+    /**
+     * A response's wait. DaRPC 1.9's {@code DaRPCFuture.get(timeout, unit)} reads {@code timeout}
+     * as milliseconds whatever {@code unit} says ({@code DaRPCClientEndpoint._pollUntil}), so the
+     * wait is given in milliseconds.
+     */
+    private static final long RPC_WAIT_MS = 10_000;
     static final int QUEUE = 16;
 
     /** A request: a sequence number and an operand. */
@@ -158,7 +165,7 @@ class DaRpcApiTest {
                 resp.seq = -1;
                 resp.result = 0;
                 DaRPCFuture<Request, Response> f = stream.request(req, resp, false);
-                Response got = f.get(10, TimeUnit.SECONDS);
+                Response got = f.get(RPC_WAIT_MS, TimeUnit.MILLISECONDS);
                 assertEquals(i, got.seq, "request " + i);
                 assertEquals(compute(req.operand), got.result, "request " + i);
             }
@@ -175,7 +182,7 @@ class DaRpcApiTest {
                     futures.add(stream.request(r, new Response(), false));
                 }
                 for (int k = 0; k < QUEUE; k++) {
-                    Response got = futures.get(k).get(10, TimeUnit.SECONDS);
+                    Response got = futures.get(k).get(RPC_WAIT_MS, TimeUnit.MILLISECONDS);
                     assertEquals(requests.get(k).seq, got.seq);
                     assertEquals(compute(requests.get(k).operand), got.result);
                 }
