@@ -66,6 +66,9 @@ public final class FpduDecoder {
     private final MemorySegment markerBuffer = MemorySegment.ofArray(new byte[Fpdu.MARKER_LENGTH]);
     private final MemorySegment crcBuffer = MemorySegment.ofArray(new byte[Fpdu.CRC_LENGTH]);
     private final DdpHeader ddpHeader = new DdpHeader().wrap(headerBuffer, Fpdu.LENGTH_FIELD);
+    /** Where the current FPDU's headers are: {@link #headerBuffer}, or the window for one decoded whole. */
+    private MemorySegment headerAt = headerBuffer;
+    private long headerBase;
     private final FpduPreamble preamble = new FpduPreamble();
 
     private boolean crcEnabled;
@@ -98,6 +101,10 @@ public final class FpduDecoder {
     private int chunkPayloadPosition;
     private TerminateError error;
     private long fpdus;
+    /** Whether an FPDU found whole in the window is decoded in one step ({@link #decodeWhole}). */
+    private boolean wholeFpduPath = true;
+    /** The current FPDU was decoded whole: its CRC is checked already, its field is only stepped over. */
+    private boolean checkedWhole;
 
     /**
      * Begins full operation on a new stream.
@@ -126,6 +133,10 @@ public final class FpduDecoder {
         this.crcFill = 0;
         this.error = null;
         this.fpdus = 0;
+        this.checkedWhole = false;
+        this.headerAt = headerBuffer;
+        this.headerBase = 0;
+        ddpHeader.wrap(headerBuffer, Fpdu.LENGTH_FIELD);
         preamble.clear();
         crc.reset();
         return this;
@@ -164,6 +175,9 @@ public final class FpduDecoder {
                 case S_HEADER -> {
                     if (pos == limit) {
                         return needMore();
+                    }
+                    if (wholeFpduPath && headerFill == 0 && !markersEnabled && decodeWhole()) {
+                        return HEADER;
                     }
                     if (consumeHeader()) {
                         return state == S_ERROR ? ERROR : HEADER;
@@ -207,6 +221,12 @@ public final class FpduDecoder {
                     }
                 }
                 case S_CRC -> {
+                    if (checkedWhole) {
+                        checkedWhole = false;
+                        advance(Fpdu.CRC_LENGTH);
+                        crcFrom = pos;
+                        return endOfFpdu(true);
+                    }
                     if (crcFill == 0) {
                         flushCrc(); // RFC 5044 §4.4: the CRC covers everything before the CRC field
                     }
@@ -219,7 +239,7 @@ public final class FpduDecoder {
                     crcFrom = pos;
                     crcFill += n;
                     if (crcFill == Fpdu.CRC_LENGTH) {
-                        return endOfFpdu();
+                        return endOfFpdu(false);
                     }
                 }
                 default -> throw new IllegalStateException("decoder state " + state);
@@ -237,6 +257,9 @@ public final class FpduDecoder {
         if (!fpduStarted) {
             fpduStarted = true;
             fpduStart = streamPosition;
+            headerAt = headerBuffer;
+            headerBase = 0;
+            ddpHeader.wrap(headerBuffer, Fpdu.LENGTH_FIELD);
         }
         int n = available(headerNeed - headerFill);
         MemorySegment.copy(in, pos, headerBuffer, headerFill, n);
@@ -296,11 +319,64 @@ public final class FpduDecoder {
         return true;
     }
 
-    private int endOfFpdu() {
+    /**
+     * The small-message path: an FPDU that lies whole in the window, at an FPDU boundary on a
+     * stream without markers, is checked and its headers taken in one step — one copy of the
+     * headers, one CRC pass over the FPDU, checked before any of it is handed up (RFC 5044 §4.4) —
+     * instead of byte run by byte run. Anything else (a broken rule, a bad CRC, an FPDU that
+     * continues past the window) is left to the general path, which decodes it from the same
+     * position and reports exactly what it reports for any split of the stream.
+     */
+    private boolean decodeWhole() {
+        long left = limit - pos;
+        if (left < PREAMBLE) {
+            return false;
+        }
+        int ulpduLength = Wire.u16(in, pos);
+        int wire = Fpdu.length(ulpduLength);
+        if (left < wire) {
+            return false;
+        }
+        if (preamble.check(in, pos, rfc7306Enabled) != null) {
+            return false;
+        }
+        long crcAt = pos + wire - Fpdu.CRC_LENGTH;
+        if (crcEnabled) {
+            int computed = crc.reset().update(in, pos, crcAt - pos).value();
+            crc.reset();
+            if (computed != Crc32c.getWire(in, crcAt)) {
+                return false;
+            }
+        }
+        fpduStarted = true;
+        fpduStart = streamPosition;
+        // the headers are read where they lie: the window holds them until the FPDU's end
+        headerAt = in;
+        headerBase = pos;
+        ddpHeader.wrap(in, pos + Fpdu.LENGTH_FIELD);
+        headerNeed = Fpdu.LENGTH_FIELD + preamble.headerLength();
+        headerFill = headerNeed;
+        advance(headerNeed);
+        crcFrom = pos;
+        checkedWhole = true;
+        payloadLength = ulpduLength - preamble.headerLength();
+        payloadPosition = 0;
+        padRemaining = Fpdu.pad(ulpduLength);
+        state = payloadLength > 0 ? S_PAYLOAD : padRemaining > 0 ? S_PAD : S_CRC;
+        return true;
+    }
+
+    /** Turns the whole-FPDU path ({@link #decodeWhole}) on or off; on by default. */
+    public FpduDecoder wholeFpduPath(boolean on) {
+        this.wholeFpduPath = on;
+        return this;
+    }
+
+    private int endOfFpdu(boolean crcChecked) {
         crcFill = 0;
         // RFC 5044 §4.4: if CRC was negotiated, an FPDU whose CRC does not match is invalid (MPA
         // error 2). Without CRC the field is present but MUST NOT be checked.
-        if (crcEnabled && Crc32c.getWire(crcBuffer, 0) != crc.value()) {
+        if (crcEnabled && !crcChecked && Crc32c.getWire(crcBuffer, 0) != crc.value()) {
             preambleError = null;
             fail(MpaError.CRC_ERROR);
             return ERROR;
@@ -402,11 +478,11 @@ public final class FpduDecoder {
 
     /** After {@link #HEADER}: where the RDMAP header (Read Request, Terminate, ...) is. */
     public MemorySegment rdmapHeaderSegment() {
-        return headerBuffer;
+        return headerAt;
     }
 
     public long rdmapHeaderOffset() {
-        return Fpdu.LENGTH_FIELD + (long) DdpHeader.headerLength(ddpHeader.control());
+        return headerBase + Fpdu.LENGTH_FIELD + DdpHeader.headerLength(ddpHeader.control());
     }
 
     public int rdmapHeaderLength() {

@@ -70,6 +70,10 @@ public final class FpduEncoder {
                       MemorySegment header, long headerOffset, int headerLength,
                       MemorySegment payload, long payloadOffset, int payloadLength) {
         int ulpduLength = checkUlpduLength(headerLength, payloadLength);
+        if (!markersEnabled) {
+            return encodeWithoutMarkers(dst, dstOffset, header, headerOffset, headerLength,
+                    payload, payloadOffset, payloadLength, ulpduLength);
+        }
         long d = dstOffset;
         // RFC 5044 §4.3: a marker that falls exactly between two FPDUs belongs to the next one
         // (FPDUPTR 0), and the CRC of that FPDU covers it (RFC 5044 §4.4).
@@ -88,6 +92,35 @@ public final class FpduEncoder {
         }
         int crcValue = crcEnabled ? crc.reset().update(dst, dstOffset, d - dstOffset).value() : 0;
         return (int) (putCrc(dst, d, crcValue) - dstOffset);
+    }
+
+    /**
+     * {@link #encode} on a stream without markers, the small-message path: the length field and
+     * the pad are written in place, the header and payload copied once each, one CRC pass.
+     */
+    private int encodeWithoutMarkers(MemorySegment dst, long dstOffset, MemorySegment header, long headerOffset,
+                                     int headerLength, MemorySegment payload, long payloadOffset, int payloadLength,
+                                     int ulpduLength) {
+        Wire.put16(dst, dstOffset, ulpduLength);
+        long d = dstOffset + Fpdu.LENGTH_FIELD;
+        MemorySegment.copy(header, headerOffset, dst, d, headerLength);
+        d += headerLength;
+        if (payloadLength > 0) {
+            MemorySegment.copy(payload, payloadOffset, dst, d, payloadLength);
+            d += payloadLength;
+        }
+        int pad = Fpdu.pad(ulpduLength);
+        if (pad > 0) {
+            // RFC 5044 §4.1: PAD MUST be zeros; the CRC field written next covers the rest of these four
+            Wire.put32(dst, d, 0);
+            d += pad;
+        }
+        int crcValue = crcEnabled ? crc.reset().update(dst, dstOffset, d - dstOffset).value() : 0;
+        int written = (int) (d - dstOffset) + Fpdu.CRC_LENGTH;
+        Crc32c.putWire(dst, d, crcValue);
+        fpduStart = streamPosition;
+        streamPosition += written;
+        return written;
     }
 
     /**

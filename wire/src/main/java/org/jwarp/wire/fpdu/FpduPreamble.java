@@ -32,9 +32,14 @@ final class FpduPreamble {
      * @return the Terminate the first broken rule calls for, or null
      */
     TerminateError check(MemorySegment fpdu, boolean rfc7306Enabled) {
-        ulpduLength = Wire.u16(fpdu, 0);
-        int ddpControl = Wire.u8(fpdu, Fpdu.LENGTH_FIELD);
-        int rdmapControl = Wire.u8(fpdu, Fpdu.LENGTH_FIELD + 1);
+        return check(fpdu, 0, rfc7306Enabled);
+    }
+
+    /** As {@link #check(MemorySegment, boolean)}, for an FPDU that starts at {@code at}. */
+    TerminateError check(MemorySegment fpdu, long at, boolean rfc7306Enabled) {
+        ulpduLength = Wire.u16(fpdu, at);
+        int ddpControl = Wire.u8(fpdu, at + Fpdu.LENGTH_FIELD);
+        int rdmapControl = Wire.u8(fpdu, at + Fpdu.LENGTH_FIELD + 1);
         boolean tagged = (ddpControl & DdpHeader.T) != 0;
         // A ULPDU shorter than the smallest DDP header cannot be a DDP segment at all; nothing in
         // RFC 5041 names this, so it is reported as a catastrophic error of this stream.

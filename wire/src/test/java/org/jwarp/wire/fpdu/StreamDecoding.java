@@ -31,7 +31,13 @@ public final class StreamDecoding {
      */
     public static Outcome decode(byte[] stream, boolean crc, boolean markers, long streamPosition,
                                  IntUnaryOperator windowSize) {
-        FpduDecoder d = new FpduDecoder().start(crc, markers, true, streamPosition);
+        return decode(stream, crc, markers, streamPosition, windowSize, true);
+    }
+
+    /** As {@link #decode(byte[], boolean, boolean, long, IntUnaryOperator)}, with the whole-FPDU path on or off. */
+    public static Outcome decode(byte[] stream, boolean crc, boolean markers, long streamPosition,
+                                 IntUnaryOperator windowSize, boolean wholeFpduPath) {
+        FpduDecoder d = new FpduDecoder().start(crc, markers, true, streamPosition).wholeFpduPath(wholeFpduPath);
         List<FrameStream.Frame> frames = new ArrayList<>();
         byte[] payload = null;
         String header = null;
@@ -50,9 +56,11 @@ public final class StreamDecoding {
                 }
                 switch (ev) {
                     case FpduDecoder.HEADER -> {
-                        int hl = (int) (d.rdmapHeaderOffset() - 2 + d.rdmapHeaderLength());
+                        // the DDP header and the RDMAP header after it, wherever the decoder holds them
+                        long ddp = d.ddpHeader().offset();
+                        int hl = (int) (d.rdmapHeaderOffset() - ddp + d.rdmapHeaderLength());
                         byte[] h = new byte[hl];
-                        MemorySegment.copy(d.rdmapHeaderSegment(), 2, MemorySegment.ofArray(h), 0, hl);
+                        MemorySegment.copy(d.rdmapHeaderSegment(), ddp, MemorySegment.ofArray(h), 0, hl);
                         header = HEX.formatHex(h);
                         payload = new byte[d.payloadLength()];
                     }
