@@ -76,6 +76,15 @@ public final class RdmapStream {
         s.state = State.RTS;
     }
 
+    /**
+     * Turns the small-message path on or off (on by default): an FPDU that lies whole in a window
+     * of received bytes is checked and its headers read in place in one step. The bytes on the
+     * wire and every rule are the same either way.
+     */
+    public void smallMessagePath(boolean on) {
+        s.decoder.wholeFpduPath(on);
+    }
+
     public State state() {
         return s.state;
     }

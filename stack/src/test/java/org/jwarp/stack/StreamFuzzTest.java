@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * valid WRITEs, SENDs, WRITEs with immediate data and READs for the victim's layout; each input
  * mutates such a stream (header fields set to edge values, lengths, opcodes, STags — among them the
  * STag of a region the peer was not given — offsets and MSNs, with the CRC recomputed or not; bit
- * flips; FPDUs dropped, repeated or swapped) and feeds it to a fresh victim in random windows.
+ * flips; FPDUs dropped, repeated or swapped) and feeds it to a fresh victim in random windows,
+ * half of them with the small-message path off ({@link RdmapStream#smallMessagePath}).
  * After every input:
  * <ul>
  *   <li>no exception escaped the stream;</li>
@@ -85,7 +86,7 @@ class StreamFuzzTest {
         }
 
         /** A new stream, the same STags as every other victim, the memory refilled. */
-        void reset(StreamParameters p) {
+        void reset(StreamParameters p, boolean smallMessagePath) {
             layout.fill(SECRET);
             for (int i = 0; i < R1; i++) {
                 layout.set(ValueLayout.JAVA_BYTE, GUARD + i, (byte) (i % 97));
@@ -114,6 +115,7 @@ class StreamFuzzTest {
                 rq.post();
             }
             stream.establish(p, 0);
+            stream.smallMessagePath(smallMessagePath);
             sink = new BufferFpduSink(sinkBuffer).start(p.crc(), p.markersTx(), 0);
         }
 
@@ -186,7 +188,8 @@ class StreamFuzzTest {
     static boolean runOne(long seed, List<byte[]> corpus, Victim v, StreamParameters params) {
         RandomGenerator rnd = Seeds.random(seed);
         byte[] input = corpus.get(rnd.nextInt(corpus.size())).clone();
-        v.reset(params);
+        // half the inputs on each receive path: the small-message path must answer as the general one
+        v.reset(params, rnd.nextBoolean());
         Expect expect = Expect.ANY;
         int mutations = 1 + rnd.nextInt(3);
         for (int m = 0; m < mutations; m++) {
@@ -391,7 +394,7 @@ class StreamFuzzTest {
         List<byte[]> out = new ArrayList<>();
         try (Arena arena = Arena.ofConfined()) {
             Victim layout = new Victim(arena);
-            layout.reset(params);     // the STags a victim will have
+            layout.reset(params, true);     // the STags a victim will have
             int r1 = layout.r1.stag();
             long r1Base = layout.r1.iova();
             for (int c = 0; c < CORPUS; c++) {

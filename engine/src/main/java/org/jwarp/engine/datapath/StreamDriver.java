@@ -154,6 +154,7 @@ public final class StreamDriver {
         StreamParameters sp = StreamParameters.of(mp, emss(), c.device().config().rfc7306());
         RdmapStream stream = qp.stream();
         stream.establish(sp, 0);
+        stream.smallMessagePath(c.device().jwarpConfig().smallMessagePath());
         counters = qp.counterSet();
         cSocketWrites = counters.require(CounterNames.SOCKET_WRITES);
         cSocketReads = counters.require(CounterNames.SOCKET_READS);

@@ -67,10 +67,16 @@ import org.jwarp.verbs.spi.ProviderConfig;
  *                      itself, so that an answer due within a round trip needs no thread woken on
  *                      this side; then it hands the engine to the standby thread. 0: hand over
  *                      at once (an event-driven thread then spends no CPU while it waits)
+ * @param smallMessagePath whether a message of one FPDU takes the small-message path: framed
+ *                      with its length and pad written in place, and on receive checked and its
+ *                      headers read in place in one step when the FPDU lies whole in the staging
+ *                      buffer (docs/design.md, "The small-message path"). Off, every FPDU goes
+ *                      the general way; the wire and every rule are the same either way
  */
 public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleStrategyKind idleStrategy,
                           Backoff backoff, List<Integer> cpuList, RssConfig rss, boolean numa, SocketIo socketIo,
-                          int readinessFrom, long rxDirectFrom, NanoClock clock, long runBeforeSleepNanos)
+                          int readinessFrom, long rxDirectFrom, NanoClock clock, long runBeforeSleepNanos,
+                          boolean smallMessagePath)
         implements ProviderConfig {
 
     /**

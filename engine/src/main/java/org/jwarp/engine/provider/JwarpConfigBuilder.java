@@ -28,6 +28,7 @@ public final class JwarpConfigBuilder {
     private long rxDirectFrom = JwarpConfig.DEFAULT_RX_DIRECT_FROM;
     private NanoClock clock = NanoClock.SYSTEM;
     private long runBeforeSleepNanos = JwarpConfig.DEFAULT_RUN_BEFORE_SLEEP_NANOS;
+    private boolean smallMessagePath = true;
     private int availableProcessors = -1;
 
     JwarpConfigBuilder() {
@@ -46,6 +47,7 @@ public final class JwarpConfigBuilder {
         rxDirectFrom = c.rxDirectFrom();
         clock = c.clock();
         runBeforeSleepNanos = c.runBeforeSleepNanos();
+        smallMessagePath = c.smallMessagePath();
     }
 
     /**
@@ -172,6 +174,16 @@ public final class JwarpConfigBuilder {
     }
 
     /**
+     * Sets {@link JwarpConfig#smallMessagePath()} (default on).
+     * @param smallMessagePath false: every FPDU goes the general way (for comparison and tests)
+     * @return this builder
+     */
+    public JwarpConfigBuilder smallMessagePath(boolean smallMessagePath) {
+        this.smallMessagePath = smallMessagePath;
+        return this;
+    }
+
+    /**
      * The processor count the defaults and the spinner rule use, instead of
      * {@link Runtime#availableProcessors()} (tests; containers whose quota the JVM misreads).
      *
@@ -196,6 +208,6 @@ public final class JwarpConfigBuilder {
         int cores = availableProcessors > 0 ? availableProcessors : Runtime.getRuntime().availableProcessors();
         ThreadingMode mode = threadingMode != null ? threadingMode : JwarpConfig.defaultThreadingMode(cores);
         return new JwarpConfig(mode, engineThreads, idleStrategy, backoff, cpuList, rss, numa, socketIo,
-                readinessFrom, rxDirectFrom, clock, runBeforeSleepNanos).checkProcessors(cores);
+                readinessFrom, rxDirectFrom, clock, runBeforeSleepNanos, smallMessagePath).checkProcessors(cores);
     }
 }

@@ -3,7 +3,8 @@ package org.jwarp.engine.provider;
 import org.jwarp.verbs.DeviceConfig;
 
 /**
- * The engine settings the tests start from: the defaults on the socket I/O layer the suite runs on.
+ * The engine settings the tests start from: the defaults on the socket I/O layer the suite runs on,
+ * with the small-message path on or off as the run says.
  * The engine's suite runs once per layer (engine/pom.xml's surefire executions set
  * {@value #SOCKET_IO_PROPERTY}); a test that names its own layer keeps it. The property chooses
  * what the tests run on, never how the engine behaves: the engine reads no system property.
@@ -13,7 +14,15 @@ public final class SuiteConfig {
     /** The test run's socket I/O layer (auto, nio, syscalls, uring, uring-sqpoll); unset: auto. */
     public static final String SOCKET_IO_PROPERTY = "jwarp.test.socketIo";
 
+    /** Set to {@code off}: this run of the suite has the small-message path off ({@link JwarpConfig#smallMessagePath()}). */
+    public static final String SMALL_MESSAGE_PATH_PROPERTY = "jwarp.test.smallMessagePath";
+
     private SuiteConfig() {
+    }
+
+    /** {@return whether this run of the suite has the small-message path on (the default)} */
+    public static boolean smallMessagePath() {
+        return !"off".equals(System.getProperty(SMALL_MESSAGE_PATH_PROPERTY));
     }
 
     /** {@return the socket I/O layer this run of the suite is for} */
@@ -24,7 +33,7 @@ public final class SuiteConfig {
 
     /** {@return a builder of the engine's defaults on this run's socket I/O layer} */
     public static JwarpConfigBuilder jwarp() {
-        return JwarpConfig.builder().socketIo(socketIo());
+        return JwarpConfig.builder().socketIo(socketIo()).smallMessagePath(smallMessagePath());
     }
 
     /** {@return the device defaults with {@link #jwarp()}'s engine settings} */
