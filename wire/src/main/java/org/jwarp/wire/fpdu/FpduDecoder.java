@@ -192,6 +192,9 @@ public final class FpduDecoder {
                     chunkLength = n;
                     chunkPayloadPosition = payloadPosition;
                     advance(n);
+                    // the CRC reads the chunk before the caller copies it, so that the copy reads
+                    // from cache what the CRC brought in, rather than the CRC what the copy evicted
+                    flushCrc();
                     payloadPosition += n;
                     if (payloadPosition == payloadLength) {
                         state = padRemaining > 0 ? S_PAD : S_CRC;
