@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
-import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import org.jwarp.engine.datapath.Connection;
@@ -108,19 +107,16 @@ public final class JwarpConnectionManager implements ConnectionManager {
     }
 
     /**
-     * Binds {@code ch} to the source address the kernel's route to {@code remote} uses and an
-     * ephemeral port (a connected UDP socket tells the route; no packet is sent), and returns the
-     * local address; null if the route cannot be told (the connect then says why).
+     * Binds {@code ch} to the source address the kernel's route to {@code remote} uses
+     * ({@link RouteSource}) and an ephemeral port, and returns the local address; null if the
+     * route cannot be told (the connect then says why).
      */
     private static InetSocketAddress bindForRoute(SocketChannel ch, InetSocketAddress remote) throws IOException {
         if (remote.isUnresolved()) {
             return null;
         }
-        InetAddress source;
-        try (DatagramChannel probe = DatagramChannel.open()) {
-            probe.connect(remote);
-            source = ((InetSocketAddress) probe.getLocalAddress()).getAddress();
-        } catch (IOException | RuntimeException e) {
+        InetAddress source = RouteSource.of(remote, System.nanoTime());   // the host's routes, on the host's clock
+        if (source == null) {
             return null;
         }
         ch.bind(new InetSocketAddress(source, 0));

@@ -102,10 +102,7 @@ public final class Connection implements EngineScheduler.Scheduled {
         owner = next;
     }
 
-    /**
-     * Every change of phase goes through here: a passive connection that closes gives its place in
-     * the listener's admission back, once.
-     */
+    /** Every change of phase goes through here: a closing passive connection gives its admission place back, once. */
     private void phase(int next) {
         phase = next;
         if (schedule.parked()) {
@@ -138,10 +135,8 @@ public final class Connection implements EngineScheduler.Scheduled {
 
     /** This connection's standing with its engine thread's scheduler (engine thread). */
     private final Schedule schedule = new Schedule();
-    /** Its index in its engine thread's list ({@link IndexedList}); -1 in none. */
+    /** Its index in its engine thread's list ({@link org.jwarp.engine.runtime.IndexedList}); -1 in none. */
     private int listSlot = -1;
-
-    /** This connection's slot in its engine thread's list ({@link org.jwarp.engine.runtime.IndexedList}). */
     public int listSlot() {
         return listSlot;
     }
@@ -164,10 +159,15 @@ public final class Connection implements EngineScheduler.Scheduled {
         return schedule;
     }
 
-    /** Established and running, nothing framed or waiting for room in the socket, no setup timer. */
+    /** Established and running, nothing framed or waiting for room, no timer its engine thread does not hold. */
     @Override
     public boolean idle() {
         return phase == RUNNING && driver.quiet();
+    }
+
+    @Override
+    public long deadline() {
+        return phase == RUNNING ? driver.deadline() : inSetup() ? setup.deadline() : EngineScheduler.POLL;
     }
 
     @Override

@@ -54,6 +54,11 @@ public final class AdaptiveIdleStrategy implements IdleStrategy {
             reset();
             return;
         }
+        if (idleSince == Long.MIN_VALUE) {
+            // the spin is timed from the first idle cycle: a cycle over many connections may take
+            // microseconds, and 64 of them uncounted would outlast the spin several times
+            idleSince = clock.nanoTime();
+        }
         if (spins < SPINS_PER_CLOCK_READ) {
             spins++;
             Thread.onSpinWait();
@@ -61,9 +66,6 @@ public final class AdaptiveIdleStrategy implements IdleStrategy {
         }
         spins = 0;
         long now = clock.nanoTime();
-        if (idleSince == Long.MIN_VALUE) {
-            idleSince = now;
-        }
         if (now - idleSince < spinNanos) {
             Thread.onSpinWait();
         } else {
