@@ -159,10 +159,10 @@ public final class Connection implements EngineScheduler.Scheduled {
         return schedule;
     }
 
-    /** Established and running, nothing framed or waiting for room, no timer its engine thread does not hold. */
+    /** Running with nothing to send and no timer its thread does not hold; or closed, nothing posted to flush. */
     @Override
     public boolean idle() {
-        return phase == RUNNING && driver.quiet();
+        return phase == RUNNING ? driver.quiet() : phase == CLOSED && qp != null && !qp.hasPosted();
     }
 
     @Override
@@ -247,11 +247,11 @@ public final class Connection implements EngineScheduler.Scheduled {
         interest(IoDriver.OP_READ);
     }
 
-    /** One step of this connection's work; returns how much was done (0 = idle). */
+    /** One step of this connection's work (a connect that completed sends its Request at once); 0 = idle. */
     public int doWork(long now) {
         try {
             return switch (phase) {
-                case CONNECTING -> setup.connectWork(now);
+                case CONNECTING -> setup.connectWork(now) + (phase == HANDSHAKE ? setup.handshakeWork(now) : 0);
                 case HANDSHAKE -> setup.handshakeWork(now);
                 case RUNNING -> driver.work(now);
                 default -> qp == null ? 0 : qp.stream().flush();
@@ -421,10 +421,7 @@ public final class Connection implements EngineScheduler.Scheduled {
         end(CmEvent.Disconnected.Cause.LOCAL);
     }
 
-    /**
-     * The QP was reset by the application: the connection ends (with its one event) without
-     * touching the QP's queues, which the reset empties without completions, and lets go of the QP.
-     */
+    /** The QP was reset: the connection ends (its one event) without touching the QP's queues; it lets go of the QP. */
     public void abandon() {
         if (phase != CLOSED) {
             boolean wasEstablished = phase == RUNNING && driver.established();
@@ -440,6 +437,7 @@ public final class Connection implements EngineScheduler.Scheduled {
             }
         }
         qp = null;
+        phase(CLOSED);                      // a parked connection is visited again, and let go
     }
 
     /** TCP failed under the stream (reset, error): no Terminate can be sent; everything is flushed. */

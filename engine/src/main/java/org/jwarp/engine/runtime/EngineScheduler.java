@@ -217,6 +217,9 @@ public final class EngineScheduler<C extends EngineScheduler.Scheduled> {
             C c = active.get(i);
             if (!quiet(c)) {
                 next = Math.min(next, c.deadline());
+                if (next == POLL) {
+                    return POLL;
+                }
             }
         }
         return next;
