@@ -9,11 +9,13 @@ import org.jwarp.sys.NanoClock;
  * I/O driver, a post or a socket turning readable ends the park at once. Unlike
  * {@link BackoffIdleStrategy} it never takes a short plain park, which sees neither.
  *
- * <p>Owned by one thread; allocates nothing. The clock is read once per 64 spins.
+ * <p>Owned by one thread; allocates nothing. The clock is read when the thread goes idle and
+ * then once per {@value #SPINS_PER_CLOCK_READ} spins, so that a spin of cycles that take
+ * microseconds each (a readiness check, reads of many connections) does not outlast its time.
  */
 public final class AdaptiveIdleStrategy implements IdleStrategy {
 
-    private static final int SPINS_PER_CLOCK_READ = 64;
+    static final int SPINS_PER_CLOCK_READ = 8;
 
     private final Parker parker;
     private final long spinNanos;
@@ -55,9 +57,7 @@ public final class AdaptiveIdleStrategy implements IdleStrategy {
             return;
         }
         if (idleSince == Long.MIN_VALUE) {
-            // the spin is timed from the first idle cycle: a cycle over many connections may take
-            // microseconds, and 64 of them uncounted would outlast the spin several times
-            idleSince = clock.nanoTime();
+            idleSince = clock.nanoTime();           // the spin is timed from the first idle cycle
         }
         if (spins < SPINS_PER_CLOCK_READ) {
             spins++;
