@@ -331,7 +331,7 @@ public final class Connection implements EngineScheduler.Scheduled {
     }
 
     /** In TCP connect or MPA setup (not running, not closed). */
-    boolean inSetup() {
+    public boolean inSetup() {
         return phase == CONNECTING || phase == HANDSHAKE;
     }
 

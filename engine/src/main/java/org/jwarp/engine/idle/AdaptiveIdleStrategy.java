@@ -73,6 +73,15 @@ public final class AdaptiveIdleStrategy implements IdleStrategy {
         }
     }
 
+    /** Work that was setup steps only: the spin time goes on from where it was, or is over. */
+    @Override
+    public void setupWorked() {
+        spins = 0;
+        if (idleSince == Long.MIN_VALUE) {
+            idleSince = clock.nanoTime() - spinNanos;
+        }
+    }
+
     @Override
     public void reset() {
         idleSince = Long.MIN_VALUE;

@@ -121,6 +121,7 @@ public final class EngineWorker implements Agent {
     public int doWork() {
         doorbell.consume();
         int work = commands.run();
+        int setupWork = work;
         long now = device.clock().nanoTime();
         long s = io.sleeps();
         boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
@@ -149,6 +150,7 @@ public final class EngineWorker implements Agent {
         int kept = 0;
         for (int i = 0; i < active.size(); i++) {          // by index: an end in an event handler may unpark one
             Connection c = active.get(i);
+            boolean setup = c.inSetup();
             int done;
             try {
                 done = c.doWork(now);
@@ -157,6 +159,9 @@ public final class EngineWorker implements Agent {
                 done = 1;
             }
             work += done;
+            if (setup) {
+                setupWork += done;
+            }
             if (c.finished()) {
                 connections.remove(c);                      // a failed setup releases its socket and buffers
                 work++;
@@ -172,6 +177,7 @@ public final class EngineWorker implements Agent {
             work += tenants.get(i).doWork(now);
         }
         idleCycles = work == 0 ? idleCycles + 1 : 0;
+        setupOnly = work > 0 && work == setupWork;
         if (work == 0 && sleepsLong) {
             noteTimers();                                   // the thread may sleep after this cycle
         }
@@ -204,6 +210,14 @@ public final class EngineWorker implements Agent {
             c.failed(e);                                    // as in a whole cycle: that connection only
             return 1;
         }
+    }
+
+    /** Whether the last cycle's work was all setup steps: commands and MPA exchanges, no traffic. */
+    private boolean setupOnly;
+
+    @Override
+    public boolean setupOnly() {
+        return setupOnly;
     }
 
     /**

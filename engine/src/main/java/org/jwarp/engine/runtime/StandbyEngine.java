@@ -138,7 +138,11 @@ public final class StandbyEngine implements Runnable {
             if (work < 0) {
                 return;                  // an application thread is in a cycle
             }
-            idle.idle(work);
+            if (work > 0 && worker.setupOnly()) {
+                idle.setupWorked();
+            } else {
+                idle.idle(work);
+            }
         }
     }
 
