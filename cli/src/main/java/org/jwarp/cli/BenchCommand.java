@@ -86,6 +86,10 @@ final class BenchCommand implements Callable<Integer> {
             + " measure: syscalls, uring, uring-sqpoll, nio (default: each of them that works here).")
     List<String> io;
 
+    @Option(names = "--only", paramLabel = "CASE,...", split = ",", description = "Run only these cases: stream,"
+            + " rate, pingpong, read, setup (default: all of them).")
+    List<String> only;
+
     @Option(names = "--json", description = "Print one JSON document (schema " + JSON_SCHEMA + ") instead of the table.")
     boolean json;
 
@@ -100,6 +104,16 @@ final class BenchCommand implements Callable<Integer> {
         RATE("64 B WRITE rate, post list 16", TestKind.WRITE_BW, 64, 16, TransportKind.SOCKETS_NIO),
         PINGPONG("8 B WRITE ping-pong", TestKind.WRITE_LAT, 8, 1, TransportKind.SOCKETS_BUSYPOLL),
         READ_PASSIVE("1 MiB READ, passive side", TestKind.READ_BW, 1 << 20, 1, null);
+
+        /** The case's name for {@code --only}. */
+        String option() {
+            return switch (this) {
+                case STREAM -> "stream";
+                case RATE -> "rate";
+                case PINGPONG -> "pingpong";
+                case READ_PASSIVE -> "read";
+            };
+        }
 
         final String label;
         final TestKind test;
@@ -135,6 +149,8 @@ final class BenchCommand implements Callable<Integer> {
             throw bad("--rounds must be at least 100, not " + rounds);
         }
         List<JwarpConfig.SocketIo> layers = layers();
+        List<Case> cases = cases();
+        boolean setup = only == null || only.contains("setup");
         cpus = ThreadAffinity.getAffinity().orElse(null);
         if (toad) {
             String why = !ThreadAffinity.isSupported() ? ThreadAffinity.unsupportedReason()
@@ -170,8 +186,8 @@ final class BenchCommand implements Callable<Integer> {
         }
         try (Progress progress = Progress.forTerminal()) {
             int caseIndex = 0;
-            for (Case c : Case.values()) {
-                progress.size(caseIndex++, Case.values().length, c.size, 0);
+            for (Case c : cases) {
+                progress.size(caseIndex++, cases.size(), c.size, 0);
                 List<String> variants = new ArrayList<>();
                 for (JwarpConfig.SocketIo l : layers) {
                     variants.add(l.option());
@@ -215,8 +231,10 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 out.flush();
             }
-            progress.step(Case.values().length, Case.values().length + 1, "connection setup", 0);
-            rows.addAll(BenchSetupLines.run(out, pairs, quick, layers.getFirst()));
+            if (setup) {
+                progress.step(cases.size(), cases.size() + 1, "connection setup", 0);
+                rows.addAll(BenchSetupLines.run(out, pairs, quick, layers.getFirst()));
+            }
             progress.clear();
         }
         out.println();
@@ -242,6 +260,23 @@ final class BenchCommand implements Callable<Integer> {
             real.flush();
         }
         return verified ? 0 : 1;
+    }
+
+    /** The cases {@code --only} names (all of them without it); "setup" is the setup lines'. */
+    private List<Case> cases() {
+        if (only == null) {
+            return List.of(Case.values());
+        }
+        List<String> names = new ArrayList<>(List.of("setup"));
+        for (Case c : Case.values()) {
+            names.add(c.option());
+        }
+        for (String name : only) {
+            if (!names.contains(name)) {
+                throw bad("--only takes stream, rate, pingpong, read or setup, not '" + name + "'");
+            }
+        }
+        return java.util.Arrays.stream(Case.values()).filter(c -> only.contains(c.option())).toList();
     }
 
     private List<JwarpConfig.SocketIo> layers() {

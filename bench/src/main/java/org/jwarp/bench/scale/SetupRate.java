@@ -31,7 +31,7 @@ import org.jwarp.verbs.RdmaDevice;
  * the server's count of its own Established (the RTR arrived) before the clock stops. The sockets
  * baseline counts a TCP connect plus one request and one reply of the same private-data size.
  * Each is run serially (the next started when one is done) or with {@code window} in flight; the
- * connections are closed after the clock stops.
+ * connections are closed after the clock stops, and a run returns once the server closed its QPs.
  */
 public final class SetupRate implements AutoCloseable {
 
@@ -102,6 +102,8 @@ public final class SetupRate implements AutoCloseable {
                 throw new PerfException("closing jwarp connections: " + (e == null ? "no event" : e));
             }
         }
+        // the server's side of the close is done before the next run, which it would slow otherwise
+        link.ask(ScaleMessage.of("closed", serverEstablished), WAIT);
         return r;
     }
 

@@ -34,13 +34,15 @@ import org.jwarp.verbs.RdmaDevice;
  * as the Request did, and a TCP listener (the sockets baseline) that answers each connection's
  * request with a reply of the same size, one NIO selector thread for all. Both close what the
  * client closes. On the control connection ({@link ScaleMessage}): "setup" gives the two ports,
- * "established N" waits until N jwarp connections have reached RTS here, "bye" ends it.
+ * "established N" waits until N jwarp connections have reached RTS here, "closed N" until N of
+ * their QPs were closed here, "bye" ends it.
  */
 public final class SetupServer {
 
     private final int privateData;
     private final CmEventQueue events = new CmEventQueue();
     private final AtomicInteger established = new AtomicInteger();
+    private final AtomicInteger closed = new AtomicInteger();
     private final AtomicReference<String> failure = new AtomicReference<>();
     private volatile boolean running = true;
     private RdmaDevice device;
@@ -97,6 +99,17 @@ public final class SetupServer {
                             }
                             link.send(ScaleMessage.of("established", established.get()));
                         }
+                        case "closed" -> {
+                            // between runs: the next one starts once this side has let go of the last one's QPs
+                            long deadline = System.nanoTime() + ScaleServer.OP_WAIT.toNanos();
+                            while (closed.get() < m.n() && failure.get() == null && System.nanoTime() - deadline < 0) {
+                                java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                            }
+                            if (failure.get() != null) {
+                                throw new PerfException(failure.get());
+                            }
+                            link.send(ScaleMessage.of("closed", closed.get()));
+                        }
                         default -> throw new PerfException("unknown setup op '" + m.op() + "'");
                     }
                 }
@@ -126,7 +139,10 @@ public final class SetupServer {
                         r.request().accept(qp, AcceptParams.of(new byte[r.request().privateData().length]));
                     }
                     case CmEvent.Established est -> established.incrementAndGet();
-                    case CmEvent.Disconnected d -> d.qp().close();
+                    case CmEvent.Disconnected d -> {
+                        d.qp().close();
+                        closed.incrementAndGet();
+                    }
                     default -> {
                         // a setup that failed here (the client gave up on it) is the client's to report
                     }

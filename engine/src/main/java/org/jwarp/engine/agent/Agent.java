@@ -1,5 +1,7 @@
 package org.jwarp.engine.agent;
 
+import org.jwarp.engine.idle.IdleStrategy;
+
 /**
  * One unit of work run in a duty cycle: the engine worker's loop body. All methods are called on
  * the thread that runs the agent (its owner thread, docs/design.md rule 1).
@@ -18,6 +20,13 @@ public interface Agent {
      *                   and stops the agent. Data-path errors become completions, not exceptions.
      */
     int doWork() throws Exception;
+
+    /**
+     * Whether the last {@link #doWork()}'s work was all on the setup path ({@link IdleStrategy#setupWorked}).
+     */
+    default boolean setupOnly() {
+        return false;
+    }
 
     /** Called once on the agent's thread after the last {@link #doWork()}, also after a failure. */
     default void onClose() {

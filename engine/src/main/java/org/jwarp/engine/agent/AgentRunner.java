@@ -129,7 +129,11 @@ public final class AgentRunner implements AutoCloseable {
                 if (counters != null) {
                     counters.onDutyCycle();
                 }
-                idle.idle(work);
+                if (work > 0 && agent.setupOnly()) {
+                    idle.setupWorked();
+                } else {
+                    idle.idle(work);
+                }
             }
         } catch (Throwable t) {
             fail("in doWork at duty cycle " + (cycles + 1), t);

@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.provider.JwarpQp;
+import org.jwarp.engine.runtime.EngineScheduler;
 import org.jwarp.stack.MpaHandshake;
 
 /**
@@ -41,7 +42,8 @@ public abstract sealed class ConnectionSetup permits InitiatorSetup, ResponderSe
     public final int handshakeWork(long now) throws IOException {
         int work = writeOutput();
         ByteBuffer rx = c.rxBuffer();
-        int n = c.channel().read(rx);
+        // read when the scheduler says, as a running stream is: on readiness among many connections
+        int n = c.schedule().readable() ? c.channel().read(rx) : 0;
         if (n < 0 && peerCloseExpected()) {
             n = 0;
         }
@@ -88,6 +90,27 @@ public abstract sealed class ConnectionSetup permits InitiatorSetup, ResponderSe
             }
         }
         return work;
+    }
+
+    /**
+     * When this setup next needs a duty cycle that no socket readiness or command brings: the
+     * handshake's timeout while it waits for the peer's frame or the application's decision
+     * (RFC 5044 §7.1.2 rule 6); {@link EngineScheduler#POLL} while a frame is being written.
+     */
+    public long deadline() {
+        if (output != null || handshake.output().length > 0) {
+            return EngineScheduler.POLL;
+        }
+        return switch (handshake.phase()) {
+            case AWAIT_REQUEST, AWAIT_REPLY -> handshake.deadline();
+            case AWAIT_DECISION -> decisionDeadline();
+            default -> EngineScheduler.POLL;
+        };
+    }
+
+    /** The deadline while the handshake awaits the application's decision (responder). */
+    long decisionDeadline() {
+        return EngineScheduler.POLL;
     }
 
     /** Writes what the handshake wants sent (the Request or the Reply); 1 if anything went out. */

@@ -62,6 +62,12 @@ public final class InitiatorSetup extends ConnectionSetup {
         return 1;
     }
 
+    /** Connecting: the connect's timeout (its completion is a socket's readiness); then the handshake's. */
+    @Override
+    public long deadline() {
+        return handshake == null ? deadline : super.deadline();
+    }
+
     @Override
     void peerClosed() {
         c.setupFailed(new SetupFailure(SetupFailure.Kind.PROTOCOL,

@@ -2,13 +2,12 @@ package org.jwarp.engine.cm;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
-import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import org.jwarp.engine.datapath.Connection;
+import org.jwarp.engine.io.BoundAddress;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.engine.rss.RssSteering;
@@ -86,16 +85,25 @@ public final class JwarpConnectionManager implements ConnectionManager {
             ch.configureBlocking(false);
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             device.sockets().boundPeerSilence(ch);
-            // RSS: the 4-tuple is known before the first packet, so the engine thread its hash names
-            // owns the QP and the connection from the start
-            InetSocketAddress local = bindForRoute(ch, remote);
+            // RSS: the 4-tuple is known before any byte of MPA, so the engine thread its hash names
+            // owns the QP and the connection from the start. The kernel binds the source address
+            // (its route's) and a port as it sends the SYN, quicker than a bind before the connect,
+            // which searches the ephemeral ports for one unused by any socket of that address.
+            InetSocketAddress local = BoundAddress.available() ? null : RouteSource.bind(ch, remote);
+            ch.connect(remote);
+            if (local == null) {
+                local = BoundAddress.of(ch);
+            }
             RssSteering.Choice owner = device.steer(remote, local);
             jqp.adopt(owner.worker(), owner.entry());
-            ch.connect(remote);
         } catch (IOException e) {
             jqp.unbind();
             closeQuietly(ch, e);
             throw new UncheckedIOException("cannot connect to " + remote + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            jqp.unbind();                      // an unresolved or unsupported address: the QP may connect again
+            closeQuietly(ch, e);
+            throw e;
         }
         long deadline = device.clock().nanoTime() + params.timeout().toNanos();
         Connection c = Connection.connecting(device, ch, remote, jqp, params.privateData(), params.ord(), params.ird(),
@@ -107,27 +115,7 @@ public final class JwarpConnectionManager implements ConnectionManager {
         });
     }
 
-    /**
-     * Binds {@code ch} to the source address the kernel's route to {@code remote} uses and an
-     * ephemeral port (a connected UDP socket tells the route; no packet is sent), and returns the
-     * local address; null if the route cannot be told (the connect then says why).
-     */
-    private static InetSocketAddress bindForRoute(SocketChannel ch, InetSocketAddress remote) throws IOException {
-        if (remote.isUnresolved()) {
-            return null;
-        }
-        InetAddress source;
-        try (DatagramChannel probe = DatagramChannel.open()) {
-            probe.connect(remote);
-            source = ((InetSocketAddress) probe.getLocalAddress()).getAddress();
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        ch.bind(new InetSocketAddress(source, 0));
-        return (InetSocketAddress) ch.getLocalAddress();
-    }
-
-    private static void closeQuietly(SocketChannel ch, IOException cause) {
+    private static void closeQuietly(SocketChannel ch, Exception cause) {
         if (ch != null) {
             try {
                 ch.close();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.provider.JwarpQp;
+import org.jwarp.engine.runtime.EngineScheduler;
 import org.jwarp.engine.runtime.EngineWorker;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.verbs.CmEvent;
@@ -122,6 +123,15 @@ public final class ResponderSetup extends ConnectionSetup implements SetupAdmiss
         requestDelivered = true;
         c.emit(new CmEvent.ConnectRequest(new JwarpConnectionRequest(c.device(), c)));
         return 1;
+    }
+
+    /**
+     * The decision timeout once the application has the request; before (its backlog is full) the
+     * request is offered again in a later cycle.
+     */
+    @Override
+    long decisionDeadline() {
+        return requestDelivered ? handshake.deadline() : EngineScheduler.POLL;
     }
 
     @Override

@@ -102,10 +102,7 @@ public final class Connection implements EngineScheduler.Scheduled {
         owner = next;
     }
 
-    /**
-     * Every change of phase goes through here: a passive connection that closes gives its place in
-     * the listener's admission back, once.
-     */
+    /** Every change of phase goes through here: a closing passive connection gives its admission place back, once. */
     private void phase(int next) {
         phase = next;
         if (schedule.parked()) {
@@ -138,10 +135,8 @@ public final class Connection implements EngineScheduler.Scheduled {
 
     /** This connection's standing with its engine thread's scheduler (engine thread). */
     private final Schedule schedule = new Schedule();
-    /** Its index in its engine thread's list ({@link IndexedList}); -1 in none. */
+    /** Its index in its engine thread's list ({@link org.jwarp.engine.runtime.IndexedList}); -1 in none. */
     private int listSlot = -1;
-
-    /** This connection's slot in its engine thread's list ({@link org.jwarp.engine.runtime.IndexedList}). */
     public int listSlot() {
         return listSlot;
     }
@@ -164,10 +159,15 @@ public final class Connection implements EngineScheduler.Scheduled {
         return schedule;
     }
 
-    /** Established and running, nothing framed or waiting for room in the socket, no setup timer. */
+    /** Running with nothing to send and no timer its thread does not hold; or closed, nothing posted to flush. */
     @Override
     public boolean idle() {
-        return phase == RUNNING && driver.quiet();
+        return phase == RUNNING ? driver.quiet() : phase == CLOSED && qp != null && !qp.hasPosted();
+    }
+
+    @Override
+    public long deadline() {
+        return phase == RUNNING ? driver.deadline() : inSetup() ? setup.deadline() : EngineScheduler.POLL;
     }
 
     @Override
@@ -247,11 +247,11 @@ public final class Connection implements EngineScheduler.Scheduled {
         interest(IoDriver.OP_READ);
     }
 
-    /** One step of this connection's work; returns how much was done (0 = idle). */
+    /** One step of this connection's work (a connect that completed sends its Request at once); 0 = idle. */
     public int doWork(long now) {
         try {
             return switch (phase) {
-                case CONNECTING -> setup.connectWork(now);
+                case CONNECTING -> setup.connectWork(now) + (phase == HANDSHAKE ? setup.handshakeWork(now) : 0);
                 case HANDSHAKE -> setup.handshakeWork(now);
                 case RUNNING -> driver.work(now);
                 default -> qp == null ? 0 : qp.stream().flush();
@@ -331,7 +331,7 @@ public final class Connection implements EngineScheduler.Scheduled {
     }
 
     /** In TCP connect or MPA setup (not running, not closed). */
-    boolean inSetup() {
+    public boolean inSetup() {
         return phase == CONNECTING || phase == HANDSHAKE;
     }
 
@@ -421,10 +421,7 @@ public final class Connection implements EngineScheduler.Scheduled {
         end(CmEvent.Disconnected.Cause.LOCAL);
     }
 
-    /**
-     * The QP was reset by the application: the connection ends (with its one event) without
-     * touching the QP's queues, which the reset empties without completions, and lets go of the QP.
-     */
+    /** The QP was reset: the connection ends (its one event) without touching the QP's queues; it lets go of the QP. */
     public void abandon() {
         if (phase != CLOSED) {
             boolean wasEstablished = phase == RUNNING && driver.established();
@@ -440,6 +437,7 @@ public final class Connection implements EngineScheduler.Scheduled {
             }
         }
         qp = null;
+        phase(CLOSED);                      // a parked connection is visited again, and let go
     }
 
     /** TCP failed under the stream (reset, error): no Terminate can be sent; everything is flushed. */

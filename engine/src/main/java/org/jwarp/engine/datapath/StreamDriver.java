@@ -11,6 +11,8 @@ import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.TcpMss;
 import org.jwarp.engine.provider.JwarpQp;
+import org.jwarp.engine.runtime.EngineScheduler;
+import org.jwarp.engine.runtime.EngineWorker;
 import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.stack.StreamParameters;
@@ -63,6 +65,9 @@ public final class StreamDriver {
     private boolean nudged;
     /** Responder without RTR: when the hold for the initiator's first FPDU ends (0: no such hold). */
     private long responderSpeaksAt;
+    /** The engine thread that holds this connection's clock timer ({@link #timerDue}), and for when. */
+    private EngineWorker timerOn;
+    private long timerAt;
 
     StreamDriver(Connection c, SocketReceiver receiver) {
         this.c = c;
@@ -115,15 +120,56 @@ public final class StreamDriver {
     }
 
     /**
-     * Nothing to send and no timer to watch: established, in full operation, nothing framed and
-     * unwritten, no hold for the initiator's first FPDU, and no nudge due (one that has sent but
-     * never heard keeps watching for a silent peer, {@link #SILENT_PEER_NUDGE_NANOS}).
+     * Nothing to send and nothing to watch but the clock: established, in full operation, nothing
+     * framed and unwritten, and the one timer it may have (the hold for the initiator's first FPDU,
+     * the nudge of a peer that never spoke, {@link #SILENT_PEER_NUDGE_NANOS}) held by its engine
+     * thread, which visits it again when that is due: it may be parked meanwhile.
      */
     boolean quiet() {
         RdmapStream stream = c.qp().stream();
-        return established && responderSpeaksAt == 0 && sink.pending() == 0
-                && stream.state() == RdmapStream.State.RTS
-                && (nudged || stream.fpdusReceived() > 0 || stream.fpdusSent() == 0);
+        if (!established || sink.pending() != 0 || stream.state() != RdmapStream.State.RTS) {
+            return false;
+        }
+        long due = timerDue();
+        return due == EngineScheduler.NO_TIMER || timerOn == c.owner() && timerAt == due;
+    }
+
+    /**
+     * When this running connection next needs a duty cycle that no socket or post brings: the
+     * RTR's timeout (responder), its clock timer, or {@link EngineScheduler#POLL} while bytes wait
+     * for room or the RTR for its turn.
+     */
+    long deadline() {
+        RdmapStream stream = c.qp().stream();
+        if (sink.pending() != 0 || stream.state() != RdmapStream.State.RTS) {
+            return EngineScheduler.POLL;
+        }
+        if (!established) {
+            return c.handshake().isInitiator() ? EngineScheduler.POLL : rtrDeadline;
+        }
+        return timerDue();
+    }
+
+    /** The end of the hold for the initiator's first FPDU, or the silent peer's nudge; else NO_TIMER. */
+    private long timerDue() {
+        RdmapStream stream = c.qp().stream();
+        long due = responderSpeaksAt != 0 ? responderSpeaksAt : EngineScheduler.NO_TIMER;
+        if (!nudged && stream.fpdusReceived() == 0 && stream.fpdusSent() > 0
+                && stream.state() == RdmapStream.State.RTS) {
+            due = Math.min(due, runningSince + SILENT_PEER_NUDGE_NANOS);
+        }
+        return due;
+    }
+
+    /** Its engine thread holds the connection's clock timer, so that it may be parked until then. */
+    private void armTimer() {
+        long due = timerDue();
+        EngineWorker owner = c.owner();
+        if (due != EngineScheduler.NO_TIMER && (timerOn != owner || timerAt != due)) {
+            timerOn = owner;
+            timerAt = due;
+            owner.wakeAt(c, due);
+        }
     }
 
     /** Pieces one socket call of this connection may have. */
@@ -288,6 +334,9 @@ public final class StreamDriver {
                 c.end(stream.peerTerminate() >= 0 ? CmEvent.Disconnected.Cause.TERMINATE_RECEIVED
                         : CmEvent.Disconnected.Cause.TERMINATE_SENT);
             }
+        }
+        if (established) {
+            armTimer();
         }
         return work;
     }

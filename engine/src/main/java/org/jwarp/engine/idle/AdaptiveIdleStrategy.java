@@ -9,11 +9,13 @@ import org.jwarp.sys.NanoClock;
  * I/O driver, a post or a socket turning readable ends the park at once. Unlike
  * {@link BackoffIdleStrategy} it never takes a short plain park, which sees neither.
  *
- * <p>Owned by one thread; allocates nothing. The clock is read once per 64 spins.
+ * <p>Owned by one thread; allocates nothing. The clock is read when the thread goes idle and
+ * then once per {@value #SPINS_PER_CLOCK_READ} spins, so that a spin of cycles that take
+ * microseconds each (a readiness check, reads of many connections) does not outlast its time.
  */
 public final class AdaptiveIdleStrategy implements IdleStrategy {
 
-    private static final int SPINS_PER_CLOCK_READ = 64;
+    static final int SPINS_PER_CLOCK_READ = 8;
 
     private final Parker parker;
     private final long spinNanos;
@@ -54,6 +56,9 @@ public final class AdaptiveIdleStrategy implements IdleStrategy {
             reset();
             return;
         }
+        if (idleSince == Long.MIN_VALUE) {
+            idleSince = clock.nanoTime();           // the spin is timed from the first idle cycle
+        }
         if (spins < SPINS_PER_CLOCK_READ) {
             spins++;
             Thread.onSpinWait();
@@ -61,13 +66,19 @@ public final class AdaptiveIdleStrategy implements IdleStrategy {
         }
         spins = 0;
         long now = clock.nanoTime();
-        if (idleSince == Long.MIN_VALUE) {
-            idleSince = now;
-        }
         if (now - idleSince < spinNanos) {
             Thread.onSpinWait();
         } else {
             parker.park(parkNanos);
+        }
+    }
+
+    /** Work that was setup steps only: the spin time goes on from where it was, or is over. */
+    @Override
+    public void setupWorked() {
+        spins = 0;
+        if (idleSince == Long.MIN_VALUE) {
+            idleSince = clock.nanoTime() - spinNanos;
         }
     }
 

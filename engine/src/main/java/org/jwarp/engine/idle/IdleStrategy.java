@@ -15,6 +15,17 @@ public interface IdleStrategy {
      */
     void idle(int workCount);
 
+    /**
+     * Called instead of {@code idle(workCount)} after a cycle whose work was all on the setup path
+     * (commands, steps of MPA exchanges): the thread goes on at once, as after any work, but a
+     * strategy that spins after traffic does not spin again for it — the answer to a setup step is
+     * a round trip through another process away, longer than a spin, and on a small machine the
+     * spin takes the CPU that process needs.
+     */
+    default void setupWorked() {
+        idle(1);
+    }
+
     /** Forgets how long the thread has been idle (the next idle step is the cheapest one). */
     void reset();
 

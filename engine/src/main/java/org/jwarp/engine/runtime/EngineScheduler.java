@@ -25,8 +25,9 @@ import java.util.function.Consumer;
  *       is parked: not visited until its socket is readable, its QP is posted to, something ends
  *       it, or reads stop following readiness. A post and a park each write their flag before they
  *       read the other's (a full fence on each side), so no post is missed.</li>
- *   <li><b>Timers.</b> Whether any visited connection has a timer running, so that a sleeping
- *       engine wakes for it.</li>
+ *   <li><b>Timers.</b> The earliest deadline among the visited connections that are not quiet
+ *       (an MPA timeout, the wait for an RTR), so that a sleeping engine wakes for it and not
+ *       before; one that cannot name its deadline is polled.</li>
  * </ul>
  *
  * Time comes in as {@code now} from the worker's injected clock; readiness from a
@@ -38,6 +39,11 @@ public final class EngineScheduler<C extends EngineScheduler.Scheduled> {
 
     /** Duty cycles between two reads of a quiet connection while the engine spins. */
     public static final int QUIET_READ_EVERY = 8;
+
+    /** {@link #nextTimer()}: no visited connection waits on a timer. */
+    public static final long NO_TIMER = Long.MAX_VALUE;
+    /** {@link Scheduled#deadline()}: the connection cannot name its deadline, and is polled. */
+    public static final long POLL = Long.MIN_VALUE;
 
     /** A connection as the scheduler sees it. */
     public interface Scheduled {
@@ -52,6 +58,15 @@ public final class EngineScheduler<C extends EngineScheduler.Scheduled> {
 
         /** Parked or visited again: the QP's posters look at the same flag. */
         void parkedChanged(boolean parked);
+
+        /**
+         * When a connection that is not {@linkplain #idle idle} next needs a duty cycle that no
+         * socket, post or command brings (the clock's nanoseconds): {@link #NO_TIMER} for never,
+         * {@link #POLL} if it cannot say (it is then polled).
+         */
+        default long deadline() {
+            return POLL;
+        }
     }
 
     /** Which sockets have bytes: calls {@code readable} for each (the readiness check). */
@@ -189,12 +204,25 @@ public final class EngineScheduler<C extends EngineScheduler.Scheduled> {
 
     /** Whether a visited connection has something other than a post or bytes to wait for (a timer). */
     boolean timersRunning() {
+        return nextTimer() != NO_TIMER;
+    }
+
+    /**
+     * The earliest deadline of the visited connections that are not quiet: {@link #NO_TIMER} if
+     * none, {@link #POLL} if one of them cannot name its own.
+     */
+    long nextTimer() {
+        long next = NO_TIMER;
         for (int i = 0; i < active.size(); i++) {
-            if (!quiet(active.get(i))) {
-                return true;
+            C c = active.get(i);
+            if (!quiet(c)) {
+                next = Math.min(next, c.deadline());
+                if (next == POLL) {
+                    return POLL;
+                }
             }
         }
-        return false;
+        return next;
     }
 
     /** Connections parked now (any thread). */

@@ -121,6 +121,7 @@ public final class EngineWorker implements Agent {
     public int doWork() {
         doorbell.consume();
         int work = commands.run();
+        int setupWork = work;
         long now = device.clock().nanoTime();
         long s = io.sleeps();
         boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
@@ -132,6 +133,7 @@ public final class EngineWorker implements Agent {
         // others write at once); a lone connection has nothing to batch with, and writes at once
         boolean batch = connections.size() > 1;
         takeListed();
+        parkedTimers.wakeDue(now, this);
         List<Connection> active = scheduler.active();
         for (int i = 0; i < active.size(); i++) {
             Connection c = active.get(i);
@@ -148,6 +150,7 @@ public final class EngineWorker implements Agent {
         int kept = 0;
         for (int i = 0; i < active.size(); i++) {          // by index: an end in an event handler may unpark one
             Connection c = active.get(i);
+            boolean setup = c.inSetup();
             int done;
             try {
                 done = c.doWork(now);
@@ -156,6 +159,9 @@ public final class EngineWorker implements Agent {
                 done = 1;
             }
             work += done;
+            if (setup) {
+                setupWork += done;
+            }
             if (c.finished()) {
                 connections.remove(c);                      // a failed setup releases its socket and buffers
                 work++;
@@ -171,6 +177,7 @@ public final class EngineWorker implements Agent {
             work += tenants.get(i).doWork(now);
         }
         idleCycles = work == 0 ? idleCycles + 1 : 0;
+        setupOnly = work > 0 && work == setupWork;
         if (work == 0 && sleepsLong) {
             noteTimers();                                   // the thread may sleep after this cycle
         }
@@ -203,6 +210,14 @@ public final class EngineWorker implements Agent {
             c.failed(e);                                    // as in a whole cycle: that connection only
             return 1;
         }
+    }
+
+    /** Whether the last cycle's work was all setup steps: commands and MPA exchanges, no traffic. */
+    private boolean setupOnly;
+
+    @Override
+    public boolean setupOnly() {
+        return setupOnly;
     }
 
     /**
@@ -275,38 +290,51 @@ public final class EngineWorker implements Agent {
 
     /**
      * Nanoseconds until the earliest timer of this thread (for the idle strategy): its channels'
-     * moderation, its tenants' deadlines, and {@code maxParkNanos} while a connection's timer runs.
+     * moderation, its tenants' deadlines, and its connections' timers as the last idle cycle saw
+     * them ({@link #noteTimers}): the earliest deadline, or {@code maxParkNanos} while one of
+     * them cannot name its own.
      */
     long nanosToNextDeadline() {
-        long min = timersRunning ? device.jwarpConfig().backoff().maxParkNanos() : Long.MAX_VALUE;
+        long t = timerDeadline;
+        long now = device.clock().nanoTime();
+        long min = t == EngineScheduler.POLL ? device.jwarpConfig().backoff().maxParkNanos()
+                : t == EngineScheduler.NO_TIMER ? Long.MAX_VALUE : Math.max(0, t - now);
         for (int i = 0; i < channels.size(); i++) {
             min = Math.min(min, channels.get(i).nanosToNextDeadline());
         }
-        if (!tenants.isEmpty()) {
-            long now = device.clock().nanoTime();
-            for (int i = 0; i < tenants.size(); i++) {
-                long d = tenants.get(i).deadline();
-                if (d != Long.MAX_VALUE) {
-                    min = Math.min(min, Math.max(0, d - now));
-                }
+        for (int i = 0; i < tenants.size(); i++) {
+            long d = tenants.get(i).deadline();
+            if (d != Long.MAX_VALUE) {
+                min = Math.min(min, Math.max(0, d - now));
             }
         }
         return min;
     }
 
     /**
-     * Whether a connection's timer runs (an MPA setup step, the wait for an RTR or for a silent
-     * peer): those are polled by the duty cycle, so a sleeping engine wakes every
-     * {@code maxParkNanos} to look at them; without one it sleeps until a post, a socket or a
-     * channel's or tenant's deadline wakes it. Written by whoever ran the last idle cycle, read by
-     * the thread about to sleep.
+     * The earliest timer of this thread's connections when the last idle cycle looked
+     * ({@link EngineScheduler#nextTimer}, with the parked connections' {@link #wakeAt}s):
+     * {@link EngineScheduler#POLL} until one looked, and for a connection that cannot name its
+     * deadline. Timers are polled by the duty cycle, so a sleeping engine wakes for them. Written
+     * by whoever ran the last idle cycle, read by the thread about to sleep.
      */
-    private volatile boolean timersRunning = true;
+    private volatile long timerDeadline = EngineScheduler.POLL;
+
+    /** Timers of connections that may be parked meanwhile (a silent peer's nudge). */
+    private final ParkedTimers parkedTimers = new ParkedTimers();
+
+    /**
+     * Engine thread: {@code c}, which may be parked meanwhile, is visited again from {@code at}
+     * (the clock's nanoseconds) on, when its timer is due (setup path).
+     */
+    public void wakeAt(Connection c, long at) {
+        parkedTimers.add(c, at);
+    }
 
     /**
      * Whether this thread's idle strategy sleeps past {@code maxParkNanos}
      * ({@link org.jwarp.engine.idle.IdleStrategies#forEngine}: a dedicated engine thread, adaptive
-     * idle); only then do the idle cycles look for running timers (hybrid's standby looks after
+     * idle); only then do the idle cycles look at the timers (hybrid's standby looks after
      * its own idle cycles, {@link EngineThreads#standbyCycle}). Other threads park for at most
      * {@code maxParkNanos} anyway, and their idle cycles are a polling application's.
      */
@@ -314,9 +342,12 @@ public final class EngineWorker implements Agent {
 
     /** After an idle cycle of a thread that may then sleep long (a dedicated engine, hybrid's standby). */
     void noteTimers() {
-        boolean timers = scheduler.timersRunning();
-        if (timers != timersRunning) {
-            timersRunning = timers;
+        long next = scheduler.nextTimer();
+        if (next != EngineScheduler.POLL) {
+            next = Math.min(next, parkedTimers.earliest());
+        }
+        if (next != timerDeadline) {
+            timerDeadline = next;
         }
     }
 
@@ -449,6 +480,7 @@ public final class EngineWorker implements Agent {
         }
         connections.clear();
         scheduler.clear();
+        parkedTimers.clear();
         for (JwarpListener l : listeners) {
             l.close();
         }

@@ -114,9 +114,12 @@ public final class StandbyEngine implements Runnable {
     private void standBy() {
         long seen = engines.invocations();
         long period = HANDBACK_MIN_NANOS;
+        boolean busy = false;
         while (running) {
             if (handedOverAt != engines.invocations()) {
                 LockSupport.parkNanos(period);
+            } else if (busy) {
+                Thread.yield();          // handed over, but an application thread is in a cycle: leave it the CPU
             }
             long now = engines.invocations();
             if (now != seen && handedOverAt != now) {
@@ -124,22 +127,30 @@ public final class StandbyEngine implements Runnable {
                 period = Math.min(period << 1, HANDBACK_MAX_NANOS);
                 continue;
             }
-            drive(now);
+            busy = drive(now);
             seen = engines.invocations();
             period = HANDBACK_MIN_NANOS;
         }
     }
 
-    /** Runs the duty cycle until an application thread calls in (the count moves past {@code seen}). */
-    private void drive(long seen) {
+    /**
+     * Runs the duty cycle until an application thread calls in (the count moves past {@code seen});
+     * true if it stopped because one was in a cycle.
+     */
+    private boolean drive(long seen) {
         idle.reset();
         while (running && engines.invocations() == seen) {
             int work = engines.standbyCycle();
             if (work < 0) {
-                return;                  // an application thread is in a cycle
+                return true;             // an application thread is in a cycle
             }
-            idle.idle(work);
+            if (work > 0 && worker.setupOnly()) {
+                idle.setupWorked();
+            } else {
+                idle.idle(work);
+            }
         }
+        return false;
     }
 
     /**

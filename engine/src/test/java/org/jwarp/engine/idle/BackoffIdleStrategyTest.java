@@ -103,7 +103,7 @@ class BackoffIdleStrategyTest {
         }
         assertEquals(List.of(), parker.parks, "no park while idle for less than the spin time");
         now[0] += 50_000;
-        for (int i = 0; i < 65; i++) {
+        for (int i = 0; i <= AdaptiveIdleStrategy.SPINS_PER_CLOCK_READ; i++) {
             a.idle(0);                        // the next clock read sees the spin time over
         }
         assertEquals(List.of(1_000_000L), parker.parks, "parks for the longest park once the spin time is over");
@@ -114,6 +114,19 @@ class BackoffIdleStrategyTest {
         assertEquals(1, parker.parks.size(), "work restarts the spin time");
         assertThrows(IllegalArgumentException.class, () -> new AdaptiveIdleStrategy(parker, -1, 1));
         assertThrows(IllegalArgumentException.class, () -> new AdaptiveIdleStrategy(parker, 0, 0));
+    }
+
+    @Test
+    void adaptiveTimesItsSpinFromTheFirstIdleCycle() {
+        RecordingParker parker = new RecordingParker();
+        long[] now = {1_000};
+        AdaptiveIdleStrategy a = new AdaptiveIdleStrategy(parker, 50_000, 1_000_000, () -> now[0]);
+        a.idle(0);                            // idle from now on
+        now[0] += 50_000;                     // the spin time passes during slow cycles
+        for (int i = 0; i < AdaptiveIdleStrategy.SPINS_PER_CLOCK_READ; i++) {
+            a.idle(0);
+        }
+        assertEquals(List.of(1_000_000L), parker.parks, "the first clock read after the spin time parks");
     }
 
     @Test
