@@ -24,7 +24,8 @@ final class IbverbsCli {
 
     private static final Duration LIMIT = Duration.ofMinutes(4);
     /** C1 only, serial GC and a class-data archive kept in the guest: a JVM start takes half as long under TCG. */
-    private static final String GUEST_JAVA = "java --enable-native-access=ALL-UNNAMED -XX:+ErrorFileToStdout -XX:TieredStopAtLevel=1"
+    private static final String GUEST_JAVA = IbverbsGuest.ONE_VCPU
+            + "java --enable-native-access=ALL-UNNAMED -XX:+ErrorFileToStdout -XX:TieredStopAtLevel=1"
             + " -XX:+UseSerialGC -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=/tmp/jwarp-cli.jsa";
     private static final String JAR = "cli/target/jwarp.jar";
     /** {@link GuestJwarp} alone in a jar: the class-data archive takes jars only on the class path. */
