@@ -118,7 +118,7 @@ public final class Conformance {
     }
 
     private void memory() {
-        try (Arena arena = Arena.ofConfined(); ProtectionDomain pd = device.allocPd()) {
+        try (Arena arena = Arena.ofShared(); ProtectionDomain pd = device.allocPd()) {
             MemorySegment s = arena.allocate(8192, 4096);
             MemoryRegion mr = pd.registerMemory(s, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             expect(mr.length() == 8192 && mr.segment().equals(s) && mr.isValid(), "the region over the segment: " + mr);
@@ -146,7 +146,7 @@ public final class Conformance {
     }
 
     private void flushInOrder() throws InterruptedException {
-        try (Arena arena = Arena.ofConfined(); ProtectionDomain pd = device.allocPd()) {
+        try (Arena arena = Arena.ofShared(); ProtectionDomain pd = device.allocPd()) {
             MemoryRegion mr = pd.registerMemory(arena.allocate(4096, 4096), Access.LOCAL_WRITE);
             CompletionQueue cq = device.createCq(16, null);
             QueuePair qp = device.createQp(pd, QpInitAttr.builder(cq, cq).maxSendWr(4).maxRecvWr(8).maxSendSge(1)

@@ -108,24 +108,38 @@ final class IbvConnectionManager implements ConnectionManager, AutoCloseable {
         if (q.state() != QpState.INIT || byQp.containsKey(q)) {
             throw new IllegalStateException("queue pair " + q.qpNum() + " must be in INIT and unconnected to accept");
         }
-        conn.qp = q;
-        byQp.put(q, conn);
         AcceptParams p = params != null ? params : AcceptParams.of(new byte[0]);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment param = connParam(arena, p.privateData(), p.ord(), p.ird(), q.qpNum());
-            IbvLib.check("rdma_accept", lib.accept, conn.id, param);
-        } catch (RuntimeException e) {
-            byQp.remove(q);
-            conn.qp = null;
-            throw e;
+        // under the connection's lock, as disconnect: an id destroyed meanwhile (its listener or this
+        // connection manager closed) is freed memory to librdmacm
+        synchronized (conn) {
+            if (conn.destroyed) {
+                throw new IllegalStateException("ibverbs: the connection request is gone (its listener or the connection"
+                        + " manager was closed)");
+            }
+            conn.qp = q;
+            byQp.put(q, conn);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment param = connParam(arena, p.privateData(), p.ord(), p.ird(), q.qpNum());
+                IbvLib.check("rdma_accept", lib.accept, conn.id, param);
+            } catch (RuntimeException e) {
+                byQp.remove(q);
+                conn.qp = null;
+                throw e;
+            }
         }
     }
 
     void reject(CmConnection conn, byte[] privateData) {
         byte[] pd = privateData != null ? privateData : new byte[0];
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment data = pd.length == 0 ? MemorySegment.NULL : arena.allocateFrom(JAVA_BYTE, pd);
-            IbvLib.check("rdma_reject", lib.reject, conn.id, data, (byte) pd.length);
+        try {
+            synchronized (conn) {
+                if (!conn.destroyed) {
+                    try (Arena arena = Arena.ofConfined()) {
+                        MemorySegment data = pd.length == 0 ? MemorySegment.NULL : arena.allocateFrom(JAVA_BYTE, pd);
+                        IbvLib.check("rdma_reject", lib.reject, conn.id, data, (byte) pd.length);
+                    }
+                }
+            }
         } finally {
             destroy(conn);
         }

@@ -40,6 +40,7 @@ final class IbvDevice implements RdmaDevice {
     private final CounterSet counters = CounterSet.standard("device");
     private final ConcurrentLinkedDeque<AutoCloseable> resources = new ConcurrentLinkedDeque<>();
     private final LkeyTable lkeys = new LkeyTable();
+    private final ArenaHolds arenaHolds = new ArenaHolds();
     private volatile boolean closed;
     private IbvConnectionManager cm;
 
@@ -90,6 +91,11 @@ final class IbvDevice implements RdmaDevice {
 
     LkeyTable lkeys() {
         return lkeys;
+    }
+
+    /** The arenas of this device's registered memory, held open until their regions are deregistered. */
+    ArenaHolds arenaHolds() {
+        return arenaHolds;
     }
 
     /** {@return the device's name ({@code siw0}, ...)} */
@@ -232,6 +238,8 @@ final class IbvDevice implements RdmaDevice {
             }
         }
         IbvLib.call(lib.closeDevice, context);
+        // the kernel has dropped what was left (closing the context's file descriptor); its memory may go
+        arenaHolds.releaseAll();
     }
 
     /** {@code ibv_query_device} and {@code ibv_query_port} (port 1), as the verbs API's limits. */

@@ -23,8 +23,15 @@ final class IbvMr implements MemoryRegion, AutoCloseable {
         this.segment = segment;
         this.access = access;
         IbvDevice device = pd.device();
-        this.mr = IbvDevice.reinterpret(IbvLib.pointer("ibv_reg_mr(" + segment.byteSize() + " bytes)",
-                device.lib().regMr, pd.pointer(), segment, segment.byteSize(), access), VerbsStructs.MR.byteSize());
+        // the arena stays open until the deregistration: the kernel writes the pinned pages meanwhile
+        device.arenaHolds().acquire(segment);
+        try {
+            this.mr = IbvDevice.reinterpret(IbvLib.pointer("ibv_reg_mr(" + segment.byteSize() + " bytes)",
+                    device.lib().regMr, pd.pointer(), segment, segment.byteSize(), access), VerbsStructs.MR.byteSize());
+        } catch (RuntimeException e) {
+            device.arenaHolds().release(segment);
+            throw e;
+        }
         this.lkey = mr.get(Structs.INT, VerbsStructs.MR_LKEY);
         this.rkey = mr.get(Structs.INT, VerbsStructs.MR_RKEY);
         registered = true;
@@ -86,6 +93,8 @@ final class IbvMr implements MemoryRegion, AutoCloseable {
             device.lkeys().remove(lkey);
             device.release(this);
             IbvLib.check("ibv_dereg_mr", device.lib().deregMr, mr);
+            // (a region the kernel kept stays held until the device is closed)
+            device.arenaHolds().release(segment);
         }
     }
 

@@ -46,7 +46,8 @@ public final class IbvSmoke {
 
     private static void run(String deviceName) throws InterruptedException {
         DeviceConfig config = DeviceConfig.builder().provider(IbverbsConfig.device(deviceName)).build();
-        try (RdmaDevice device = RdmaDevice.open(config); Arena arena = Arena.ofShared()) {
+        Arena arena = Arena.ofShared();
+        try (RdmaDevice device = RdmaDevice.open(config)) {
             IbvDevice d = (IbvDevice) device;
             IbvDevice.DeviceAttributes a = d.attributes();
             System.out.printf("device %s (provider %s): firmware '%s', vendor 0x%x part 0x%x, port 1 %s, atomics %s, %s%n",
@@ -57,6 +58,16 @@ public final class IbvSmoke {
             MemoryRegion mr = pd.registerMemory(buffer, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
             System.out.printf("pd %d; mr %d bytes lkey 0x%08x rkey 0x%08x iova 0x%x%n", pd.handle(), mr.length(),
                     mr.lkey(), mr.rkey(), mr.iova());
+            // the kernel writes a region's pages until it is deregistered: its arena may not close before
+            String refused = null;
+            try {
+                arena.close();
+            } catch (IllegalStateException e) {
+                refused = e.getMessage();
+            }
+            expect(refused != null && refused.contains("acquired"), "the arena's close refused while a region is over"
+                    + " its memory, got " + (refused == null ? "a closed arena" : refused));
+            System.out.println("arena close refused while registered: " + refused);
             CompletionChannel channel = device.createCompletionChannel(Moderation.NONE);
             CompletionQueue cq = device.createCq(16, channel);
             QueuePair qp = device.createQp(pd, QpInitAttr.builder(cq, cq).maxSendWr(16).maxRecvWr(16)
@@ -98,7 +109,9 @@ public final class IbvSmoke {
             channel.close();
             mr.deregister();
             pd.close();
-            System.out.println("closed qp, cq, channel, mr, pd");
+            arena.close();
+            expect(!buffer.scope().isAlive(), "the arena closed once the region was deregistered");
+            System.out.println("closed qp, cq, channel, mr, pd, then the arena");
         }
     }
 

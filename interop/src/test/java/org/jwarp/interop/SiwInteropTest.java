@@ -333,10 +333,10 @@ class SiwInteropTest {
     }
 
     private static TsharkVerdict verdict(Path pcap, String filter) {
-        String fields = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-Y", filter, "-T", "fields",
-                "-E", "separator=|", "-e", "frame.number", "-e", "tcp.srcport", "-e", "tcp.len", "-e", "frame.protocols",
-                "-e", "tcp.reassembled_in", "-e", "iwarp_mpa.ulpdulength", "-e", "tcp.analysis.retransmission", "-e",
-                "tcp.analysis.spurious_retransmission");
+        List<String> args = new ArrayList<>(List.of("-2", "-r", pcap.toString(), "-Y", filter, "-T", "fields",
+                "-E", "separator=|"));
+        TsharkVerdict.FIELDS.forEach(field -> args.addAll(List.of("-e", field)));
+        String fields = WireCapture.tshark(Duration.ofMinutes(1), args.toArray(String[]::new));
         String verbose = WireCapture.tshark(Duration.ofMinutes(1), "-2", "-r", pcap.toString(), "-V", "-Y",
                 "(" + filter + ") && iwarp_mpa.fpdu");
         return TsharkVerdict.of(fields, verbose);

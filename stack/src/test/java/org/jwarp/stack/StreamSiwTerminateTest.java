@@ -78,4 +78,26 @@ class StreamSiwTerminateTest {
             assertEquals(0, counter(p.b, CounterNames.CRC_ERRORS));
         }
     }
+
+    /**
+     * siw's MPA CRC error mid-stream (it mis-assembles a trailer that arrives in two TCP segments):
+     * layer 2 / type 0 in its nibble order, no flags, its own CRC good. Read as MPA's CRC error
+     * (RFC 5044 §8), not as RDMAP (0, 2, 0x02), which RFC 5040 §4.8 does not define.
+     */
+    @Test
+    void siwsCrcErrorAfterOtherFpdusIsReadAsMpas() {
+        byte[] fpdu = Wire.unhex("00164147" + "00000000" + "00000002" + "00000001" + "00000000" + "02020000" + "00000000");
+        MemorySegment s = MemorySegment.ofArray(fpdu);
+        Crc32c crc = new Crc32c();
+        crc.update(s, 0, 24);
+        Crc32c.putWire(s, 24, crc.value());
+        try (StreamPair p = new StreamPair(StreamPair.defaults(), StreamPair.defaults(), Seeds.random(25))) {
+            byte[] write = Wire.unhex("000ec140000000010000000000000000ebd34c5f");
+            p.b.stream.receive(MemorySegment.ofArray(write), 0, write.length);
+            p.b.stream.receive(s, 0, fpdu.length);
+            assertSame(RdmapStream.State.ERROR, p.b.stream.state());
+            assertEquals(MpaError.CRC_ERROR.controlBits(), p.b.stream.peerTerminate());
+            assertEquals(0, counter(p.b, CounterNames.CRC_ERRORS));
+        }
+    }
 }

@@ -23,8 +23,10 @@ public interface ProtectionDomain extends AutoCloseable {
      * table, a key the provider chooses).
      *
      * <p>The caller keeps the segment alive (its {@link java.lang.foreign.Arena} open) until the
-     * region is deregistered; the provider keeps a reference to it but cannot stop an arena from
-     * closing, after which any access to the region is a local protection error.
+     * region is deregistered; the provider keeps a reference to it. The {@code jwarp} provider
+     * cannot stop an arena from closing, after which any access to the region is a local protection
+     * error; the {@code ibverbs} provider, whose kernel writes the memory on its own, keeps the
+     * arena from closing until the region is deregistered (and takes no confined arena).
      *
      * @throws IllegalArgumentException if the flags are invalid ({@link Access#validate}), the segment
      *                                  is read-only while write access is asked, its size is 0 or

@@ -108,4 +108,16 @@ final class CmNode {
             throw new LibrdmacmException(what + " failed: " + PostStatus.toString(rc) + " (connection " + qp.state() + ")");
         }
     }
+
+    /**
+     * Closes the id and its QP, the CQs, and deregisters the buffer: the QP goes before the memory it
+     * may still receive into, and the memory's arena can close only after the region is gone (the
+     * ibverbs provider keeps it open until then).
+     */
+    void close() {
+        id.close();
+        sendCq.close();
+        recvCq.close();
+        mr.deregister();
+    }
 }

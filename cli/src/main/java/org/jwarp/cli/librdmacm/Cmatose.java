@@ -191,7 +191,7 @@ public final class Cmatose {
 
     private void closeNodes() {
         for (CmNode n : nodes) {
-            n.id.close();
+            n.close();
         }
     }
 

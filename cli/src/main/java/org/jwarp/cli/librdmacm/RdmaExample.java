@@ -49,7 +49,7 @@ public final class RdmaExample {
         } finally {
             // the QP goes before the memory it may still be receiving into
             if (node != null) {
-                node.id.close();
+                node.close();
             }
             arena.close();
         }
@@ -65,14 +65,18 @@ public final class RdmaExample {
             id.resolveRoute();
             expect(events, CmEvent.RouteResolved.class, "rdma_client");
             CmNode node = new CmNode(id, device.allocPd(), arena, 1, MESSAGE, true);
-            node.postRecvs(1);
-            id.connect(new ConnectParams(new byte[0], timeout, ConnectParams.DEFAULT_DEPTH, ConnectParams.DEFAULT_DEPTH));
-            expectEstablished(events, "rdma_client");
-            node.postSends(1);
-            node.await(node.sendCq, 1, events.stepDeadline(), "rdma_get_send_comp");
-            node.await(node.recvCq, 1, events.stepDeadline(), "rdma_get_recv_comp");
-            id.disconnect();
-            say(out, "rdma_client: end 0");
+            try {
+                node.postRecvs(1);
+                id.connect(new ConnectParams(new byte[0], timeout, ConnectParams.DEFAULT_DEPTH, ConnectParams.DEFAULT_DEPTH));
+                expectEstablished(events, "rdma_client");
+                node.postSends(1);
+                node.await(node.sendCq, 1, events.stepDeadline(), "rdma_get_send_comp");
+                node.await(node.recvCq, 1, events.stepDeadline(), "rdma_get_recv_comp");
+                id.disconnect();
+                say(out, "rdma_client: end 0");
+            } finally {
+                node.close();                       // before the arena (the try's resources close after)
+            }
         }
     }
 

@@ -10,12 +10,16 @@ package org.jwarp.wire.rdmap;
  * M, D, R land in the low bits of the third byte (0x0100, 0x0200, 0x0400 of the word), which the
  * RFC reserves. The Error Code byte is where the RFC has it.
  *
- * <p>Two signs tell the layouts apart. (1) Reserved bits 0x0700 set with M, D, R clear: siw's
+ * <p>Three signs tell the layouts apart. (1) Reserved bits 0x0700 set with M, D, R clear: siw's
  * flags; RFC senders send reserved bits as 0. (2) Before any other FPDU from the peer, no flags,
  * and the RFC reading is "RDMAP remote operation error" (0x02 in the first byte): nothing of ours
  * can have failed at the peer's RDMAP yet, while siw sends its connection-setup errors of RFC 6581
  * §8 (LLP layer 2, MPA type 0: invalid Reply, not enough IRD, no matching RTR) exactly then — and
- * in its layout they read 0x02. Otherwise the word is taken as the RFC lays it out.
+ * in its layout they read 0x02. (3) No flags, 0x02 in the first byte, and an Error Code that RFC
+ * 5040 §4.8 does not define for a remote operation error (0x01 to 0x04) while RFC 5044 §8 defines
+ * it for MPA: siw's LLP errors carry no header (no flags), so its MPA CRC error (code 0x02, sent
+ * when the CRC it computed differs from the FPDU's) arrives as 0x0202_0000 at any point of the
+ * stream. Otherwise the word is taken as the RFC lays it out.
  */
 public final class SiwTerminateLayout {
 
@@ -40,7 +44,7 @@ public final class SiwTerminateLayout {
                     | ((word & SIW_R) != 0 ? TerminateHeader.R : 0);
             return swapNibbles(word) & 0xFFFF_0000 | flags;
         }
-        if (firstFpdu && (word & RFC_FLAGS) == 0 && (word >>> 24) == 0x02) {
+        if ((word & RFC_FLAGS) == 0 && (word >>> 24) == 0x02 && (firstFpdu || onlySiwNamesIt(word))) {
             return swapNibbles(word) & 0xFFFF_0000;
         }
         return word;
@@ -49,6 +53,13 @@ public final class SiwTerminateLayout {
     /** True if {@link #toRfc} changes {@code word}. */
     public static boolean isSiwLayout(int word, boolean firstFpdu) {
         return toRfc(word, firstFpdu) != word;
+    }
+
+    /** The RFC reading (0, 2, code) names no error, siw's (2, 0, code) names an MPA one. */
+    private static boolean onlySiwNamesIt(int word) {
+        int code = (word >>> 16) & 0xFF;
+        return TerminateError.of(TerminateError.LAYER_RDMAP, RdmapError.TYPE_REMOTE_OPERATION, code) == null
+                && TerminateError.of(TerminateError.LAYER_LLP, 0, code) != null;
     }
 
     private static int swapNibbles(int word) {

@@ -49,4 +49,30 @@ class SiwTerminateLayoutTest {
         assertEquals(ddp, SiwTerminateLayout.toRfc(ddp, true));
         assertFalse(SiwTerminateLayout.isSiwLayout(ddp, false));
     }
+
+    /**
+     * siw's MPA CRC error in the middle of a WRITE stream (RFC 5044 §8: layer 2, type 0, code 0x02),
+     * as jwarp received it after siw printed "crc error": 0x02 0x02 with no flags, which the RFC
+     * layout would read as an RDMAP remote operation error with a code RFC 5040 §4.8 does not define.
+     */
+    @Test
+    void siwsCrcErrorMidStream() {
+        int rfc = SiwTerminateLayout.toRfc(0x0202_0000, false);
+        assertEquals(0x2002_0000, rfc);
+        assertEquals(MpaError.CRC_ERROR, TerminateError.of(rfc >>> 28, (rfc >>> 24) & 0xF, (rfc >>> 16) & 0xFF));
+        // the same on the first FPDU (a WRITE stream's receiver has sent nothing before it)
+        assertEquals(0x2002_0000, SiwTerminateLayout.toRfc(0x0202_0000, true));
+        // siw's TCP-stream-lost, marker and invalid Request/Reply codes (0x01, 0x03, 0x04) alike
+        assertEquals(0x2001_0000, SiwTerminateLayout.toRfc(0x0201_0000, false));
+        assertEquals(0x2004_0000, SiwTerminateLayout.toRfc(0x0204_0000, false));
+    }
+
+    /** Remote operation errors RFC 5040 §4.8 names stay RDMAP errors after the first FPDU. */
+    @Test
+    void namedRemoteOperationErrorsStayMidStream() {
+        for (int code : new int[] {0x05, 0x06, 0x07, 0x08, 0x09, 0xFF}) {
+            int word = 0x0200_0000 | code << 16;
+            assertEquals(word, SiwTerminateLayout.toRfc(word, false), Integer.toHexString(word));
+        }
+    }
 }
