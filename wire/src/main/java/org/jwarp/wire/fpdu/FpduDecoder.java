@@ -1,13 +1,11 @@
 package org.jwarp.wire.fpdu;
 
 import java.lang.foreign.MemorySegment;
-import org.jwarp.wire.Crc32c;
 import org.jwarp.wire.Wire;
 import org.jwarp.wire.ddp.DdpHeader;
 import org.jwarp.wire.rdmap.MpaError;
 import org.jwarp.wire.rdmap.RdmapOpcode;
 import org.jwarp.wire.rdmap.TerminateError;
-import org.jwarp.wire.rdmap.TerminateHeader;
 
 /**
  * The receive side of MPA full operation (RFC 5044 §4, §6): a resumable state machine that turns
@@ -58,28 +56,17 @@ public final class FpduDecoder {
 
     /** The first bytes of every FPDU: ULPDU_Length, DDP control, RDMAP control. */
     private static final int PREAMBLE = FpduPreamble.LENGTH;
-    private static final int MAX_HEADER = Fpdu.LENGTH_FIELD + DdpHeader.UNTAGGED_LENGTH + TerminateHeader.MAX_LENGTH;
-    private static final int MARKER_MASK = Fpdu.MARKER_INTERVAL - 1;
 
-    private final Crc32c crc = new Crc32c();
-    private final MemorySegment headerBuffer = MemorySegment.ofArray(new byte[MAX_HEADER]);
-    private final MemorySegment markerBuffer = MemorySegment.ofArray(new byte[Fpdu.MARKER_LENGTH]);
-    private final MemorySegment crcBuffer = MemorySegment.ofArray(new byte[Fpdu.CRC_LENGTH]);
-    private final DdpHeader ddpHeader = new DdpHeader().wrap(headerBuffer, Fpdu.LENGTH_FIELD);
-    /** Where the current FPDU's headers are: {@link #headerBuffer}, or the window for one decoded whole. */
-    private MemorySegment headerAt = headerBuffer;
-    private long headerBase;
+    private final FpduCrc crc = new FpduCrc();
+    private final FpduHeaders headers = new FpduHeaders();
+    private final FpduMarkers markers = new FpduMarkers();
     private final FpduPreamble preamble = new FpduPreamble();
 
-    private boolean crcEnabled;
-    private boolean markersEnabled;
     private boolean rfc7306Enabled;
 
     private MemorySegment in = MemorySegment.NULL;
     private long pos;
     private long limit;
-    /** Start of the consumed input not yet added to the CRC: the CRC is updated once per run of bytes. */
-    private long crcFrom;
 
     private int state;
     /** A preamble rule the current FPDU broke, reported once its CRC holds; or null. */
@@ -87,10 +74,8 @@ public final class FpduDecoder {
     private long streamPosition;
     private long fpduStart;
     private boolean fpduStarted;
-    private int markerFill;
     private int headerFill;
     private int headerNeed;
-    private int crcFill;
 
     private int payloadLength;
     private int payloadPosition;
@@ -116,29 +101,23 @@ public final class FpduDecoder {
      *                       marker sits (0 at the start of full operation, RFC 5044 §4.3)
      */
     public FpduDecoder start(boolean crcEnabled, boolean markersEnabled, boolean rfc7306Enabled, long streamPosition) {
-        this.crcEnabled = crcEnabled;
-        this.markersEnabled = markersEnabled;
+        crc.start(crcEnabled);
+        markers.start(markersEnabled);
         this.rfc7306Enabled = rfc7306Enabled;
         this.streamPosition = streamPosition;
         this.in = MemorySegment.NULL;
         this.pos = 0;
         this.limit = 0;
-        this.crcFrom = 0;
         this.state = S_HEADER;
         this.preambleError = null;
         this.fpduStarted = false;
-        this.markerFill = 0;
         this.headerFill = 0;
         this.headerNeed = PREAMBLE;
-        this.crcFill = 0;
         this.error = null;
         this.fpdus = 0;
         this.checkedWhole = false;
-        this.headerAt = headerBuffer;
-        this.headerBase = 0;
-        ddpHeader.wrap(headerBuffer, Fpdu.LENGTH_FIELD);
+        headers.collect();
         preamble.clear();
-        crc.reset();
         return this;
     }
 
@@ -153,7 +132,7 @@ public final class FpduDecoder {
         this.in = window;
         this.pos = offset;
         this.limit = offset + length;
-        this.crcFrom = offset;
+        crc.from(offset);
     }
 
     /** Decodes until the next event; see the class comment. */
@@ -162,7 +141,7 @@ public final class FpduDecoder {
             if (state == S_ERROR) {
                 return ERROR;
             }
-            if (markersEnabled && (markerFill > 0 || (streamPosition & MARKER_MASK) == 0)) {
+            if (markers.due(streamPosition)) {
                 if (pos == limit) {
                     return needMore();
                 }
@@ -176,7 +155,7 @@ public final class FpduDecoder {
                     if (pos == limit) {
                         return needMore();
                     }
-                    if (wholeFpduPath && headerFill == 0 && !markersEnabled && decodeWhole()) {
+                    if (wholeFpduPath && headerFill == 0 && !markers.enabled() && decodeWhole()) {
                         return HEADER;
                     }
                     if (consumeHeader()) {
@@ -194,7 +173,7 @@ public final class FpduDecoder {
                     advance(n);
                     // the CRC reads the chunk before the caller copies it, so that the copy reads
                     // from cache what the CRC brought in, rather than the CRC what the copy evicted
-                    flushCrc();
+                    crc.consumed(in, pos);
                     payloadPosition += n;
                     if (payloadPosition == payloadLength) {
                         state = padRemaining > 0 ? S_PAD : S_CRC;
@@ -227,21 +206,19 @@ public final class FpduDecoder {
                     if (checkedWhole) {
                         checkedWhole = false;
                         advance(Fpdu.CRC_LENGTH);
-                        crcFrom = pos;
+                        crc.from(pos);
                         return endOfFpdu(true);
                     }
-                    if (crcFill == 0) {
-                        flushCrc(); // RFC 5044 §4.4: the CRC covers everything before the CRC field
+                    if (!crc.fieldStarted()) {
+                        crc.consumed(in, pos); // RFC 5044 §4.4: the CRC covers everything before the CRC field
                     }
                     if (pos == limit) {
                         return NEED_MORE;
                     }
-                    int n = available(Fpdu.CRC_LENGTH - crcFill);
-                    MemorySegment.copy(in, pos, crcBuffer, crcFill, n);
+                    int n = available(crc.fieldMissing());
+                    boolean whole = crc.collect(in, pos, n);
                     advance(n);
-                    crcFrom = pos;
-                    crcFill += n;
-                    if (crcFill == Fpdu.CRC_LENGTH) {
+                    if (whole) {
                         return endOfFpdu(false);
                     }
                 }
@@ -251,7 +228,7 @@ public final class FpduDecoder {
     }
 
     private int needMore() {
-        flushCrc();
+        crc.consumed(in, pos);
         return NEED_MORE;
     }
 
@@ -260,23 +237,21 @@ public final class FpduDecoder {
         if (!fpduStarted) {
             fpduStarted = true;
             fpduStart = streamPosition;
-            headerAt = headerBuffer;
-            headerBase = 0;
-            ddpHeader.wrap(headerBuffer, Fpdu.LENGTH_FIELD);
+            headers.collect();
         }
         int n = available(headerNeed - headerFill);
-        MemorySegment.copy(in, pos, headerBuffer, headerFill, n);
+        MemorySegment.copy(in, pos, headers.segment(), headerFill, n);
         advance(n);
         headerFill += n;
         if (headerFill < headerNeed) {
             return false;
         }
         if (headerNeed == PREAMBLE) {
-            TerminateError e = preamble.check(headerBuffer, rfc7306Enabled);
+            TerminateError e = preamble.check(headers.segment(), rfc7306Enabled);
             int ulpduLength = preamble.ulpduLength();
             if (e != null) {
                 int rest = ulpduLength - (PREAMBLE - Fpdu.LENGTH_FIELD);
-                if (!crcEnabled || rest < 0) {
+                if (!crc.enabled() || rest < 0) {
                     fail(e);
                     return true;
                 }
@@ -301,21 +276,8 @@ public final class FpduDecoder {
 
     /** Consumes marker bytes; false if the marker contradicts the FPDU framing. */
     private boolean consumeMarker() {
-        int n = (int) Math.min(Fpdu.MARKER_LENGTH - markerFill, limit - pos);
-        MemorySegment.copy(in, pos, markerBuffer, markerFill, n);
-        pos += n;
-        streamPosition += n;
-        markerFill += n;
-        if (markerFill < Fpdu.MARKER_LENGTH) {
-            return true;
-        }
-        markerFill = 0;
-        long markerPosition = streamPosition - Fpdu.MARKER_LENGTH;
-        // RFC 5044 §4.3: FPDUPTR is the low 16 bits; its two low bits are treated as 0 on receive.
-        // A marker between two FPDUs belongs to the next one and points at itself (0).
-        int fpduPtr = Wire.u16(markerBuffer, 2) & 0xFFFC;
-        long expected = fpduStarted ? (markerPosition - fpduStart) & 0xFFFC : 0;
-        if (fpduPtr != expected) {
+        advance(markers.take(in, pos, limit));
+        if (!markers.holds(streamPosition, fpduStarted ? fpduStart : -1)) {
             fail(MpaError.MARKER_ERROR);
             return false;
         }
@@ -343,24 +305,17 @@ public final class FpduDecoder {
         if (preamble.check(in, pos, rfc7306Enabled) != null) {
             return false;
         }
-        long crcAt = pos + wire - Fpdu.CRC_LENGTH;
-        if (crcEnabled) {
-            int computed = crc.reset().update(in, pos, crcAt - pos).value();
-            crc.reset();
-            if (computed != Crc32c.getWire(in, crcAt)) {
-                return false;
-            }
+        if (!crc.wholeMatches(in, pos, pos + wire - Fpdu.CRC_LENGTH)) {
+            return false;
         }
         fpduStarted = true;
         fpduStart = streamPosition;
         // the headers are read where they lie: the window holds them until the FPDU's end
-        headerAt = in;
-        headerBase = pos;
-        ddpHeader.wrap(in, pos + Fpdu.LENGTH_FIELD);
+        headers.inWindow(in, pos);
         headerNeed = Fpdu.LENGTH_FIELD + preamble.headerLength();
         headerFill = headerNeed;
         advance(headerNeed);
-        crcFrom = pos;
+        crc.from(pos);
         checkedWhole = true;
         payloadLength = ulpduLength - preamble.headerLength();
         payloadPosition = 0;
@@ -376,10 +331,9 @@ public final class FpduDecoder {
     }
 
     private int endOfFpdu(boolean crcChecked) {
-        crcFill = 0;
         // RFC 5044 §4.4: if CRC was negotiated, an FPDU whose CRC does not match is invalid (MPA
         // error 2). Without CRC the field is present but MUST NOT be checked.
-        if (crcEnabled && !crcChecked && Crc32c.getWire(crcBuffer, 0) != crc.value()) {
+        if (!crc.end(crcChecked)) {
             preambleError = null;
             fail(MpaError.CRC_ERROR);
             return ERROR;
@@ -390,7 +344,6 @@ public final class FpduDecoder {
             fail(e);
             return ERROR;
         }
-        crc.reset();
         state = S_HEADER;
         headerFill = 0;
         headerNeed = PREAMBLE;
@@ -407,8 +360,8 @@ public final class FpduDecoder {
     /** Bytes that can be consumed now: bounded by the window and by the next marker. */
     private int available(int wanted) {
         long n = Math.min(wanted, limit - pos);
-        if (markersEnabled) {
-            n = Math.min(n, Fpdu.MARKER_INTERVAL - (streamPosition & MARKER_MASK));
+        if (markers.enabled()) {
+            n = Math.min(n, FpduMarkers.untilNext(streamPosition));
         }
         return (int) n;
     }
@@ -416,13 +369,6 @@ public final class FpduDecoder {
     private void advance(int n) {
         pos += n;
         streamPosition += n;
-    }
-
-    private void flushCrc() {
-        if (crcEnabled && pos > crcFrom) {
-            crc.update(in, crcFrom, pos - crcFrom);
-        }
-        crcFrom = pos;
     }
 
     // ---- zero-copy receive ----------------------------------------------------------------
@@ -433,14 +379,11 @@ public final class FpduDecoder {
      * Bounded by the next marker, which must go through the decoder.
      */
     public int externalPayloadLimit() {
-        if (state != S_PAYLOAD || pos < limit || markerFill > 0
-                || (markersEnabled && (streamPosition & MARKER_MASK) == 0)) {
+        if (state != S_PAYLOAD || pos < limit || markers.due(streamPosition)) {
             return 0; // window bytes, or a marker, must go through the decoder first
         }
         int wanted = payloadLength - payloadPosition;
-        return markersEnabled
-                ? (int) Math.min(wanted, Fpdu.MARKER_INTERVAL - (streamPosition & MARKER_MASK))
-                : wanted;
+        return markers.enabled() ? Math.min(wanted, FpduMarkers.untilNext(streamPosition)) : wanted;
     }
 
     /**
@@ -452,10 +395,8 @@ public final class FpduDecoder {
             throw new IllegalArgumentException("external payload of " + length + " bytes exceeds "
                     + externalPayloadLimit());
         }
-        flushCrc();
-        if (crcEnabled) {
-            crc.update(segment, offset, length);
-        }
+        crc.consumed(in, pos);
+        crc.external(segment, offset, length);
         streamPosition += length;
         payloadPosition += length;
         if (payloadPosition == payloadLength) {
@@ -467,7 +408,7 @@ public final class FpduDecoder {
 
     /** After {@link #HEADER}: the DDP header of the current FPDU (valid until its {@link #END}). */
     public DdpHeader ddpHeader() {
-        return ddpHeader;
+        return headers.ddp();
     }
 
     /** After {@link #HEADER}: the RDMAP opcode. */
@@ -481,15 +422,15 @@ public final class FpduDecoder {
 
     /** After {@link #HEADER}: where the RDMAP header (Read Request, Terminate, ...) is. */
     public MemorySegment rdmapHeaderSegment() {
-        return headerAt;
+        return headers.segment();
     }
 
     public long rdmapHeaderOffset() {
-        return headerBase + Fpdu.LENGTH_FIELD + DdpHeader.headerLength(ddpHeader.control());
+        return headers.rdmapOffset();
     }
 
     public int rdmapHeaderLength() {
-        return preamble.headerLength() - DdpHeader.headerLength(ddpHeader.control());
+        return headers.rdmapLength(preamble.headerLength());
     }
 
     /** After {@link #HEADER}: ULP payload bytes this segment carries. */
@@ -530,7 +471,7 @@ public final class FpduDecoder {
      * on the wire would read LSB first.
      */
     public int receivedCrc() {
-        return Crc32c.getWire(crcBuffer, 0);
+        return crc.received();
     }
 
     /** After {@link #ERROR}: the Terminate to send. */
@@ -554,6 +495,6 @@ public final class FpduDecoder {
 
     /** True if the decoder is between FPDUs (nothing of an FPDU held back). */
     public boolean atFpduBoundary() {
-        return state == S_HEADER && headerFill == 0 && markerFill == 0;
+        return state == S_HEADER && headerFill == 0 && !markers.partial();
     }
 }
