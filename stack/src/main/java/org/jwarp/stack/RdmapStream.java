@@ -78,11 +78,13 @@ public final class RdmapStream {
 
     /**
      * Turns the small-message path on or off (on by default): an FPDU that lies whole in a window
-     * of received bytes is checked and its headers read in place in one step. The bytes on the
-     * wire and every rule are the same either way.
+     * of received bytes is checked and its headers read in place in one step, and
+     * {@link #sendDirect} takes one-FPDU requests. The bytes on the wire and every rule are the
+     * same either way.
      */
     public void smallMessagePath(boolean on) {
         s.decoder.wholeFpduPath(on);
+        s.directSend = on;
     }
 
     public State state() {
@@ -188,6 +190,15 @@ public final class RdmapStream {
     /** Hands as many FPDUs to {@code sink} as it has room for; returns how many. */
     public int transmit(FpduSink sink) {
         return s.tx.transmit(sink);
+    }
+
+    /**
+     * Frames {@code wr}, a one-FPDU Write or Send posted while nothing else is to be sent, into
+     * {@code sink} now (see {@code StreamTransmitter#sendDirect}); false, having done nothing, if it
+     * must take the send queue. The caller holds the stream as for {@link #transmit}.
+     */
+    public boolean sendDirect(SendWr wr, FpduSink sink) {
+        return s.tx.sendDirect(wr, sink);
     }
 
     /**

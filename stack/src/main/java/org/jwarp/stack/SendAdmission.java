@@ -55,6 +55,16 @@ final class SendAdmission {
         return true;
     }
 
+    /**
+     * Whether {@link #admit} would let {@code next} start at once, without waiting and without
+     * refusing it; nothing is refused or completed here. On true its gather list is resolved.
+     */
+    boolean admitsNow(SendWr next) {
+        WrOpcode op = next.opcode();
+        return !(next.hasFlag(SendFlags.FENCE) && s.orq.size() > 0) && !op.consumesOrd() && !op.needsRfc7306()
+                && resolveSources(next);
+    }
+
     /** Looks up and checks every local scatter/gather entry of a request before anything is sent. */
     private boolean resolveSources(SendWr next) {
         int n = next.numSge();

@@ -48,6 +48,8 @@ final class StreamContext {
     long fpdusReceived;
     /** Responder: nothing is sent before the initiator's first FPDU (RFC 5044 §7.1.2 rule 4). */
     boolean txHeldForFirstFpdu;
+    /** Whether {@link StreamTransmitter#sendDirect} takes requests (the small-message path). */
+    boolean directSend = true;
     /** Run once, when the first FPDU has been processed and before any after it is; or null. */
     Runnable firstFpduEnded;
 

@@ -146,6 +146,14 @@ final class StreamTransmitter {
         if (next == null || !admission.admit(next)) {
             return false;
         }
+        return begin(next);
+    }
+
+    /**
+     * The request whose gather list {@link SendAdmission} resolved becomes the message in
+     * progress: its segmentation and, for a Send, its MSN. Returns true (for the transmit loop).
+     */
+    private boolean begin(SendWr next) {
         wr = next;
         total = next.totalLength();
         gather.start(next);
@@ -176,6 +184,43 @@ final class StreamTransmitter {
         message = Message.DATA;
         return true;
     }
+
+    /**
+     * The small-message send: a Write or Send that fits one FPDU, posted when nothing else is to be
+     * sent, is framed into {@code sink} now, from the poster's request itself rather than from a
+     * send-queue slot, and completes as the general path completes it (once the sink's barrier
+     * is written). Every rule of the general path holds because it runs the general path's steps:
+     * the same admission, segmentation and completion. Returns false, having done nothing, when
+     * the request must take the send queue instead: something else is queued or in progress, the
+     * request needs more than one FPDU, or admission would make it wait or refuse it (the general
+     * path then carries that out in order).
+     */
+    boolean sendDirect(SendWr next, FpduSink sink) {
+        WrOpcode op = next.opcode();
+        // one entry at most: the segmenter cuts a message at every scatter/gather boundary
+        if (!s.directSend || op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND && op != WrOpcode.SEND_WITH_INV
+                || next.numSge() > 1
+                || message != Message.NONE || rtrPending != null || s.terminator.pending() || !s.running()
+                || s.txHeldForFirstFpdu || !s.irq.isEmpty() || s.sendQueue.peek() != null) {
+            return false;
+        }
+        long length = next.totalLength();
+        int mulpdu = s.params.mulpdu();
+        int headerLength = op == WrOpcode.RDMA_WRITE ? DdpHeader.TAGGED_LENGTH : DdpHeader.UNTAGGED_LENGTH;
+        if (length > mulpdu || !sink.hasRoom(headerLength + (int) length) || !admission.admitsNow(next)) {
+            return false;
+        }
+        this.sink = sink;
+        direct = true;
+        begin(next);
+        if (!emitData()) {
+            throw new IllegalStateException("a one-FPDU message found no room it was promised");
+        }
+        return true;
+    }
+
+    /** The message in progress came from {@link #sendDirect}, not from the send queue. */
+    private boolean direct;
 
     private boolean emitSegment() {
         return switch (message) {
@@ -395,7 +440,11 @@ final class StreamTransmitter {
     private void retireCurrent() {
         message = Message.NONE;
         wr = null;
-        s.sendQueue.advance();
+        if (direct) {
+            direct = false;                 // the request never took a slot
+        } else {
+            s.sendQueue.advance();
+        }
     }
 
     /**

@@ -20,6 +20,7 @@ import org.jwarp.stack.MpaHandshake;
 import org.jwarp.stack.RdmapStream;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventHandler;
+import org.jwarp.verbs.SendWr;
 
 /**
  * One TCP connection and the QP it carries, owned by one engine thread: its socket, its phase
@@ -360,6 +361,23 @@ public final class Connection implements EngineScheduler.Scheduled {
         }
         try {
             return driver.transmit(woke, batch);
+        } catch (IOException e) {
+            failedIo();
+            return 1;
+        }
+    }
+
+    /**
+     * The small-message send of a running connection (see {@link StreamDriver#sendDirect}): 1 if
+     * {@code wr} was framed and written (or left framed for the general path to finish), 0 if it
+     * must take the send queue.
+     */
+    public int sendDirect(SendWr wr) {
+        if (phase != RUNNING) {
+            return 0;
+        }
+        try {
+            return driver.sendDirect(wr);
         } catch (IOException e) {
             failedIo();
             return 1;

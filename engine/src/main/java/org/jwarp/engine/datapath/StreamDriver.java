@@ -21,6 +21,8 @@ import org.jwarp.verbs.CounterNames;
 import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.DeviceConfig;
 import org.jwarp.verbs.QpAttr;
+import org.jwarp.verbs.SendFlags;
+import org.jwarp.verbs.SendWr;
 import org.jwarp.wire.fpdu.Mulpdu;
 import org.jwarp.wire.mpa.MpaParameters;
 import org.jwarp.wire.mpa.RtrType;
@@ -92,6 +94,26 @@ public final class StreamDriver {
         }
         sink.pool(c.owner().staging());
         return c.qp().stream().transmit(sink) + (batch ? drainTxBatched() : drainTx());
+    }
+
+    /**
+     * The small-message send, on the thread that posted {@code wr} and holds the engine: with
+     * nothing framed and unwritten, a one-FPDU Write or Send is framed straight from the request
+     * and written in one call; bytes the socket does not take stay in the sink, and its
+     * completion with them, for the general path to finish. Returns 1 if it was framed, 0 if it
+     * must take the send queue. An inline request's data is always copied into staging here
+     * (below {@link GatherFpduSink#ZERO_COPY_FROM}): the poster may reuse it once the post returns.
+     */
+    int sendDirect(SendWr wr) throws IOException {
+        if (sink.pending() != 0 || wr.hasFlag(SendFlags.INLINE) && wr.totalLength() >= GatherFpduSink.ZERO_COPY_FROM) {
+            return 0;
+        }
+        sink.pool(c.owner().staging());
+        if (!c.qp().stream().sendDirect(wr, sink)) {
+            return 0;
+        }
+        drainTx();
+        return 1;
     }
 
     /**

@@ -67,8 +67,10 @@ import org.jwarp.verbs.spi.ProviderConfig;
  *                      itself, so that an answer due within a round trip needs no thread woken on
  *                      this side; then it hands the engine to the standby thread. 0: hand over
  *                      at once (an event-driven thread then spends no CPU while it waits)
- * @param smallMessagePath whether a message of one FPDU takes the small-message path: framed
- *                      with its length and pad written in place, and on receive checked and its
+ * @param smallMessagePath whether a message of one FPDU takes the small-message path: in invoker
+ *                      and hybrid modes a Write or Send posted on an idle send queue is framed
+ *                      from the request and written by the posting thread, framing writes the
+ *                      length and pad in place, and on receive an FPDU is checked and its
  *                      headers read in place in one step when the FPDU lies whole in the staging
  *                      buffer (docs/design.md, "The small-message path"). Off, every FPDU goes
  *                      the general way; the wire and every rule are the same either way

@@ -273,11 +273,57 @@ public final class JwarpQp implements QueuePair {
 
     @Override
     public int postSend(SendWr wr) {
+        // invoker and hybrid modes, nothing queued: the post may go out at once, from here
+        if (device.invokerMode() && sq.isEmpty() && !parked) {
+            directWr = wr;
+            boolean ran = device.tryInvoke(postHere);
+            directWr = null;
+            if (ran) {
+                return directRc;
+            }
+        }
         int rc = postSend1(wr, 0);
         if (rc == PostStatus.OK) {
             kick();
         }
         return rc;
+    }
+
+    /** The request {@link #postHere} posts, and what the post returned (poster's thread only). */
+    private SendWr directWr;
+    private int directRc;
+
+    /**
+     * Invoker and hybrid modes, on the posting thread holding the engine: the post's checks, then
+     * the small-message send ({@link EngineWorker#sendNow}), which frames and writes a one-FPDU
+     * Write or Send straight from the request; one it declines goes to the send queue and leaves
+     * as {@link #kick} would send it. The duty cycle runs after it, as after any invoked post.
+     */
+    private final IntSupplier postHere = this::postDirect;
+
+    private int postDirect() {
+        SendWr wr = directWr;
+        QpState state = lifecycle.state();
+        int rc = checkSend(wr, 0, state);
+        if (rc == PostStatus.OK && state == QpState.RTS) {
+            int sent = worker().sendNow(this, wr);
+            if (sent > 0) {
+                directRc = PostStatus.OK;
+                return sent;
+            }
+        }
+        if (rc == PostStatus.OK) {
+            rc = enqueueSend(wr, 0, state);
+        }
+        directRc = rc;
+        if (rc != PostStatus.OK) {
+            return 0;
+        }
+        VarHandle.fullFence();                              // as in kick()
+        if (parked) {
+            owner.worker().postedWhileParked(this);
+        }
+        return worker().transmitNow(this);
     }
 
     /**
@@ -286,6 +332,9 @@ public final class JwarpQp implements QueuePair {
      */
     @Override
     public int postSend(SendWr[] wrs, int count) {
+        if (count == 1) {
+            return postSend(wrs[0]);                        // what it returns names index 0, as below
+        }
         for (int i = 0; i < count; i++) {
             int rc = postSend1(wrs[i], i);
             if (rc != PostStatus.OK) {
@@ -302,10 +351,16 @@ public final class JwarpQp implements QueuePair {
     }
 
     private int postSend1(SendWr wr, int index) {
+        QpState s = lifecycle.state();
+        int rc = checkSend(wr, index, s);
+        return rc == PostStatus.OK ? enqueueSend(wr, index, s) : rc;
+    }
+
+    /** The checks of a send-queue post in state {@code s}: OK, or the error to return. */
+    private int checkSend(SendWr wr, int index, QpState s) {
         if (closed) {
             return PostStatus.error(PostStatus.QP_DESTROYED, index);
         }
-        QpState s = lifecycle.state();
         if (!s.acceptsSend()) {
             return PostStatus.error(PostStatus.INVALID_STATE, index);
         }
@@ -316,6 +371,11 @@ public final class JwarpQp implements QueuePair {
         if (s == QpState.ERROR && device.failed()) {
             return PostStatus.error(PostStatus.DEVICE_FATAL, index); // no engine would flush it
         }
+        return PostStatus.OK;
+    }
+
+    /** A checked request goes into the send queue (in state {@code s}). */
+    private int enqueueSend(SendWr wr, int index, QpState s) {
         SendSlot slot = sq.claim();
         if (slot == null) {
             return PostStatus.error(PostStatus.QUEUE_FULL, index);

@@ -16,6 +16,7 @@ import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.verbs.CounterSet;
 import org.jwarp.verbs.Counters;
+import org.jwarp.verbs.SendWr;
 
 /**
  * One engine thread's duty cycle — the emulated offload engine of seed 001. It owns its
@@ -201,6 +202,30 @@ public final class EngineWorker implements Agent {
         }
         try {
             int sent = c.transmitWork(false, false);
+            if (sent > 0) {
+                c.schedule().sentAhead();
+                c.schedule().traffic(device.clock().nanoTime());
+            }
+            return sent;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            c.failed(e);                                    // as in a whole cycle: that connection only
+            return 1;
+        }
+    }
+
+    /**
+     * Invoker and hybrid modes, on the thread that posts {@code wr} to {@code qp} and holds the
+     * engine: the small-message send of the QP's running connection
+     * ({@link Connection#sendDirect}). Returns the work done; 0 if the request must take the send
+     * queue (no running connection here, something queued before it, more than one FPDU).
+     */
+    public int sendNow(JwarpQp qp, SendWr wr) {
+        Connection c = qp.connection();
+        if (c == null || c.owner() != this || !c.isRunning()) {
+            return 0;
+        }
+        try {
+            int sent = c.sendDirect(wr);
             if (sent > 0) {
                 c.schedule().sentAhead();
                 c.schedule().traffic(device.clock().nanoTime());
