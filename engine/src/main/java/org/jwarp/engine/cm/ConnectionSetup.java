@@ -41,7 +41,7 @@ public abstract sealed class ConnectionSetup permits InitiatorSetup, ResponderSe
     /** One step of the MPA exchange: write what is due, read what came, act on the handshake's phase. */
     public final int handshakeWork(long now) throws IOException {
         int work = writeOutput();
-        ByteBuffer rx = c.rxBuffer();
+        ByteBuffer rx = c.rx().buffer();
         // read when the scheduler says, as a running stream is: on readiness among many connections
         int n = c.schedule().readable() ? c.channel().read(rx) : 0;
         if (n < 0 && peerCloseExpected()) {
@@ -53,10 +53,10 @@ public abstract sealed class ConnectionSetup permits InitiatorSetup, ResponderSe
         }
         if (n > 0) {
             received(n);
-            long used = handshake.onBytes(c.rxSegment(), 0, n, now);
+            long used = handshake.onBytes(c.rx().segment(), 0, n, now);
             if (used < n) {
                 // the peer's first FPDUs, right behind its MPA frame
-                leftover = c.rxSegment().asSlice(used, n - used).toArray(ValueLayout.JAVA_BYTE);
+                leftover = c.rx().segment().asSlice(used, n - used).toArray(ValueLayout.JAVA_BYTE);
             }
             rx.clear();
             work++;

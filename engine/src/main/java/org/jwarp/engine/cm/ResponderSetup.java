@@ -102,7 +102,7 @@ public final class ResponderSetup extends ConnectionSetup implements SetupAdmiss
 
     @Override
     void received(int n) {
-        firstBytes.add(c.rxSegment(), 0, n);
+        firstBytes.add(c.rx().segment(), 0, n);
     }
 
     @Override

@@ -1,9 +1,7 @@
 package org.jwarp.engine.datapath;
 
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import org.jwarp.engine.cm.ConnectionSetup;
 import org.jwarp.engine.cm.InitiatorSetup;
@@ -11,6 +9,7 @@ import org.jwarp.engine.cm.JwarpListener;
 import org.jwarp.engine.cm.ResponderSetup;
 import org.jwarp.engine.cm.SetupFailure;
 import org.jwarp.engine.io.IoDriver;
+import org.jwarp.engine.io.Staging;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.engine.runtime.EngineScheduler;
@@ -234,12 +233,8 @@ public final class Connection implements EngineScheduler.Scheduled {
     }
 
     /** The owning engine thread's receive buffer, for the MPA exchange's reads (cleared after each). */
-    public ByteBuffer rxBuffer() {
-        return owner.staging().rx().buffer();
-    }
-
-    public MemorySegment rxSegment() {
-        return owner.staging().rx().segment();
+    public Staging rx() {
+        return owner.staging().rx();
     }
 
     /** Initiator: TCP is connected; the MPA exchange begins. */
@@ -293,7 +288,10 @@ public final class Connection implements EngineScheduler.Scheduled {
         closeChannel();
         phase(CLOSED);
         if (qp != null) {
-            failQp();
+            // the QP goes to ERROR and anything posted is flushed
+            qp.stream().connectionLost();
+            qp.lifecycle().failed();
+            qp.stream().flush();
         }
         setup.announce(f, peer, qp);
     }
@@ -356,28 +354,18 @@ public final class Connection implements EngineScheduler.Scheduled {
      * the read system calls of this or another connection.
      */
     public int transmitWork(boolean woke, boolean batch) {
-        if (phase != RUNNING) {
-            return 0;
-        }
         try {
-            return driver.transmit(woke, batch);
+            return phase == RUNNING ? driver.transmit(woke, batch) : 0;
         } catch (IOException e) {
             failedIo();
             return 1;
         }
     }
 
-    /**
-     * The small-message send of a running connection (see {@link StreamDriver#sendDirect}): 1 if
-     * {@code wr} was framed and written (or left framed for the general path to finish), 0 if it
-     * must take the send queue.
-     */
+    /** The small-message send ({@link StreamDriver#sendDirect}) of a running connection; 0 otherwise. */
     public int sendDirect(SendWr wr) {
-        if (phase != RUNNING) {
-            return 0;
-        }
         try {
-            return driver.sendDirect(wr);
+            return phase == RUNNING ? driver.sendDirect(wr) : 0;
         } catch (IOException e) {
             failedIo();
             return 1;
@@ -404,13 +392,6 @@ public final class Connection implements EngineScheduler.Scheduled {
     /** The stream runs (the driver started it). */
     void running() {
         phase(RUNNING);
-    }
-
-    /** Connection setup failed: the QP goes to ERROR and anything posted is flushed. */
-    private void failQp() {
-        qp.stream().connectionLost();
-        qp.lifecycle().failed();
-        qp.stream().flush();
     }
 
     /** Local disconnect: what is framed goes out, then TCP closes and every request is flushed. */

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.IntSupplier;
 import org.jwarp.engine.counters.CounterScopes;
 import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.datapath.SendSlot;
@@ -61,6 +60,7 @@ public final class JwarpQp implements QueuePair {
     private final QpOwner owner;
     private final SpscSlotRing<SendSlot> sq;
     private final SpscSlotRing<RecvWr> rq;
+    private final SendPoster sends;
     private final CounterSet counters;
     private final WorkQueue<SendWr> sendQueue;
     private final WorkQueue<RecvWr> recvQueue;
@@ -113,6 +113,7 @@ public final class JwarpQp implements QueuePair {
         this.sq = new SpscSlotRing<>(attr.maxSendWr(), () -> new SendSlot(attr.maxSendSge(), maxInline));
         // with a shared receive queue the QP's own stays empty (its slots are made on first use only)
         this.rq = new SpscSlotRing<>(attr.maxRecvWr(), () -> new RecvWr(attr.maxRecvSge()));
+        this.sends = new SendPoster(this, device, attr, lifecycle, sq);
         this.counters = new CounterSet(CounterScopes.qp(qpNum), COUNTER_NAMES);
         this.sendQueue = new WorkQueue<>() {
             @Override
@@ -273,57 +274,7 @@ public final class JwarpQp implements QueuePair {
 
     @Override
     public int postSend(SendWr wr) {
-        // invoker and hybrid modes, nothing queued: the post may go out at once, from here
-        if (device.invokerMode() && sq.isEmpty() && !parked) {
-            directWr = wr;
-            boolean ran = device.tryInvoke(postHere);
-            directWr = null;
-            if (ran) {
-                return directRc;
-            }
-        }
-        int rc = postSend1(wr, 0);
-        if (rc == PostStatus.OK) {
-            kick();
-        }
-        return rc;
-    }
-
-    /** The request {@link #postHere} posts, and what the post returned (poster's thread only). */
-    private SendWr directWr;
-    private int directRc;
-
-    /**
-     * Invoker and hybrid modes, on the posting thread holding the engine: the post's checks, then
-     * the small-message send ({@link EngineWorker#sendNow}), which frames and writes a one-FPDU
-     * Write or Send straight from the request; one it declines goes to the send queue and leaves
-     * as {@link #kick} would send it. The duty cycle runs after it, as after any invoked post.
-     */
-    private final IntSupplier postHere = this::postDirect;
-
-    private int postDirect() {
-        SendWr wr = directWr;
-        QpState state = lifecycle.state();
-        int rc = checkSend(wr, 0, state);
-        if (rc == PostStatus.OK && state == QpState.RTS) {
-            int sent = worker().sendNow(this, wr);
-            if (sent > 0) {
-                directRc = PostStatus.OK;
-                return sent;
-            }
-        }
-        if (rc == PostStatus.OK) {
-            rc = enqueueSend(wr, 0, state);
-        }
-        directRc = rc;
-        if (rc != PostStatus.OK) {
-            return 0;
-        }
-        VarHandle.fullFence();                              // as in kick()
-        if (parked) {
-            owner.worker().postedWhileParked(this);
-        }
-        return worker().transmitNow(this);
+        return sends.post(wr);
     }
 
     /**
@@ -332,63 +283,7 @@ public final class JwarpQp implements QueuePair {
      */
     @Override
     public int postSend(SendWr[] wrs, int count) {
-        if (count == 1) {
-            return postSend(wrs[0]);                        // what it returns names index 0, as below
-        }
-        for (int i = 0; i < count; i++) {
-            int rc = postSend1(wrs[i], i);
-            if (rc != PostStatus.OK) {
-                if (i > 0) {
-                    kick();
-                }
-                return rc;
-            }
-        }
-        if (count > 0) {
-            kick();
-        }
-        return PostStatus.OK;
-    }
-
-    private int postSend1(SendWr wr, int index) {
-        QpState s = lifecycle.state();
-        int rc = checkSend(wr, index, s);
-        return rc == PostStatus.OK ? enqueueSend(wr, index, s) : rc;
-    }
-
-    /** The checks of a send-queue post in state {@code s}: OK, or the error to return. */
-    private int checkSend(SendWr wr, int index, QpState s) {
-        if (closed) {
-            return PostStatus.error(PostStatus.QP_DESTROYED, index);
-        }
-        if (!s.acceptsSend()) {
-            return PostStatus.error(PostStatus.INVALID_STATE, index);
-        }
-        int check = wr.check(attr.maxSendSge(), attr.maxInlineData(), device.config().rfc7306(), device.config().rfc7306());
-        if (check != PostStatus.OK) {
-            return PostStatus.error(check, index);
-        }
-        if (s == QpState.ERROR && device.failed()) {
-            return PostStatus.error(PostStatus.DEVICE_FATAL, index); // no engine would flush it
-        }
-        return PostStatus.OK;
-    }
-
-    /** A checked request goes into the send queue (in state {@code s}). */
-    private int enqueueSend(SendWr wr, int index, QpState s) {
-        SendSlot slot = sq.claim();
-        if (slot == null) {
-            return PostStatus.error(PostStatus.QUEUE_FULL, index);
-        }
-        if (!slot.load(wr)) {
-            // an inline source whose arena was closed: refused here, the slot stays unpublished
-            return PostStatus.error(PostStatus.INVALID_WR, index);
-        }
-        sq.publish();
-        if (s == QpState.ERROR) {
-            flushSoon();
-        }
-        return PostStatus.OK;
+        return sends.post(wrs, count);
     }
 
     @Override
@@ -438,33 +333,9 @@ public final class JwarpQp implements QueuePair {
     }
 
     /** A request posted in ERROR completes with a flush (error path: a command to the engine). */
-    private void flushSoon() {
+    void flushSoon() {
         onOwner(flush);
     }
-
-    /**
-     * New work for the engine. In invoker and hybrid modes the poster runs the duty cycle that
-     * sends it, which scans the send queue after the post — this QP's transmit first
-     * ({@link EngineWorker#transmitNow}), so that the request leaves before the rest of the cycle:
-     * no doorbell is needed unless another thread is in a cycle, which may have scanned it already
-     * and must look again. Otherwise the doorbell (a volatile write; an unpark only if the engine
-     * thread sleeps).
-     */
-    private void kick() {
-        // the post is published before parked is read, as EngineScheduler#park writes parked before
-        // it reads the send queue: one of the two sees the other's write
-        VarHandle.fullFence();
-        if (parked) {
-            owner.worker().postedWhileParked(this);
-        }
-        if (device.invokerMode() && device.tryInvoke(transmitHere)) {
-            return;
-        }
-        owner.worker().doorbell().ring();
-    }
-
-    /** The poster's transmit in invoker and hybrid modes (made once: a post allocates nothing). */
-    private final IntSupplier transmitHere = () -> worker().transmitNow(this);
 
     /**
      * Whether the engine thread parked this QP's connection ({@link EngineScheduler}): it is
@@ -472,6 +343,16 @@ public final class JwarpQp implements QueuePair {
      * engine thread.
      */
     private volatile boolean parked;
+
+    /** A poster: whether the connection is parked now. */
+    boolean isParked() {
+        return parked;
+    }
+
+    /** Whether {@link #close} ran: posts are refused. */
+    boolean isClosed() {
+        return closed;
+    }
     /** 1 while this QP is on its engine thread's list of posts to parked connections. */
     private volatile int listed;
     private static final VarHandle LISTED;
