@@ -61,7 +61,8 @@ final class SendAdmission {
      */
     boolean admitsNow(SendWr next) {
         WrOpcode op = next.opcode();
-        return !(next.hasFlag(SendFlags.FENCE) && s.orq.size() > 0) && !op.consumesOrd() && !op.needsRfc7306()
+        return !(next.hasFlag(SendFlags.FENCE) && s.orq.size() > 0)
+                && !(op.consumesOrd() && (s.params.ord() == 0 || s.orq.full())) && !op.needsRfc7306()
                 && resolveSources(next);
     }
 

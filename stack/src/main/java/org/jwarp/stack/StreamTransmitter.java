@@ -186,34 +186,37 @@ final class StreamTransmitter {
     }
 
     /**
-     * The small-message send: a Write or Send that fits one FPDU, posted when nothing else is to be
-     * sent, is framed into {@code sink} now, from the poster's request itself rather than from a
-     * send-queue slot, and completes as the general path completes it (once the sink's barrier
-     * is written). Every rule of the general path holds because it runs the general path's steps:
-     * the same admission, segmentation and completion. Returns false, having done nothing, when
-     * the request must take the send queue instead: something else is queued or in progress, the
-     * request needs more than one FPDU, or admission would make it wait or refuse it (the general
-     * path then carries that out in order).
+     * The small-message send: a Write or Send that fits one FPDU, or a Read Request, posted when
+     * nothing else is to be sent, is framed into {@code sink} now, from the poster's request itself
+     * rather than from a send-queue slot, and completes as the general path completes it (a Write or
+     * Send once the sink's barrier is written, a Read when its Response is placed). Every rule of
+     * the general path holds because it runs the general path's steps: the same admission,
+     * segmentation and completion. Returns false, having done nothing, when the request must take
+     * the send queue instead: something else is queued or in progress, the request needs more than
+     * one FPDU, or admission would make it wait or refuse it (the general path then carries that
+     * out in order).
      */
     boolean sendDirect(SendWr next, FpduSink sink) {
         WrOpcode op = next.opcode();
+        boolean read = op == WrOpcode.RDMA_READ;
         // one entry at most: the segmenter cuts a message at every scatter/gather boundary
-        if (!s.directSend || op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND && op != WrOpcode.SEND_WITH_INV
+        if (!s.directSend || op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND && op != WrOpcode.SEND_WITH_INV && !read
                 || next.numSge() > 1
                 || message != Message.NONE || rtrPending != null || s.terminator.pending() || !s.running()
                 || s.txHeldForFirstFpdu || !s.irq.isEmpty() || s.sendQueue.peek() != null) {
             return false;
         }
-        long length = next.totalLength();
-        int mulpdu = s.params.mulpdu();
+        // a Read Request carries no payload, whatever the size it asks for (RFC 5040 §4.4)
+        long length = read ? ReadRequestHeader.LENGTH : next.totalLength();
         int headerLength = op == WrOpcode.RDMA_WRITE ? DdpHeader.TAGGED_LENGTH : DdpHeader.UNTAGGED_LENGTH;
-        if (length > mulpdu || !sink.hasRoom(headerLength + (int) length) || !admission.admitsNow(next)) {
+        if (!read && length > s.params.mulpdu() || !sink.hasRoom(headerLength + (int) length)
+                || !admission.admitsNow(next)) {
             return false;
         }
         this.sink = sink;
         direct = true;
         begin(next);
-        if (!emitData()) {
+        if (!emitSegment()) {
             throw new IllegalStateException("a one-FPDU message found no room it was promised");
         }
         return true;

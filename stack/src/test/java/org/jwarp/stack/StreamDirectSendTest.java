@@ -62,7 +62,9 @@ class StreamDirectSendTest {
                     .addInlineSge(r.inline, 0, 60),
             (w, r) -> w.wrId(6).opcode(WrOpcode.SEND).signaled(true),
             (w, r) -> w.wrId(7).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.INLINE | SendFlags.SIGNALED)
-                    .addInlineSge(r.inline, 4, 8).remote(r.dst.iova() + 100, r.dst.stag()));
+                    .addInlineSge(r.inline, 4, 8).remote(r.dst.iova() + 100, r.dst.stag()),
+            (w, r) -> w.wrId(8).opcode(WrOpcode.RDMA_READ).signaled(true).addSge(r.src.stag(), 16, 2000)
+                    .remote(r.dst.iova() + 8, r.dst.stag()));
 
     @Test
     void eachOneFpduRequestPutsTheGeneralPathsBytesOnTheWireAndCompletesAlike() {
@@ -84,6 +86,7 @@ class StreamDirectSendTest {
                 assertSameCompletions(general.a.sendCq, direct.a.sendCq, "request " + i);
                 assertSameCompletions(general.b.recvCq, direct.b.recvCq, "request " + i);
                 assertSameBytes(g.dst.segment(), 0, d.dst.segment(), 0, 2048);
+                assertSameBytes(g.src.segment(), 0, d.src.segment(), 0, 2048);
                 assertSame(RdmapStream.State.RTS, direct.a.stream.state());
                 assertSame(RdmapStream.State.RTS, direct.b.stream.state());
             }
@@ -125,12 +128,12 @@ class StreamDirectSendTest {
         try (StreamPair p = pair(7)) {
             Regions r = regions(p, 7);
             Region big = p.a.register(4096, Access.LOCAL_WRITE);
-            // more than one FPDU, more than one entry, a Read, an unknown lkey
+            // more than one FPDU, more than one entry, a Write with Immediate, an unknown lkey
             assertDeclined(p, new SendWr(1).wrId(1).opcode(WrOpcode.SEND).addSge(big.stag(), 0, 1443));
             assertDeclined(p, new SendWr(2).wrId(2).opcode(WrOpcode.SEND).addSge(r.src.stag(), 0, 8)
                     .addSge(r.src.stag(), 8, 8));
-            assertDeclined(p, new SendWr(1).wrId(3).opcode(WrOpcode.RDMA_READ).addSge(r.src.stag(), 0, 8)
-                    .remote(r.dst.iova(), r.dst.stag()));
+            assertDeclined(p, new SendWr(1).wrId(3).opcode(WrOpcode.RDMA_WRITE_WITH_IMM).addSge(r.src.stag(), 0, 8)
+                    .remote(r.dst.iova(), r.dst.stag()).immData(9));
             assertDeclined(p, new SendWr(1).wrId(4).opcode(WrOpcode.SEND).addSge(0x7F7F7F00, 0, 8));
             // something in the send queue goes first
             p.a.postSend(w -> w.wrId(5).opcode(WrOpcode.RDMA_WRITE).addSge(r.src.stag(), 0, 8)
@@ -147,6 +150,28 @@ class StreamDirectSendTest {
             p.pump();
             assertSame(RdmapStream.State.RTS, p.a.stream.state());
             assertSame(RdmapStream.State.RTS, p.b.stream.state());
+        }
+    }
+
+    @Test
+    void aReadBeyondTheOrdCreditIsLeftToTheSendQueue() {
+        try (StreamPair p = pair(9)) {
+            Regions r = regions(p, 9);
+            int ord = StreamPair.defaults().ord();
+            for (int k = 0; k < ord; k++) {
+                SendWr read = new SendWr(1).wrId(k).opcode(WrOpcode.RDMA_READ).signaled(true)
+                        .addSge(r.src.stag(), k * 8L, 8).remote(r.dst.iova() + k * 8L, r.dst.stag());
+                assertTrue(p.a.stream.sendDirect(read, p.a.sink), "read " + k);
+            }
+            assertDeclined(p, new SendWr(1).wrId(ord).opcode(WrOpcode.RDMA_READ).addSge(r.src.stag(), 0, 8)
+                    .remote(r.dst.iova(), r.dst.stag()));
+            p.pump();
+            for (int k = 0; k < ord; k++) {
+                WorkCompletion wc = p.a.sendCq.take();
+                assertEquals(k, wc.wrId());
+                assertSame(WcStatus.SUCCESS, wc.status());
+            }
+            assertSameBytes(r.dst.segment(), 0, r.src.segment(), 0, ord * 8L);
         }
     }
 
