@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.management.ThreadMXBean;
+import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +17,7 @@ import org.jwarp.engine.datapath.GatherFpduSink;
 import org.jwarp.verbs.Access;
 import org.jwarp.verbs.MemoryRegion;
 import org.jwarp.verbs.PostStatus;
+import org.jwarp.verbs.SendFlags;
 import org.jwarp.verbs.SendWr;
 import org.jwarp.verbs.WcStatus;
 import org.jwarp.verbs.WorkCompletion;
@@ -87,6 +89,65 @@ class AllocationTest {
                         + " alive, not counted: " + earlier.size();
                 System.out.println(report);
                 assertTrue(clean, report);
+            }
+        }
+    }
+
+    /**
+     * The small-message send (invoker mode, one request a post, each signaled): the posting thread
+     * frames, writes and completes it, and runs both engines; nothing it does allocates.
+     */
+    @Test
+    void directSendsAllocateNothing() throws Exception {
+        try (LoopbackPair p = new LoopbackPair(LoopbackPair.invoker(), LoopbackPair.invoker(), new byte[0],
+                new byte[0])) {
+            MemoryRegion local = p.client.register(4096, Access.LOCAL_WRITE);
+            MemoryRegion remote = p.server.register(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
+            MemorySegment inline = p.client.arena.allocate(64);
+            SendWr[] cases = {
+                    new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).signaled(true).addSge(local, 0, 64)
+                            .remote(remote.iova(), remote.rkey()),
+                    new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.INLINE | SendFlags.SIGNALED)
+                            .addInlineSge(inline, 0, 8).remote(remote.iova(), remote.rkey()),
+                    new SendWr().wrId(3).opcode(WrOpcode.RDMA_READ).signaled(true).addSge(local, 0, 64)
+                            .remote(remote.iova(), remote.rkey())};
+            int ops = 200_000;
+            for (SendWr wr : cases) {
+                runOneByOne(p, wr, ops);                    // warm-up: JIT compiles the path
+                List<String> windows = new ArrayList<>();
+                boolean clean = false;
+                for (int w = 0; w < 3 && !clean; w++) {
+                    long before = THREADS.getCurrentThreadAllocatedBytes();
+                    runOneByOne(p, wr, ops);
+                    long app = THREADS.getCurrentThreadAllocatedBytes() - before;
+                    windows.add(app + " B");
+                    clean = app < ops / 100;
+                }
+                String report = wr.opcode() + " posted one by one, " + ops + " ops (" + p.client.device.socketIoLayer()
+                        + "), the posting thread running both engines: " + windows;
+                System.out.println(report);
+                assertTrue(clean, report);
+            }
+        }
+    }
+
+    /** Posts {@code wr} {@code ops} times, one at a time, each awaited, running both invoked engines. */
+    private static void runOneByOne(LoopbackPair p, SendWr wr, int ops) {
+        WorkCompletion[] wcs = p.client.wcs;
+        for (int k = 0; k < ops; k++) {
+            int rc = p.client.qp.postSend(wr);
+            if (rc != PostStatus.OK) {
+                throw new AssertionError(PostStatus.toString(rc));
+            }
+            while (p.client.cq.poll(wcs, 1) == 0) {
+                p.server.device.invoke();
+                p.client.device.invoke();
+            }
+            if (wcs[0].status() != WcStatus.SUCCESS) {
+                throw new AssertionError("failed: " + wcs[0]);
+            }
+            if ((k & 63) == 0) {
+                p.server.device.invoke();                   // the server places what has arrived
             }
         }
     }
