@@ -57,6 +57,9 @@ public final class Uring implements AutoCloseable {
     static final byte IORING_OP_RECVMSG = 10;
     static final byte IORING_OP_SEND = 26;
     static final byte IORING_OP_RECV = 27;
+    /** The entry's socket is an index in the ring's file table ({@link DirectRing}). */
+    static final byte IOSQE_FIXED_FILE = 1;
+    private static final int IORING_SETUP_CQSIZE = 1 << 3;
 
     private static final int PROT_READ_WRITE = 0x1 | 0x2;
     private static final int MAP_SHARED_POPULATE = 0x01 | 0x8000;
@@ -78,6 +81,10 @@ public final class Uring implements AutoCloseable {
     private static final MethodHandle ENTER;
     /** io_uring_enter without errno capture: the per-call path. */
     private static final MethodHandle ENTER_QUICK;
+    /** io_uring_enter with four segments after its arguments, whose scopes the call holds ({@link ScopeHolds}). */
+    private static final MethodHandle ENTER_HOLDING = Downcalls.requireWithoutErrno("syscall",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG,
+                    ADDRESS, ADDRESS, ADDRESS, ADDRESS), Linker.Option.firstVariadicArg(1));
     private static final MethodHandle MMAP;
     private static final MethodHandle MUNMAP;
     private static final MethodHandle CLOSE;
@@ -153,10 +160,19 @@ public final class Uring implements AutoCloseable {
      * @throws IOException io_uring_setup or mmap failed (the reason in the message)
      */
     public Uring(int entries, boolean sqpoll, int sqIdleMillis) throws IOException {
+        this(entries, 0, sqpoll, sqIdleMillis);
+    }
+
+    /** A ring of {@code entries} submissions and {@code cqAsked} completions (0: the kernel's choice). */
+    Uring(int entries, int cqAsked, boolean sqpoll, int sqIdleMillis) throws IOException {
         this.sqpoll = sqpoll;
         MemorySegment p = arena.allocate(PARAMS, 8);
+        if (cqAsked > 0) {
+            p.set(JAVA_INT, P_FLAGS, IORING_SETUP_CQSIZE);
+            p.set(JAVA_INT, P_CQ_ENTRIES, cqAsked);
+        }
         if (sqpoll) {
-            p.set(JAVA_INT, P_FLAGS, IORING_SETUP_SQPOLL);
+            p.set(JAVA_INT, P_FLAGS, p.get(JAVA_INT, P_FLAGS) | IORING_SETUP_SQPOLL);
             p.set(JAVA_INT, P_SQ_THREAD_IDLE, sqIdleMillis);
         }
         long r = call(SETUP, SYS_IO_URING_SETUP, entries, p);
@@ -209,7 +225,7 @@ public final class Uring implements AutoCloseable {
      * {@code flags}, and returns its result: bytes, or -errno.
      */
     long msg(byte opcode, int socket, MemorySegment msghdr, int flags) throws IOException {
-        return call(opcode, socket, msghdr.address(), 1, flags);
+        return call(opcode, (byte) 0, socket, msghdr.address(), 1, flags);
     }
 
     /**
@@ -217,16 +233,70 @@ public final class Uring implements AutoCloseable {
      * {@code socket} with {@code flags}, and returns its result: bytes, or -errno.
      */
     long plain(byte opcode, int socket, long address, long length, int flags) throws IOException {
-        return call(opcode, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags);
+        return call(opcode, (byte) 0, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags);
     }
 
     /** The user data of a synchronous call's entry; a batched entry's is its place in the batch. */
     private static final long SYNC = -1L;
 
     /** One entry: its address field {@code addr}, length field {@code len}; its result. */
-    private long call(byte opcode, int socket, long addr, int len, int flags) throws IOException {
+    long call(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags) throws IOException {
         awaitSqRoom();
-        put(opcode, socket, addr, len, flags, SYNC);
+        put(opcode, sqeFlags, socket, addr, len, flags, SYNC);
+        return awaitSync();
+    }
+
+    /** Room for one entry, then its common fields for a synchronous call, which {@link #sync} runs. */
+    long startSync(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags) throws IOException {
+        awaitSqRoom();
+        return begin(opcode, sqeFlags, socket, addr, len, flags, SYNC);
+    }
+
+    /** Publishes the entry {@link #startSync} began and returns its result. */
+    long sync(long sqe) throws IOException {
+        publish(sqe);
+        return awaitSync();
+    }
+
+    /** Room for one entry, then its common fields for an event with {@code token}; submitted with the next enter. */
+    long startEvent(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags, long token)
+            throws IOException {
+        awaitSqRoom();
+        return begin(opcode, sqeFlags, socket, addr, len, flags, EVENT | token);
+    }
+
+    /**
+     * One call on table entry {@code index} whose pieces may be application memory: the entry is
+     * submitted, and completes (a socket call with {@code MSG_DONTWAIT} is made inline at
+     * submission), inside one {@code io_uring_enter} that holds the pieces' scopes. Without SQPOLL
+     * only: no other thread takes entries from this ring.
+     *
+     * @throws IllegalStateException a held scope was closed: nothing was submitted
+     */
+    long callHolding(byte opcode, int index, long addr, int len, int flags, ScopeHolds holds) throws IOException {
+        awaitSqRoom();
+        put(opcode, IOSQE_FIXED_FILE, index, addr, len, flags, SYNC);
+        long r;
+        try {
+            r = (long) ENTER_HOLDING.invokeExact(SYS_IO_URING_ENTER, fd, unsubmitted(), 1, IORING_ENTER_GETEVENTS,
+                    MemorySegment.NULL, 0L, holds.get(0), holds.get(1), holds.get(2), holds.get(3));
+        } catch (IllegalStateException closed) {
+            // the scope closed before the call: the entry was not submitted, and is taken back
+            localSqTail--;
+            INT.setRelease(sqRing, sqTail, localSqTail);
+            throw closed;
+        } catch (Throwable t) {
+            throw new IOException("io_uring_enter failed: " + t, t);
+        }
+        enters++;
+        if (unsubmitted() > 0) {
+            enter(unsubmitted(), 0, 0);             // interrupted before submitting: submit now, no hold needed after the check
+        }
+        return reapSync();
+    }
+
+    /** Waits for the synchronous entry just put (events that complete meanwhile are kept). */
+    long awaitSync() throws IOException {
         if (sqpoll) {
             wakeSqThread();
             // a socket call completes within microseconds once the kernel thread has it: spin that
@@ -241,6 +311,11 @@ public final class Uring implements AutoCloseable {
             // batch's queueing and its flush)
             enter(unsubmitted(), 1, IORING_ENTER_GETEVENTS);
         }
+        return reapSync();
+    }
+
+    /** Reaps completions until the synchronous entry's, waiting in the kernel while none is there. */
+    private long reapSync() throws IOException {
         while (true) {
             if ((int) INT.getAcquire(cqRing, cqTail) == (int) INT.getAcquire(cqRing, cqHead)) {
                 // submitted, not yet complete (EINTR cut the wait short): wait without submitting
@@ -254,19 +329,36 @@ public final class Uring implements AutoCloseable {
     }
 
     /** Writes one submission entry and publishes it with the tail. */
-    private void put(byte opcode, int socket, long addr, int len, int flags, long userData) {
-        int tail = localSqTail;
-        int index = tail & sqMask;
+    private void put(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags, long userData) {
+        publish(begin(opcode, sqeFlags, socket, addr, len, flags, userData));
+    }
+
+    /** Writes one submission entry's common fields; {@link #publish} hands it to the kernel. */
+    long begin(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags, long userData) {
+        int index = localSqTail & sqMask;
         long sqe = index * SQE;
         for (long at = sqe; at < sqe + SQE; at += 8) {
             sqes.set(JAVA_LONG, at, 0L);
         }
         sqes.set(JAVA_BYTE, sqe, opcode);
+        sqes.set(JAVA_BYTE, sqe + 1, sqeFlags);
         sqes.set(JAVA_INT, sqe + 4, socket);
         sqes.set(JAVA_LONG, sqe + 16, addr);
         sqes.set(JAVA_INT, sqe + 24, len);
         sqes.set(JAVA_INT, sqe + 28, flags);
         sqes.set(JAVA_LONG, sqe + 32, userData);
+        return sqe;
+    }
+
+    /** The submission entries, for fields {@link #begin} does not write. */
+    MemorySegment sqes() {
+        return sqes;
+    }
+
+    /** Publishes the entry {@link #begin} wrote at {@code sqe}, with the tail. */
+    void publish(long sqe) {
+        int tail = localSqTail;
+        int index = (int) (sqe / SQE);
         sqRing.set(JAVA_INT, sqArray + 4L * index, index);
         localSqTail = tail + 1;
         INT.setRelease(sqRing, sqTail, tail + 1);      // the kernel sees the entry with the tail
@@ -276,7 +368,7 @@ public final class Uring implements AutoCloseable {
      * A call made while a whole batch waits unsubmitted in the ring: the batch goes to the kernel
      * first (it keeps its place before the call), so that the call's entry overwrites none of it.
      */
-    private void awaitSqRoom() throws IOException {
+    void awaitSqRoom() throws IOException {
         while (unsubmitted() == sqEntries) {
             if (sqpoll) {
                 wakeSqThread();
@@ -313,6 +405,10 @@ public final class Uring implements AutoCloseable {
             syncResult = res;
             return true;
         }
+        if ((userData & EVENT) != 0) {
+            events.add(userData & ~EVENT, res, cqRing.get(JAVA_INT, cqe + 12));
+            return false;
+        }
         batchResults[(int) userData] = res;
         outstanding--;
         return false;
@@ -339,7 +435,7 @@ public final class Uring implements AutoCloseable {
             batch = new IoCompletion[sqEntries];
             batchResults = new long[sqEntries];
         }
-        put(opcode, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags, batched);
+        put(opcode, (byte) 0, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags, batched);
         batch[batched++] = done;
         outstanding++;
         return true;
@@ -380,6 +476,38 @@ public final class Uring implements AutoCloseable {
             batch[i] = null;
             done.completed(batchResults[i]);
         }
+    }
+
+    /** The user data bit of an event: an entry whose completion {@link #reap} hands on later. */
+    static final long EVENT = 1L << 62;
+    private final UringEvents events = new UringEvents();
+
+    /**
+     * Hands every completed event (an entry put with {@link #EVENT} in its user data) to
+     * {@code handler}, reaping what the completion queue holds first; returns how many.
+     */
+    int reap(UringEvents.Handler handler) {
+        while ((int) INT.getAcquire(cqRing, cqTail) != (int) INT.getAcquire(cqRing, cqHead)) {
+            reapOne();
+        }
+        return events.drain(handler);
+    }
+
+    /** Whether event completions wait, reaped or not. */
+    boolean eventsWaiting() {
+        return !events.isEmpty() || (int) INT.getAcquire(cqRing, cqTail) != (int) INT.getAcquire(cqRing, cqHead);
+    }
+
+    /** Submits the entries written and not yet submitted, without waiting. */
+    void submit() throws IOException {
+        if (unsubmitted() > 0) {
+            enter(unsubmitted(), 0, 0);
+        }
+    }
+
+    /** The ring's descriptor (epoll watches it: readable while completions wait). */
+    int fd() {
+        return fd;
     }
 
     /** io_uring_enter calls made so far (tests count them). */
