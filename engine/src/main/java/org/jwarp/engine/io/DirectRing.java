@@ -50,7 +50,6 @@ final class DirectRing implements AutoCloseable {
     private static final long SYS_IO_URING_REGISTER = 427;
     private static final int SOCK_STREAM = 1;
     private static final int SOCK_NONBLOCK = 0x800;
-    private static final int SOCK_CLOEXEC = 0x80000;
     private static final int AF_INET = 2;
     private static final int AF_INET6 = 10;
 
@@ -76,12 +75,12 @@ final class DirectRing implements AutoCloseable {
         this.table = table;
         this.ring = new Uring(ENTRIES, Integer.highestOneBit(Math.max(ENTRIES, 2 * table - 1)) * 2, false, 0);
         MemorySegment capture = Downcalls.captureBuffer(arena);
-        MemorySegment reg = arena.allocate(32, 8);      // struct io_uring_rsrc_register
+        MemorySegment reg = arena.allocate(32, 8);      // struct io_uring_rsrc_register, its size the call's count
         reg.set(JAVA_INT, 0, table);
         reg.set(JAVA_INT, 4, IORING_RSRC_REGISTER_SPARSE);
         long r;
         try {
-            r = (long) REGISTER.invokeExact(capture, SYS_IO_URING_REGISTER, ring.fd(), IORING_REGISTER_FILES2, reg, 1);
+            r = (long) REGISTER.invokeExact(capture, SYS_IO_URING_REGISTER, ring.fd(), IORING_REGISTER_FILES2, reg, (int) reg.byteSize());
         } catch (Throwable t) {
             ring.close();
             throw new IOException("io_uring_register failed: " + t, t);
@@ -144,7 +143,7 @@ final class DirectRing implements AutoCloseable {
     int socket(InetSocketAddress like) throws IOException {
         int family = like.getAddress() instanceof java.net.Inet6Address ? AF_INET6 : AF_INET;
         long sqe = ring.startSync(IORING_OP_SOCKET, (byte) 0, family, 0, 0, 0);
-        ring.sqes().set(JAVA_LONG, sqe + 8, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC);
+        ring.sqes().set(JAVA_LONG, sqe + 8, SOCK_STREAM | SOCK_NONBLOCK);    // no CLOEXEC: a table entry has no descriptor
         ring.sqes().set(JAVA_INT, sqe + 44, IORING_FILE_INDEX_ALLOC);
         int index = (int) check("socket", ring.sync(sqe));
         used++;
@@ -183,7 +182,7 @@ final class DirectRing implements AutoCloseable {
      * into this table; each completion is event {@code token}, its result the socket's index.
      */
     void acceptAll(int fd, long token) throws IOException {
-        long sqe = ring.startEvent(IORING_OP_ACCEPT, (byte) 0, fd, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC, token);
+        long sqe = ring.startEvent(IORING_OP_ACCEPT, (byte) 0, fd, 0, 0, SOCK_NONBLOCK, token);
         ring.sqes().set(JAVA_SHORT, sqe + 2, (short) IORING_ACCEPT_MULTISHOT);
         ring.sqes().set(JAVA_INT, sqe + 44, IORING_FILE_INDEX_ALLOC);
         ring.publish(sqe);

@@ -198,6 +198,19 @@ public final class DirectSocket implements TcpSocket, IoRegistration {
         return 1;
     }
 
+    /**
+     * The owner is about to sleep without a poll having handed this socket's readiness on: the
+     * readiness is forgotten and the polls armed again, which complete at once if it still holds.
+     */
+    void pollAgain() throws IOException {
+        queued = false;
+        if (!registered || closed) {
+            return;
+        }
+        ready &= ~(IoDriver.OP_READ | IoDriver.OP_WRITE);
+        arm();
+    }
+
     /** Arms a poll for each direction of the interest that has none armed and is not ready already. */
     private void arm() throws IOException {
         if ((interest & IoDriver.OP_READ) != 0 && !readArmed && (ready & IoDriver.OP_READ) == 0) {

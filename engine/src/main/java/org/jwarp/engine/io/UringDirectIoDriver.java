@@ -217,6 +217,32 @@ public final class UringDirectIoDriver extends EpollIoDriver {
 
     @Override
     public int pollNow(ReadyHandler handler) throws IOException {
+        reapAll();
+        int handed = 0;
+        int n = readyCount;
+        for (int i = 0; i < n; i++) {
+            DirectSocket s = readyQueue[i];
+            readyQueue[i] = null;
+            handed += s.handOut(handler);
+        }
+        dequeue(n);
+        handed += super.pollNow(handler);
+        submitAll();
+        return handed;
+    }
+
+    /** Drops the first {@code n} of the ready queue; sockets made ready while they were handed out stay. */
+    private void dequeue(int n) {
+        System.arraycopy(readyQueue, n, readyQueue, 0, readyCount - n);
+        Arrays.fill(readyQueue, readyCount - n, readyCount, null);
+        readyCount -= n;
+    }
+
+    /**
+     * Owner thread: takes every ring's completions — sockets' readiness and connects (kept in the
+     * sockets until a poll hands them on), listeners' accepts (handed to the listeners now).
+     */
+    private void reapAll() throws IOException {
         owner = Thread.currentThread();
         for (DirectRing r : rings) {
             reaping = r;
@@ -226,20 +252,6 @@ public final class UringDirectIoDriver extends EpollIoDriver {
         if (!accepted.isEmpty()) {
             handAccepted();
         }
-        int handed = 0;
-        int n = readyCount;
-        for (int i = 0; i < n; i++) {
-            DirectSocket s = readyQueue[i];
-            readyQueue[i] = null;
-            handed += s.handOut(handler);
-        }
-        // sockets made ready while handing out (armed again and ready at once) wait for the next poll
-        System.arraycopy(readyQueue, n, readyQueue, 0, readyCount - n);
-        Arrays.fill(readyQueue, readyCount - n, readyCount, null);
-        readyCount -= n;
-        handed += super.pollNow(handler);
-        submitAll();
-        return handed;
     }
 
     private void handAccepted() throws IOException {
@@ -261,15 +273,35 @@ public final class UringDirectIoDriver extends EpollIoDriver {
         }
     }
 
+    /**
+     * Submits the polls armed and takes the completions: a duty cycle that reads its connections
+     * without a poll (a few connections, or after a sleep) still sees connects complete and
+     * connections accepted.
+     */
     @Override
     public void flush() throws IOException {
+        reapAll();
         submitAll();
     }
 
+    /**
+     * Before the owner thread sleeps, every socket whose readiness no poll handed on is polled
+     * again: a one-shot poll armed on a socket that is still ready completes at once and ends the
+     * sleep, one on a socket whose bytes the duty cycle read waits — readiness stays
+     * level-triggered whether or not the duty cycle asked for it.
+     */
     @Override
     public void sleep(long nanos) {
         if (Thread.currentThread() == owner) {
             try {
+                reapAll();
+                int n = readyCount;
+                for (int i = 0; i < n; i++) {
+                    DirectSocket s = readyQueue[i];
+                    readyQueue[i] = null;
+                    s.pollAgain();
+                }
+                dequeue(n);
                 submitAll();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
