@@ -163,6 +163,13 @@ public final class DirectSocket implements TcpSocket, IoRegistration {
                 return;
             }
         }
+        if (registered) {
+            try {
+                arm();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         driver.enqueue(this);
     }
 
@@ -192,32 +199,21 @@ public final class DirectSocket implements TcpSocket, IoRegistration {
         }
         ready &= ~r;
         handler.ready(attachment, r);
-        if (registered && !closed) {
-            arm();
-        }
         return 1;
     }
 
     /**
-     * The owner is about to sleep without a poll having handed this socket's readiness on: the
-     * readiness is forgotten and the polls armed again, which complete at once if it still holds.
+     * Arms a poll for each direction of the interest that has none armed — also when that
+     * direction is ready already: a one-shot poll on a socket that is still ready completes at
+     * once, so a readiness the duty cycle did not use up comes back, and one it used up does not
+     * (level-triggered, as epoll's).
      */
-    void pollAgain() throws IOException {
-        queued = false;
-        if (!registered || closed) {
-            return;
-        }
-        ready &= ~(IoDriver.OP_READ | IoDriver.OP_WRITE);
-        arm();
-    }
-
-    /** Arms a poll for each direction of the interest that has none armed and is not ready already. */
     private void arm() throws IOException {
-        if ((interest & IoDriver.OP_READ) != 0 && !readArmed && (ready & IoDriver.OP_READ) == 0) {
+        if ((interest & IoDriver.OP_READ) != 0 && !readArmed) {
             readArmed = true;
             ring.poll(index, POLLIN | POLLRDHUP, token(UringDirectIoDriver.READ_POLL));
         }
-        if ((interest & IoDriver.OP_WRITE) != 0 && !writeArmed && (ready & IoDriver.OP_WRITE) == 0) {
+        if ((interest & IoDriver.OP_WRITE) != 0 && !writeArmed) {
             writeArmed = true;
             ring.poll(index, POLLOUT, token(UringDirectIoDriver.WRITE_POLL));
         }
@@ -416,14 +412,13 @@ public final class DirectSocket implements TcpSocket, IoRegistration {
         if (closed) {
             return;
         }
-        peek();                                        // the addresses stay known for messages after the close
         closed = true;
         registered = false;
         if (driver != null) {
             driver.leave(this, slot);
         }
         if (ring != null && index >= 0) {
-            ring.close(index);
+            ring.closeLater(index);
         }
     }
 

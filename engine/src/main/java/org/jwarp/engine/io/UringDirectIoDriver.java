@@ -54,7 +54,6 @@ public final class UringDirectIoDriver extends EpollIoDriver {
     private final UringEvents.Handler onEvent = this::event;
     private final Arena arena = Arena.ofAuto();
     private final MemorySegment scratch = arena.allocate(4096, 8);
-    private Thread owner;
 
     public UringDirectIoDriver() {
         long soft = OpenFileLimit.why() == null ? OpenFileLimit.get().soft() : 1024;
@@ -147,6 +146,9 @@ public final class UringDirectIoDriver extends EpollIoDriver {
     private void event(long token, int res, int flags) {
         int kind = (int) (token >>> 56);
         int slot = (int) token;
+        if (kind == 0) {
+            return;                                 // a close's entries (DirectRing.IGNORED)
+        }
         if (kind == ACCEPT) {
             accepted(slot, res, flags);
             return;
@@ -243,7 +245,6 @@ public final class UringDirectIoDriver extends EpollIoDriver {
      * sockets until a poll hands them on), listeners' accepts (handed to the listeners now).
      */
     private void reapAll() throws IOException {
-        owner = Thread.currentThread();
         for (DirectRing r : rings) {
             reaping = r;
             r.ring().reap(onEvent);
@@ -285,32 +286,27 @@ public final class UringDirectIoDriver extends EpollIoDriver {
     }
 
     /**
-     * Before the owner thread sleeps, every socket whose readiness no poll handed on is polled
-     * again: a one-shot poll armed on a socket that is still ready completes at once and ends the
-     * sleep, one on a socket whose bytes the duty cycle read waits — readiness stays
-     * level-triggered whether or not the duty cycle asked for it.
+     * Submits what the duty cycle armed, and sleeps unless completions wait already (reaped by a
+     * call of the cycle, or still in a ring): a completion in a ring ends the sleep, since the
+     * rings' descriptors are in the epoll set. Never beside a duty cycle ({@link #pollsBesideSleep}).
      */
     @Override
     public void sleep(long nanos) {
-        if (Thread.currentThread() == owner) {
-            try {
-                reapAll();
-                int n = readyCount;
-                for (int i = 0; i < n; i++) {
-                    DirectSocket s = readyQueue[i];
-                    readyQueue[i] = null;
-                    s.pollAgain();
-                }
-                dequeue(n);
-                submitAll();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            if (readyCount > 0 || !accepted.isEmpty() || eventsWaiting()) {
-                return;
-            }
+        try {
+            submitAll();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!accepted.isEmpty() || eventsWaiting()) {
+            return;
         }
         super.sleep(nanos);
+    }
+
+    /** The rings are the duty cycle's: a sleep submits on them, so no cycle runs beside it. */
+    @Override
+    public boolean pollsBesideSleep() {
+        return false;
     }
 
     private boolean eventsWaiting() {
