@@ -245,7 +245,9 @@ public final class UringDirectIoDriver extends EpollIoDriver {
      * sockets until a poll hands them on), listeners' accepts (handed to the listeners now).
      */
     private void reapAll() throws IOException {
-        for (DirectRing r : rings) {
+        // by index: an accept's handler may add a ring (a table ran short) while this reaps
+        for (int i = 0; i < rings.size(); i++) {
+            DirectRing r = rings.get(i);
             reaping = r;
             r.ring().reap(onEvent);
         }
@@ -269,8 +271,8 @@ public final class UringDirectIoDriver extends EpollIoDriver {
     }
 
     private void submitAll() throws IOException {
-        for (DirectRing r : rings) {
-            r.ring().submit();
+        for (int i = 0; i < rings.size(); i++) {
+            rings.get(i).ring().submit();
         }
     }
 
