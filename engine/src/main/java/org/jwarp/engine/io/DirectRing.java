@@ -53,6 +53,15 @@ final class DirectRing implements AutoCloseable {
     private static final int AF_INET = 2;
     private static final int AF_INET6 = 10;
 
+    private static final int ENFILE = 23;
+
+    /** The table had no free entry: counted full from now on, another ring takes the socket. */
+    static final class TableFull extends IOException {
+        TableFull() {
+            super("the ring's file table is full");
+        }
+    }
+
     /** Submission entries: a duty cycle's polls re-armed, at most, before a submit. */
     static final int ENTRIES = 1024;
 
@@ -145,7 +154,12 @@ final class DirectRing implements AutoCloseable {
         long sqe = ring.startSync(IORING_OP_SOCKET, (byte) 0, family, 0, 0, 0);
         ring.sqes().set(JAVA_LONG, sqe + 8, SOCK_STREAM | SOCK_NONBLOCK);    // no CLOEXEC: a table entry has no descriptor
         ring.sqes().set(JAVA_INT, sqe + 44, IORING_FILE_INDEX_ALLOC);
-        int index = (int) check("socket", ring.sync(sqe));
+        long r = ring.sync(sqe);
+        if (r == -ENFILE) {
+            used = table;                               // accepts not yet reaped took the rest
+            throw new TableFull();
+        }
+        int index = (int) check("socket", r);
         used++;
         return index;
     }

@@ -100,7 +100,14 @@ public final class DirectSocket implements TcpSocket, IoRegistration {
                 throw new IOException("a direct socket needs the uring-direct layer, not " + io.layer());
             }
             DirectRing r = d.ringWithRoom();
-            bind(d, r, r.socket(target));
+            int i;
+            try {
+                i = r.socket(target);
+            } catch (DirectRing.TableFull full) {
+                r = d.ringWithRoom();                   // accepts not yet reaped filled that table
+                i = r.socket(target);
+            }
+            bind(d, r, i);
             options.apply(this);
             r.connect(index, target, token(UringDirectIoDriver.CONNECT));
         } catch (IOException | RuntimeException e) {

@@ -56,9 +56,13 @@ public final class UringDirectIoDriver extends EpollIoDriver {
     private final MemorySegment scratch = arena.allocate(4096, 8);
 
     public UringDirectIoDriver() {
-        long soft = OpenFileLimit.why() == null ? OpenFileLimit.get().soft() : 1024;
-        table = (int) Math.max(64, Math.min(MAX_TABLE, soft));
-        reserve = Math.max(16, Math.min(1024, table / 8));
+        this((int) Math.min(MAX_TABLE, OpenFileLimit.why() == null ? OpenFileLimit.get().soft() : 1024));
+    }
+
+    /** Tables of {@code table} entries (no more than the open-file limit; tests make them small). */
+    UringDirectIoDriver(int table) {
+        this.table = Math.max(64, table);
+        reserve = Math.max(16, Math.min(1024, this.table / 8));
     }
 
     @Override
