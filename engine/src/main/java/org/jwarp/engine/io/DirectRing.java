@@ -151,10 +151,10 @@ final class DirectRing implements AutoCloseable {
     /** A new non-blocking TCP socket for {@code family}'s addresses, in the table; its index. */
     int socket(InetSocketAddress like) throws IOException {
         int family = like.getAddress() instanceof java.net.Inet6Address ? AF_INET6 : AF_INET;
-        long sqe = ring.startSync(IORING_OP_SOCKET, (byte) 0, family, 0, 0, 0);
+        long sqe = startSync(IORING_OP_SOCKET, (byte) 0, family, 0, 0, 0);
         ring.sqes().set(JAVA_LONG, sqe + 8, SOCK_STREAM | SOCK_NONBLOCK);    // no CLOEXEC: a table entry has no descriptor
         ring.sqes().set(JAVA_INT, sqe + 44, IORING_FILE_INDEX_ALLOC);
-        long r = ring.sync(sqe);
+        long r = sync(sqe);
         if (r == -ENFILE) {
             used = table;                               // accepts not yet reaped took the rest
             throw new TableFull();
@@ -167,20 +167,20 @@ final class DirectRing implements AutoCloseable {
     /** {@code setsockopt(level, name, value)} on entry {@code index}, an int option. */
     void setOption(int index, int level, int name, int value) throws IOException {
         option.set(JAVA_INT, 0, value);
-        long sqe = ring.startSync(IORING_OP_URING_CMD, Uring.IOSQE_FIXED_FILE, index, 0, 0, 0);
+        long sqe = startSync(IORING_OP_URING_CMD, Uring.IOSQE_FIXED_FILE, index, 0, 0, 0);
         MemorySegment s = ring.sqes();
         s.set(JAVA_INT, sqe + 8, SOCKET_URING_OP_SETSOCKOPT);
         s.set(JAVA_INT, sqe + 16, level);
         s.set(JAVA_INT, sqe + 20, name);
         s.set(JAVA_INT, sqe + 44, Integer.BYTES);
         s.set(JAVA_LONG, sqe + 48, option.address());
-        check("setsockopt", ring.sync(sqe));
+        check("setsockopt", sync(sqe));
     }
 
     /** Starts a connect of entry {@code index} to {@code remote}; its completion is event {@code token}. */
     void connect(int index, InetSocketAddress remote, long token) throws IOException {
         int length = SockAddr.write(sockaddr, remote);
-        long sqe = ring.startEvent(IORING_OP_CONNECT, Uring.IOSQE_FIXED_FILE, index, sockaddr.address(), 0, 0, token);
+        long sqe = startEvent(IORING_OP_CONNECT, Uring.IOSQE_FIXED_FILE, index, sockaddr.address(), 0, 0, token);
         ring.sqes().set(JAVA_LONG, sqe + 8, length);
         ring.publish(sqe);
         ring.submit();                                  // the kernel copies the address now: the buffer is reused
@@ -188,7 +188,7 @@ final class DirectRing implements AutoCloseable {
 
     /** Arms a one-shot poll on entry {@code index} for {@code events}; its completion is event {@code token}. */
     void poll(int index, int events, long token) throws IOException {
-        ring.publish(ring.startEvent(IORING_OP_POLL_ADD, Uring.IOSQE_FIXED_FILE, index, 0, 0, events, token));
+        ring.publish(startEvent(IORING_OP_POLL_ADD, Uring.IOSQE_FIXED_FILE, index, 0, 0, events, token));
     }
 
     /**
@@ -196,7 +196,7 @@ final class DirectRing implements AutoCloseable {
      * into this table; each completion is event {@code token}, its result the socket's index.
      */
     void acceptAll(int fd, long token) throws IOException {
-        long sqe = ring.startEvent(IORING_OP_ACCEPT, (byte) 0, fd, 0, 0, SOCK_NONBLOCK, token);
+        long sqe = startEvent(IORING_OP_ACCEPT, (byte) 0, fd, 0, 0, SOCK_NONBLOCK, token);
         ring.sqes().set(JAVA_SHORT, sqe + 2, (short) IORING_ACCEPT_MULTISHOT);
         ring.sqes().set(JAVA_INT, sqe + 44, IORING_FILE_INDEX_ALLOC);
         ring.publish(sqe);
@@ -205,18 +205,18 @@ final class DirectRing implements AutoCloseable {
 
     /** Cancels the event entries with {@code token} (a listener's accepts: its descriptor may be closed already). */
     void cancel(long token) throws IOException {
-        ring.sync(ring.startSync(IORING_OP_ASYNC_CANCEL, (byte) 0, 0, Uring.EVENT | token, 0,
+        sync(startSync(IORING_OP_ASYNC_CANCEL, (byte) 0, 0, Uring.EVENT | token, 0,
                 IORING_ASYNC_CANCEL_ALL));
     }
 
     /** Cancels every request on entry {@code index} (its polls), then closes the entry. */
     void close(int index) throws IOException {
-        ring.sync(ring.startSync(IORING_OP_ASYNC_CANCEL, (byte) 0, index, 0, 0,
+        sync(startSync(IORING_OP_ASYNC_CANCEL, (byte) 0, index, 0, 0,
                 IORING_ASYNC_CANCEL_ALL | IORING_ASYNC_CANCEL_FD | IORING_ASYNC_CANCEL_FD_FIXED));
-        long sqe = ring.startSync(IORING_OP_CLOSE, (byte) 0, 0, 0, 0, 0);
+        long sqe = startSync(IORING_OP_CLOSE, (byte) 0, 0, 0, 0, 0);
         ring.sqes().set(JAVA_INT, sqe + 44, index + 1);
         used--;
-        check("close", ring.sync(sqe));
+        check("close", sync(sqe));
     }
 
     /**
@@ -224,9 +224,9 @@ final class DirectRing implements AutoCloseable {
      * connection's close costs no system call of its own. In order, before any later entry.
      */
     void closeLater(int index) throws IOException {
-        ring.publish(ring.startEvent(IORING_OP_ASYNC_CANCEL, (byte) 0, index, 0, 0,
+        ring.publish(startEvent(IORING_OP_ASYNC_CANCEL, (byte) 0, index, 0, 0,
                 IORING_ASYNC_CANCEL_ALL | IORING_ASYNC_CANCEL_FD | IORING_ASYNC_CANCEL_FD_FIXED, IGNORED));
-        long sqe = ring.startEvent(IORING_OP_CLOSE, (byte) 0, 0, 0, 0, 0, IGNORED);
+        long sqe = startEvent(IORING_OP_CLOSE, (byte) 0, 0, 0, 0, 0, IGNORED);
         ring.sqes().set(JAVA_INT, sqe + 44, index + 1);
         ring.publish(sqe);
         used--;
@@ -237,8 +237,27 @@ final class DirectRing implements AutoCloseable {
 
     /** An ordinary descriptor for entry {@code index}, for calls io_uring has not; the caller closes it. */
     int install(int index) throws IOException {
-        return (int) check("installing a descriptor", ring.sync(ring.startSync(IORING_OP_FIXED_FD_INSTALL,
+        return (int) check("installing a descriptor", sync(startSync(IORING_OP_FIXED_FD_INSTALL,
                 Uring.IOSQE_FIXED_FILE, index, 0, 0, 0)));
+    }
+
+    /** Room for one entry, then its common fields for a synchronous call, which {@link #sync} runs. */
+    private long startSync(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags) throws IOException {
+        ring.awaitSqRoom();
+        return ring.begin(opcode, sqeFlags, socket, addr, len, flags, Uring.SYNC);
+    }
+
+    /** Publishes the entry {@link #startSync} began and returns its result. */
+    private long sync(long sqe) throws IOException {
+        ring.publish(sqe);
+        return ring.awaitSync();
+    }
+
+    /** Room for one entry, then its common fields for an event with {@code token}, submitted with the next enter. */
+    private long startEvent(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags, long token)
+            throws IOException {
+        ring.awaitSqRoom();
+        return ring.begin(opcode, sqeFlags, socket, addr, len, flags, Uring.EVENT | token);
     }
 
     private static long check(String what, long r) throws IOException {

@@ -7,10 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import org.jwarp.sys.Downcalls;
 import org.jwarp.sys.Errno;
@@ -36,12 +33,11 @@ import org.jwarp.sys.Errno;
  * ({@link UringSocketIo}).
  *
  * <p>Results come back in the completion entry as -errno: no errno to capture on this path.
- * Linux x86-64 and aarch64 (the system call numbers are the same on both).
+ * Linux x86-64 and aarch64 (the system call numbers are the same on both); the calls themselves
+ * are {@link UringSyscalls}'.
  */
 public final class Uring implements AutoCloseable {
 
-    private static final long SYS_IO_URING_SETUP = 425;
-    private static final long SYS_IO_URING_ENTER = 426;
 
     private static final int IORING_SETUP_SQPOLL = 1 << 1;
     private static final int IORING_FEAT_SINGLE_MMAP = 1;
@@ -61,8 +57,6 @@ public final class Uring implements AutoCloseable {
     static final byte IOSQE_FIXED_FILE = 1;
     private static final int IORING_SETUP_CQSIZE = 1 << 3;
 
-    private static final int PROT_READ_WRITE = 0x1 | 0x2;
-    private static final int MAP_SHARED_POPULATE = 0x01 | 0x8000;
 
     /** struct io_uring_params and its offsets structs. */
     private static final long PARAMS = 120;
@@ -77,45 +71,7 @@ public final class Uring implements AutoCloseable {
     private static final long SQE = 64;
     private static final long CQE = 16;
 
-    private static final MethodHandle SETUP;
-    private static final MethodHandle ENTER;
-    /** io_uring_enter without errno capture: the per-call path. */
-    private static final MethodHandle ENTER_QUICK;
-    /** io_uring_enter with four segments after its arguments, whose scopes the call holds ({@link ScopeHolds}). */
-    private static final MethodHandle ENTER_HOLDING = Downcalls.requireWithoutErrno("syscall",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG,
-                    ADDRESS, ADDRESS, ADDRESS, ADDRESS), Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle MMAP;
-    private static final MethodHandle MUNMAP;
-    private static final MethodHandle CLOSE;
-    private static final String WHY_NOT;
-
     private static final VarHandle INT = JAVA_INT.varHandle();
-
-    static {
-        MethodHandle setup = null;
-        MethodHandle enter = null;
-        MethodHandle quick = null;
-        String why = null;
-        try {
-            setup = Downcalls.require("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS),
-                    Linker.Option.firstVariadicArg(1));
-            FunctionDescriptor enterDescriptor = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT,
-                    JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG);
-            enter = Downcalls.require("syscall", enterDescriptor, Linker.Option.firstVariadicArg(1));
-            quick = Downcalls.requireWithoutErrno("syscall", enterDescriptor, Linker.Option.firstVariadicArg(1));
-        } catch (RuntimeException e) {
-            why = "no FFM access to syscall(): " + e.getMessage();
-        }
-        SETUP = setup;
-        ENTER = enter;
-        ENTER_QUICK = quick;
-        MMAP = Downcalls.require("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT,
-                JAVA_INT, JAVA_LONG));
-        MUNMAP = Downcalls.require("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-        CLOSE = Downcalls.require("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-        WHY_NOT = why;
-    }
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment capture = Downcalls.captureBuffer(arena);
@@ -142,8 +98,8 @@ public final class Uring implements AutoCloseable {
 
     /** Null if a ring (with SQPOLL if asked) can be made here, else why not (one line). */
     public static String why(boolean sqpoll) {
-        if (WHY_NOT != null) {
-            return WHY_NOT;
+        if (UringSyscalls.WHY_NOT != null) {
+            return UringSyscalls.WHY_NOT;
         }
         try (Uring u = new Uring(2, sqpoll, 1)) {
             return null;
@@ -175,7 +131,7 @@ public final class Uring implements AutoCloseable {
             p.set(JAVA_INT, P_FLAGS, p.get(JAVA_INT, P_FLAGS) | IORING_SETUP_SQPOLL);
             p.set(JAVA_INT, P_SQ_THREAD_IDLE, sqIdleMillis);
         }
-        long r = call(SETUP, SYS_IO_URING_SETUP, entries, p);
+        long r = UringSyscalls.setup(capture, entries, p);
         if (r < 0) {
             throw new IOException("io_uring_setup" + (sqpoll ? " (SQPOLL)" : "") + ": "
                     + Errno.describe(Downcalls.errno(capture)));
@@ -237,32 +193,13 @@ public final class Uring implements AutoCloseable {
     }
 
     /** The user data of a synchronous call's entry; a batched entry's is its place in the batch. */
-    private static final long SYNC = -1L;
+    static final long SYNC = -1L;
 
     /** One entry: its address field {@code addr}, length field {@code len}; its result. */
     long call(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags) throws IOException {
         awaitSqRoom();
         put(opcode, sqeFlags, socket, addr, len, flags, SYNC);
         return awaitSync();
-    }
-
-    /** Room for one entry, then its common fields for a synchronous call, which {@link #sync} runs. */
-    long startSync(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags) throws IOException {
-        awaitSqRoom();
-        return begin(opcode, sqeFlags, socket, addr, len, flags, SYNC);
-    }
-
-    /** Publishes the entry {@link #startSync} began and returns its result. */
-    long sync(long sqe) throws IOException {
-        publish(sqe);
-        return awaitSync();
-    }
-
-    /** Room for one entry, then its common fields for an event with {@code token}; submitted with the next enter. */
-    long startEvent(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags, long token)
-            throws IOException {
-        awaitSqRoom();
-        return begin(opcode, sqeFlags, socket, addr, len, flags, EVENT | token);
     }
 
     /**
@@ -276,17 +213,13 @@ public final class Uring implements AutoCloseable {
     long callHolding(byte opcode, int index, long addr, int len, int flags, ScopeHolds holds) throws IOException {
         awaitSqRoom();
         put(opcode, IOSQE_FIXED_FILE, index, addr, len, flags, SYNC);
-        long r;
         try {
-            r = (long) ENTER_HOLDING.invokeExact(SYS_IO_URING_ENTER, fd, unsubmitted(), 1, IORING_ENTER_GETEVENTS,
-                    MemorySegment.NULL, 0L, holds.get(0), holds.get(1), holds.get(2), holds.get(3));
+            UringSyscalls.enterHolding(fd, unsubmitted(), 1, IORING_ENTER_GETEVENTS, holds);
         } catch (IllegalStateException closed) {
             // the scope closed before the call: the entry was not submitted, and is taken back
             localSqTail--;
             INT.setRelease(sqRing, sqTail, localSqTail);
             throw closed;
-        } catch (Throwable t) {
-            throw new IOException("io_uring_enter failed: " + t, t);
         }
         enters++;
         if (unsubmitted() > 0) {
@@ -519,13 +452,7 @@ public final class Uring implements AutoCloseable {
 
     private void enter(int toSubmit, int minComplete, int flags) throws IOException {
         enters++;
-        long r;
-        try {
-            r = (long) ENTER_QUICK.invokeExact(SYS_IO_URING_ENTER, fd, toSubmit, minComplete, flags,
-                    MemorySegment.NULL, 0L);
-        } catch (Throwable t) {
-            throw new IOException("io_uring_enter failed: " + t, t);
-        }
+        long r = UringSyscalls.enterQuick(fd, toSubmit, minComplete, flags);
         if (r < 0) {
             // errno is not captured on the quick path: repeat the call with it captured, submitting
             // only what the kernel has not taken yet
@@ -535,13 +462,7 @@ public final class Uring implements AutoCloseable {
 
     private void enterCapturingErrno(int toSubmit, int minComplete, int flags) throws IOException {
         while (true) {
-            long r;
-            try {
-                r = (long) ENTER.invokeExact(capture, SYS_IO_URING_ENTER, fd, toSubmit, minComplete, flags,
-                        MemorySegment.NULL, 0L);
-            } catch (Throwable t) {
-                throw new IOException("io_uring_enter failed: " + t, t);
-            }
+            long r = UringSyscalls.enterCapturing(capture, fd, toSubmit, minComplete, flags);
             if (r >= 0) {
                 return;
             }
@@ -560,47 +481,20 @@ public final class Uring implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            int unused = (int) MUNMAP.invokeExact(capture, sqes, sqes.byteSize());
-            if (cqRing != sqRing) {
-                unused = (int) MUNMAP.invokeExact(capture, cqRing, cqRingBytes);
-            }
-            unused = (int) MUNMAP.invokeExact(capture, sqRing, sqRingBytes);
-        } catch (Throwable t) {
-            throw new IllegalStateException("munmap of an io_uring failed", t);
+        UringSyscalls.munmap(capture, sqes, sqes.byteSize());
+        if (cqRing != sqRing) {
+            UringSyscalls.munmap(capture, cqRing, cqRingBytes);
         }
+        UringSyscalls.munmap(capture, sqRing, sqRingBytes);
         closeFd();
         arena.close();
     }
 
     private void closeFd() {
-        try {
-            int unused = (int) CLOSE.invokeExact(capture, fd);
-        } catch (Throwable t) {
-            throw new IllegalStateException("close of an io_uring failed", t);
-        }
+        UringSyscalls.close(capture, fd);
     }
 
-    @SuppressWarnings("restricted")
     private MemorySegment map(long bytes, long offset) throws IOException {
-        MemorySegment m;
-        try {
-            m = (MemorySegment) MMAP.invokeExact(capture, MemorySegment.NULL, bytes, PROT_READ_WRITE,
-                    MAP_SHARED_POPULATE, fd, offset);
-        } catch (Throwable t) {
-            throw new IOException("mmap of an io_uring failed: " + t, t);
-        }
-        if (m.address() == -1L) {
-            throw new IOException("mmap of an io_uring: " + Errno.describe(Downcalls.errno(capture)));
-        }
-        return m.reinterpret(bytes);
-    }
-
-    private long call(MethodHandle h, long nr, int a, MemorySegment b) {
-        try {
-            return (long) h.invokeExact(capture, nr, a, b);
-        } catch (Throwable t) {
-            throw new IllegalStateException("syscall " + nr + " failed: " + t, t);
-        }
+        return UringSyscalls.map(capture, fd, bytes, offset);
     }
 }

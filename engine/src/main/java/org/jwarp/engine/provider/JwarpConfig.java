@@ -144,7 +144,7 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
 
     /**
      * The socket I/O layer under the engine: the calls that move a running connection's FPDUs
-     * between memory and its kernel TCP socket (the MPA exchange always uses NIO). Every device
+     * between memory and its kernel TCP socket (the MPA exchange uses NIO, but on {@link #URING_DIRECT}). Every device
      * reports the layer it chose ({@link org.jwarp.verbs.RdmaDevice#socketIoLayer()}), and the
      * benchmarks print it.
      */
