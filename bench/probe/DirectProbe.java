@@ -8,6 +8,9 @@ import java.util.*;
 /**
  * Feasibility probe: loopback TCP connections whose both ends are io_uring direct descriptors
  * (no entry in the process's fd table). Run: java --enable-native-access=ALL-UNNAMED DirectProbe.java [rings] [perRing]
+ * (3 9000: 27,000 connections, 54,000 direct sockets). It prints the process's descriptor count
+ * at each step, and what SOCKET_URING_OP_GETSOCKNAME, FIXED_FD_INSTALL, POLL_ADD and SHUTDOWN
+ * return on a direct socket; a table larger than the open-file limit fails to register.
  */
 public class DirectProbe {
     static final Linker L = Linker.nativeLinker();
@@ -170,7 +173,8 @@ public class DirectProbe {
         for (int ri = 0; ri < rings; ri++) {
             Ring r = rs.get(ri);
             // send on all clients of the ring, 8 bytes each: client index as tag
-            List<int[]> mine = pairs.stream().filter(p -> p[0] == r.hashCode() * 0 + pairs.indexOf(p) * 0 + p[0] && p[0] == rs.indexOf(r)).toList();
+            final int ringIndex = ri;
+            List<int[]> mine = pairs.stream().filter(p -> p[0] == ringIndex).toList();
             int sent = 0;
             MemorySegment tags = a.allocate(8L * mine.size(), 8);
             for (int k = 0; k < mine.size(); k += 97) {
@@ -224,7 +228,8 @@ public class DirectProbe {
             Ring r = rs.get(ri);
             Set<Integer> idx = new TreeSet<>();
             for (int[] p : pairs) if (p[0] == ri) { idx.add(p[1]); idx.add(p[2]); }
-            if (!pairs.isEmpty()) idx.add(pairs.stream().filter(p -> p[0] == rs.indexOf(r)).findFirst().get()[3]);
+            final int ringIndex = ri;
+            pairs.stream().filter(p -> p[0] == ringIndex).findFirst().ifPresent(p -> idx.add(p[3]));
             int closed = 0;
             for (int i : idx) {
                 MemorySegment s = r.sqe(); s.set(JAVA_BYTE, 0, OP_CLOSE); s.set(JAVA_INT, 44, i + 1); s.set(JAVA_LONG, 32, 5L << 40 | i);
