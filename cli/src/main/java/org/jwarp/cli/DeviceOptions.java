@@ -94,7 +94,8 @@ final class DeviceOptions {
     @Option(names = "--io", paramLabel = "LAYER", description = "The socket I/O layer under the engine: auto (default:"
             + " syscalls where the JVM shows sockets' descriptors, else nio), syscalls (sendmsg/readv through FFM),"
             + " uring (io_uring through FFM, one ring per engine thread), uring-sqpoll (the same with a kernel"
-            + " thread polling each ring) or nio (SocketChannel).")
+            + " thread polling each ring), uring-direct (every socket an io_uring direct descriptor, not a"
+            + " descriptor of the process) or nio (SocketChannel).")
     String io;
 
     @Option(names = "--peer-timeout", paramLabel = "SECONDS", description = "How long a connection's peer may stay"
@@ -228,7 +229,7 @@ final class DeviceOptions {
         try {
             layer = io == null ? JwarpConfig.SocketIo.AUTO : JwarpConfig.SocketIo.parse(io);
         } catch (IllegalArgumentException e) {
-            throw bad(spec, "--io must be auto, syscalls, uring, uring-sqpoll or nio, not '" + io + "'");
+            throw bad(spec, "--io must be auto, syscalls, uring, uring-sqpoll, uring-direct or nio, not '" + io + "'");
         }
         if (numa && threadingMode(spec) != JwarpConfig.ThreadingMode.DEDICATED) {
             throw bad(spec, "--numa pins engine threads of their own: it needs --threading dedicated");

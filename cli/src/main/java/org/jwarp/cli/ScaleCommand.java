@@ -24,7 +24,9 @@ import picocli.CommandLine;
 /**
  * {@code jwarp scale --qps N}: N connected QPs between two processes ({@link ScaleRun}; a server
  * process is started as {@code jwarp bench} starts its perf servers, this process the client).
- * Raises the open-file limit of both processes to what N sockets need.
+ * Raises the open-file limit of both processes to what N sockets need; where N sockets do not
+ * fit under the hard limit, the sockets are io_uring direct descriptors ({@code --io uring-direct},
+ * chosen then by {@code --io auto}), which the limit does not count.
  */
 @Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"N connected QPs between two processes (a server process started here, this one the client),"
@@ -44,8 +46,9 @@ final class ScaleCommand implements Callable<Integer> {
     @Option(names = "--qps", paramLabel = "N", description = "Connected QPs (default 2000; 2 to " + MAX_QPS + ").")
     int qps = 2000;
 
-    @Option(names = "--io", paramLabel = "LAYER", description = "The socket I/O layer of both devices: auto (default),"
-            + " syscalls, uring, uring-sqpoll or nio.")
+    @Option(names = "--io", paramLabel = "LAYER", description = "The socket I/O layer of both devices: auto (default;"
+            + " uring-direct where the QPs' sockets do not fit the open-file limit), syscalls, uring, uring-sqpoll,"
+            + " uring-direct (sockets as io_uring direct descriptors, beyond the open-file limit) or nio.")
     String io = "auto";
 
     @Option(names = "--idle", paramLabel = "SECONDS", description = "The idle window over which the engine threads'"
@@ -77,7 +80,7 @@ final class ScaleCommand implements Callable<Integer> {
         try {
             layer = JwarpConfig.SocketIo.parse(io);
         } catch (IllegalArgumentException e) {
-            throw bad("--io must be auto, syscalls, uring, uring-sqpoll or nio, not '" + io + "'");
+            throw bad("--io must be auto, syscalls, uring, uring-sqpoll, uring-direct or nio, not '" + io + "'");
         }
         if (serve != null) {
             PrintWriter err = spec.commandLine().getErr();
@@ -104,7 +107,12 @@ final class ScaleCommand implements Callable<Integer> {
         if (rounds < 100) {
             throw bad("--rounds must be at least 100, not " + rounds);
         }
-        raiseOpenFiles((long) qps + SPARE_FDS);
+        layer = directIfBeyondLimit(layer, (long) qps + SPARE_FDS);
+        if (layer == JwarpConfig.SocketIo.URING_DIRECT) {
+            raiseOpenFiles(Math.min((long) qps + SPARE_FDS, OpenFileLimit.get().hard()));
+        } else {
+            raiseOpenFiles((long) qps + SPARE_FDS);
+        }
         PrintWriter out = spec.commandLine().getOut();
         ScaleDocument d;
         try (Progress progress = json ? Progress.none() : Progress.forTerminal()) {
@@ -134,6 +142,22 @@ final class ScaleCommand implements Callable<Integer> {
         }
         out.flush();
         return d.ok() ? 0 : 1;
+    }
+
+    /**
+     * {@code auto} where {@code wanted} descriptors do not fit under the hard limit: uring-direct,
+     * whose sockets are not descriptors, if it runs here; else {@code asked}.
+     */
+    private JwarpConfig.SocketIo directIfBeyondLimit(JwarpConfig.SocketIo asked, long wanted) {
+        if (asked != JwarpConfig.SocketIo.AUTO || OpenFileLimit.why() != null
+                || wanted <= OpenFileLimit.get().hard()) {
+            return asked;
+        }
+        String why = org.jwarp.engine.io.IoDrivers.whyNot(org.jwarp.engine.io.IoLayer.URING_DIRECT);
+        if (why != null) {
+            return asked;                           // the limit's own message follows
+        }
+        return JwarpConfig.SocketIo.URING_DIRECT;
     }
 
     /** Both processes' limit (the server inherits it); one line if it cannot be raised far enough. */

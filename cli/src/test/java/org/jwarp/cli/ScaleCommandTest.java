@@ -40,6 +40,23 @@ class ScaleCommandTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void directDescriptorsCarryTheSameRun() {
+        JwarpCommandTest.Run r = JwarpCommandTest.run("scale", "--qps", "600", "--io", "uring-direct", "--idle", "1",
+                "--rounds", "500", "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        Map<String, Object> doc = (Map<String, Object>) StrictJson.parse(r.out());
+        assertEquals("uring-direct", doc.get("socket_io"));
+        assertEquals(600, ((Number) doc.get("qps_established")).intValue());
+        assertEquals(600L * (64 + 8), ((Number) doc.get("bytes_verified")).longValue());
+        Map<String, Object> leaked = (Map<String, Object>) doc.get("leaked");
+        assertTrue(((Number) leaked.get("fds")).intValue() <= 0, leaked.toString());
+        assertTrue(((Number) leaked.get("threads")).intValue() <= 0, leaked.toString());
+        assertTrue(((Number) leaked.get("direct_bytes")).longValue() <= 0, leaked.toString());
+        assertEquals(Boolean.TRUE, doc.get("ok"));
+    }
+
+    @Test
     void aBadCountIsOneLine() {
         JwarpCommandTest.Run r = JwarpCommandTest.run("scale", "--qps", "1");
         assertEquals(2, r.exit());

@@ -43,7 +43,7 @@ public abstract sealed class ConnectionSetup permits InitiatorSetup, ResponderSe
         int work = writeOutput();
         ByteBuffer rx = c.rx().buffer();
         // read when the scheduler says, as a running stream is: on readiness among many connections
-        int n = c.schedule().readable() ? c.channel().read(rx) : 0;
+        int n = c.schedule().readable() ? c.socket().read(rx) : 0;
         if (n < 0 && peerCloseExpected()) {
             n = 0;
         }
@@ -123,7 +123,7 @@ public abstract sealed class ConnectionSetup permits InitiatorSetup, ResponderSe
             handshake.outputWritten();
             output = ByteBuffer.wrap(out);
         }
-        c.channel().write(output);
+        c.socket().write(output);
         if (!output.hasRemaining()) {
             output = null;
         }

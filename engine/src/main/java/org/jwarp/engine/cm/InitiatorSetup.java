@@ -42,7 +42,7 @@ public final class InitiatorSetup extends ConnectionSetup {
     public int connectWork(long now) {
         boolean connected;
         try {
-            connected = c.channel().finishConnect();
+            connected = c.socket().finishConnect();
         } catch (IOException e) {
             c.setupFailed(new SetupFailure(SetupFailure.Kind.UNREACHABLE,
                     e.getMessage() == null ? e.toString() : e.getMessage()));

@@ -8,6 +8,8 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.io.BoundAddress;
+import org.jwarp.engine.io.ChannelSocket;
+import org.jwarp.engine.io.DirectSocket;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.engine.rss.RssSteering;
@@ -79,6 +81,10 @@ public final class JwarpConnectionManager implements ConnectionManager {
         if (!jqp.bind()) {
             throw new IllegalStateException("the QP is already connecting or connected; a QP carries one connection");
         }
+        if (device.sockets().direct()) {
+            connectDirect(remote, jqp, params, handler);
+            return;
+        }
         SocketChannel ch = null;
         try {
             ch = SocketChannel.open();
@@ -106,10 +112,35 @@ public final class JwarpConnectionManager implements ConnectionManager {
             throw e;
         }
         long deadline = device.clock().nanoTime() + params.timeout().toNanos();
-        Connection c = Connection.connecting(device, ch, remote, jqp, params.privateData(), params.ord(), params.ird(),
+        Connection c = Connection.connecting(device, new ChannelSocket(ch), remote, jqp, params.privateData(),
+                params.ord(), params.ird(), deadline, handler);
+        EngineWorker w = jqp.worker();
+        w.execute(() -> {
+            jqp.connection(c);
+            w.addConnection(c);
+        });
+    }
+
+    /**
+     * The connect of a direct socket ({@link DirectSocket}): made on the engine thread that will
+     * own it, in that thread's rings. Its 4-tuple is not known before the kernel binds it, so the
+     * thread is chosen without it (round robin among the engine threads).
+     */
+    private void connectDirect(InetSocketAddress remote, JwarpQp jqp, ConnectParams params, CmEventHandler handler) {
+        if (remote.isUnresolved()) {
+            jqp.unbind();
+            throw new UncheckedIOException("cannot connect to " + remote + ": unresolved address",
+                    new IOException("unresolved address"));
+        }
+        RssSteering.Choice owner = device.steer(remote, null);
+        jqp.adopt(owner.worker(), owner.entry());
+        DirectSocket s = new DirectSocket();
+        long deadline = device.clock().nanoTime() + params.timeout().toNanos();
+        Connection c = Connection.connecting(device, s, remote, jqp, params.privateData(), params.ord(), params.ird(),
                 deadline, handler);
         EngineWorker w = jqp.worker();
         w.execute(() -> {
+            s.connect(w.driver(), remote, device.sockets()::setUp);
             jqp.connection(c);
             w.addConnection(c);
         });

@@ -7,6 +7,10 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import org.jwarp.engine.datapath.Connection;
+import org.jwarp.engine.io.ChannelSocket;
+import org.jwarp.engine.io.DirectSocket;
+import org.jwarp.engine.io.SocketDescriptor;
+import org.jwarp.engine.io.UringDirectIoDriver;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.rss.RssSteering;
 import org.jwarp.engine.runtime.EngineWorker;
@@ -20,6 +24,10 @@ import org.jwarp.verbs.Listener;
  * to the engine thread, which runs MPA setup and delivers the connection events. What a connection
  * may hold while it is set up, and when a silent one gives way, is {@link SetupAdmission}'s rule:
  * only requests awaiting the application's decision count against its backlog.
+ *
+ * <p>With direct sockets ({@code uring-direct}) no thread of its own accepts: the rings of the
+ * listener's engine thread do ({@link UringDirectIoDriver#listen}), each connection straight into
+ * a ring's file table, and that engine thread owns the connection.
  */
 public final class JwarpListener implements Listener {
 
@@ -33,6 +41,9 @@ public final class JwarpListener implements Listener {
     /** Silent clients dropped to make room (bound or pressure); written by engine threads. */
     private final java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
+    private final EngineWorker worker;
+    /** Direct sockets: the driver's handle of this listener's accepts (engine thread). */
+    private Object listening;
 
     JwarpListener(JwarpDevice device, ServerSocketChannel server, int backlog, CmEventHandler handler,
                   EngineWorker worker) throws IOException {
@@ -41,13 +52,47 @@ public final class JwarpListener implements Listener {
         this.server = server;
         this.handler = handler;
         this.local = (InetSocketAddress) server.getLocalAddress();
+        this.worker = worker;
         this.acceptor = Thread.ofPlatform().daemon().name("jwarp-listener-" + local.getPort())
                 .unstarted(this::acceptLoop);
     }
 
     JwarpListener start() {
-        acceptor.start();
+        if (device.sockets().direct()) {
+            int fd = SocketDescriptor.of(server);
+            worker.execute(() -> {
+                try {
+                    listening = ((UringDirectIoDriver) worker.driver()).listen(fd, this::acceptedDirect);
+                } catch (IOException | RuntimeException e) {
+                    device.report(new IOException("accepting on " + local + " failed", e));
+                }
+            });
+        } else {
+            acceptor.start();
+        }
         return this;
+    }
+
+    /** Engine thread: a connection accepted into one of its rings. */
+    private void acceptedDirect(DirectSocket s) {
+        try {
+            if (closed) {
+                s.close();
+                return;
+            }
+            device.sockets().setUp(s);
+        } catch (IOException e) {
+            try {
+                s.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            device.report(new IOException("setting up a connection accepted on " + local + " failed", e));
+            return;
+        }
+        admission.makeRoom();
+        Connection c = Connection.accepted(device, s, this, worker, -1, device.clock().nanoTime());
+        worker.addConnection(c);
     }
 
     public CmEventHandler handler() {
@@ -71,7 +116,8 @@ public final class JwarpListener implements Listener {
             owner.execute(() -> {
                 Connection c;
                 try {
-                    c = Connection.accepted(device, ch, this, owner, choice.entry(), device.clock().nanoTime());
+                    c = Connection.accepted(device, new ChannelSocket(ch), this, owner, choice.entry(),
+                            device.clock().nanoTime());
                 } catch (RuntimeException | OutOfMemoryError e) {
                     closeQuietly(ch);      // the socket goes with the connection that could not be made
                     throw e;
@@ -157,6 +203,19 @@ public final class JwarpListener implements Listener {
             return;
         }
         closed = true;
+        if (device.sockets().direct()) {
+            // the rings hold the listening socket until its accepts are cancelled (engine thread);
+            // the descriptor closes now
+            worker.execute(() -> {
+                if (listening != null) {
+                    try {
+                        ((UringDirectIoDriver) worker.driver()).unlisten(listening);
+                    } catch (IOException e) {
+                        device.report(new IOException("closing listener " + local + " failed", e));
+                    }
+                }
+            });
+        }
         try {
             server.close();
         } catch (IOException e) {

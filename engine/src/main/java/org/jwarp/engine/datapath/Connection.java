@@ -2,7 +2,6 @@ package org.jwarp.engine.datapath;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.channels.SocketChannel;
 import org.jwarp.engine.cm.ConnectionSetup;
 import org.jwarp.engine.cm.InitiatorSetup;
 import org.jwarp.engine.cm.JwarpListener;
@@ -10,6 +9,7 @@ import org.jwarp.engine.cm.ResponderSetup;
 import org.jwarp.engine.cm.SetupFailure;
 import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.io.Staging;
+import org.jwarp.engine.io.TcpSocket;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.engine.runtime.EngineScheduler;
@@ -51,19 +51,19 @@ public final class Connection implements EngineScheduler.Scheduled {
     private int phase;
     private JwarpQp qp;
 
-    private Connection(JwarpDevice device, SocketChannel channel, CmEventHandler handler, EngineWorker owner) {
+    private Connection(JwarpDevice device, TcpSocket tcp, CmEventHandler handler, EngineWorker owner) {
         this.device = device;
         this.owner = owner;
-        this.socket = new ConnectionSocket(channel);
+        this.socket = new ConnectionSocket(tcp);
         this.handler = handler;
         this.receiver = new SocketReceiver();
         this.driver = new StreamDriver(this, receiver);
     }
 
     /** The active side: TCP connect under way; the MPA Request goes out once it completes. */
-    public static Connection connecting(JwarpDevice device, SocketChannel channel, InetSocketAddress remote, JwarpQp qp,
+    public static Connection connecting(JwarpDevice device, TcpSocket tcp, InetSocketAddress remote, JwarpQp qp,
                                  byte[] privateData, int ord, int ird, long deadline, CmEventHandler handler) {
-        Connection c = new Connection(device, channel, handler, qp.worker());
+        Connection c = new Connection(device, tcp, handler, qp.worker());
         c.qp = qp;
         c.setup = new InitiatorSetup(c, remote, privateData, ord, ird, deadline);
         c.phase = CONNECTING;
@@ -71,9 +71,9 @@ public final class Connection implements EngineScheduler.Scheduled {
     }
 
     /** The passive side: TCP accepted; waiting for the MPA Request. */
-    public static Connection accepted(JwarpDevice device, SocketChannel channel, JwarpListener listener, EngineWorker owner,
+    public static Connection accepted(JwarpDevice device, TcpSocket tcp, JwarpListener listener, EngineWorker owner,
                                int rssEntry, long now) {
-        Connection c = new Connection(device, channel, listener.handler(), owner);
+        Connection c = new Connection(device, tcp, listener.handler(), owner);
         c.rssEntry = rssEntry;
         c.setup = new ResponderSetup(c, listener, now);
         c.phase = HANDSHAKE;
@@ -150,8 +150,8 @@ public final class Connection implements EngineScheduler.Scheduled {
     }
 
     /** The TCP socket (owner thread only: never closed under another thread's call). */
-    public SocketChannel channel() {
-        return socket.channel();
+    public TcpSocket socket() {
+        return socket.socket();
     }
 
     @Override
@@ -201,7 +201,7 @@ public final class Connection implements EngineScheduler.Scheduled {
                 driver.reopen(io);
             }
         } catch (IOException | RuntimeException e) {
-            device.report(new IOException("cannot watch " + socket.channel() + " for readiness", e));
+            device.report(new IOException("cannot watch " + socket.socket() + " for readiness", e));
             lost();
         }
     }

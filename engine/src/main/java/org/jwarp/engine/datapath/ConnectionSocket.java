@@ -3,9 +3,9 @@ package org.jwarp.engine.datapath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.channels.SocketChannel;
 import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.io.IoRegistration;
+import org.jwarp.engine.io.TcpSocket;
 
 /**
  * A connection's TCP socket and its place in the owning engine thread's {@link IoDriver}: what
@@ -15,22 +15,22 @@ import org.jwarp.engine.io.IoRegistration;
  */
 final class ConnectionSocket {
 
-    private final SocketChannel channel;
+    private final TcpSocket socket;
     private IoRegistration registration;
     private int interest;
 
-    ConnectionSocket(SocketChannel channel) {
-        this.channel = channel;
+    ConnectionSocket(TcpSocket socket) {
+        this.socket = socket;
     }
 
-    SocketChannel channel() {
-        return channel;
+    TcpSocket socket() {
+        return socket;
     }
 
     /** Joins {@code io}, watched for {@code ops}, handing {@code attachment} to its readiness polls. */
     void register(IoDriver io, int ops, Object attachment) throws IOException {
         interest = ops;
-        registration = io.register(channel, ops, attachment);
+        registration = socket.register(io, ops, attachment);
     }
 
     /** Leaves the driver it joined (the connection moves, or closes). */
@@ -54,31 +54,23 @@ final class ConnectionSocket {
     }
 
     InetSocketAddress localAddress() {
-        try {
-            return (InetSocketAddress) channel.getLocalAddress();
-        } catch (IOException e) {
-            return null;
-        }
+        return socket.localAddress();
     }
 
     /** The peer's address; {@code dialed} before (or without) a TCP connection. */
     InetSocketAddress remoteAddress(InetSocketAddress dialed) {
-        try {
-            InetSocketAddress a = (InetSocketAddress) channel.getRemoteAddress();
-            return a != null ? a : dialed;
-        } catch (IOException e) {
-            return dialed;
-        }
+        InetSocketAddress a = socket.remoteAddress();
+        return a != null ? a : dialed;
     }
 
     /** Leaves the driver, then closes; a failed close is returned for the device to report, or null. */
     IOException close() {
         cancel();
         try {
-            channel.close();
+            socket.close();
             return null;
         } catch (IOException e) {
-            return new IOException("closing " + channel + " failed", e);
+            return new IOException("closing " + socket + " failed", e);
         }
     }
 }

@@ -9,7 +9,6 @@ import org.jwarp.engine.cm.SetupFailure;
 import org.jwarp.engine.io.IoCompletion;
 import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.io.SocketIo;
-import org.jwarp.engine.io.TcpMss;
 import org.jwarp.engine.provider.JwarpQp;
 import org.jwarp.engine.runtime.EngineScheduler;
 import org.jwarp.engine.runtime.EngineWorker;
@@ -205,7 +204,7 @@ public final class StreamDriver {
      * write is queued for a flush.
      */
     void reopen(IoDriver io) {
-        SocketIo next = io.open(c.channel(), ioPieces());
+        SocketIo next = c.socket().open(io, ioPieces());
         sink.io(next);
         receiver.io(next);
     }
@@ -279,14 +278,17 @@ public final class StreamDriver {
      * interface (RFC 5044 §8); else from the MTU of the interface the connection uses.
      */
     private int emss() {
-        int mss = TcpMss.of(c.channel());
+        int mss = c.socket().mss();
         // Linux also caps its MSS at half the largest window the peer offered: on loopback's 64 KiB
         // MTU that cap, not the path, is what TCP_MAXSEG reports, so only an Ethernet-sized MSS is taken.
         if (mss > 0 && mss < TRUSTED_MSS_LIMIT) {
             return Math.max(Mulpdu.MINIMUM + 16, mss);
         }
         try {
-            InetSocketAddress local = (InetSocketAddress) c.channel().getLocalAddress();
+            InetSocketAddress local = c.socket().localAddress();
+            if (local == null) {
+                return 1448;
+            }
             int mtu = InterfaceMtu.of(local.getAddress(), c.device().clock().nanoTime());
             int ip = local.getAddress() instanceof Inet6Address ? 40 : 20;
             return Math.max(Mulpdu.MINIMUM + 16, mtu - ip - 20 - 12);

@@ -31,6 +31,8 @@ public class EpollIoDriver implements IoDriver {
     private static final int SLEEP_EVENTS = 8;
     /** The eventfd's token: no slot has it. */
     private static final long WAKE_TOKEN = -1L;
+    /** The token of a descriptor watched only so that it ends a sleep ({@link #watchForSleep}). */
+    private static final long SLEEP_TOKEN = -2L;
     /** Without epoll_pwait2, sleeps shorter than this are parks (epoll_wait counts in milliseconds). */
     static final long WAIT_FROM_NANOS = NioIoDriver.SELECT_FROM_NANOS;
 
@@ -131,6 +133,9 @@ public class EpollIoDriver implements IoDriver {
                 wakeFd.drain();                     // a wake-up is spent by a poll, as NIO's selectNow spends it
                 continue;
             }
+            if (token == SLEEP_TOKEN) {
+                continue;
+            }
             Slot s = slots[(int) token];
             if (s == null || !s.valid || s.generation != (int) (token >>> 32)) {
                 continue;                           // cancelled by a handler of this poll, or reused
@@ -169,6 +174,11 @@ public class EpollIoDriver implements IoDriver {
 
     @Override
     public void flush() throws IOException {
+    }
+
+    /** Watches {@code fd} so that its readability ends a sleep (an io_uring's: completions wait); polls skip it. */
+    protected void watchForSleep(int fd) throws IOException {
+        epoll.add(fd, Epoll.EPOLLIN, SLEEP_TOKEN);
     }
 
     @Override

@@ -41,7 +41,7 @@ public interface IoDriver extends Doorbell.Sleeper, AutoCloseable {
         void ready(Object attachment, int readyOps);
     }
 
-    /** The layer's name as configured ("nio", "syscalls", "uring", "uring-sqpoll"). */
+    /** The layer's name as configured ("nio", "syscalls", "uring", "uring-sqpoll", "uring-direct"). */
     String layer();
 
     /**

@@ -31,6 +31,7 @@ public final class IoDrivers {
                 String why = SocketDescriptor.why();
                 yield why != null ? why : Uring.why(layer == IoLayer.URING_SQPOLL);
             }
+            case URING_DIRECT -> DirectRing.why();
         };
     }
 
@@ -81,6 +82,7 @@ public final class IoDrivers {
             case SYSCALLS -> new EpollIoDriver();
             case URING -> new UringIoDriver(false);
             case URING_SQPOLL -> new UringIoDriver(true);
+            case URING_DIRECT -> new UringDirectIoDriver();
             case NIO -> new NioIoDriver(deregistrations);
         };
     }

@@ -15,9 +15,15 @@ public enum IoLayer {
     /** io_uring submissions on one ring per engine thread; readiness from epoll. */
     URING,
     /** {@link #URING} with a kernel thread polling the submission queue. */
-    URING_SQPOLL;
+    URING_SQPOLL,
+    /**
+     * io_uring with every connection's socket a direct descriptor (an entry in a ring's file
+     * table, not a process descriptor): readiness from polls on the rings
+     * ({@link UringDirectIoDriver}); connections beyond the open-file limit.
+     */
+    URING_DIRECT;
 
-    /** {@return the layer's name on the command line: nio, syscalls, uring, uring-sqpoll} */
+    /** {@return the layer's name on the command line: nio, syscalls, uring, uring-sqpoll, uring-direct} */
     public String option() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

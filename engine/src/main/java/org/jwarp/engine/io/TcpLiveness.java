@@ -63,6 +63,26 @@ public final class TcpLiveness {
         return setUserTimeout(channel, (int) Math.min(Integer.MAX_VALUE, bound.toMillis()));
     }
 
+    /** As {@link #apply(SocketChannel, Duration)}, on a direct socket (through its ring): null, or what failed. */
+    public static String apply(DirectSocket socket, Duration bound) throws IOException {
+        if (bound.isZero()) {
+            return null;
+        }
+        int seconds = (int) Math.max(3, Math.min(Integer.MAX_VALUE, bound.toSeconds()));
+        socket.setOption(SOL_SOCKET, SO_KEEPALIVE, 1);
+        socket.setOption(IPPROTO_TCP, TCP_KEEPIDLE, Math.max(1, seconds / 2));
+        socket.setOption(IPPROTO_TCP, TCP_KEEPINTVL, Math.max(1, seconds / 6));
+        socket.setOption(IPPROTO_TCP, TCP_KEEPCNT, 3);
+        socket.setOption(IPPROTO_TCP, TCP_USER_TIMEOUT, (int) Math.min(Integer.MAX_VALUE, bound.toMillis()));
+        return null;
+    }
+
+    private static final int SOL_SOCKET = 1;
+    private static final int SO_KEEPALIVE = 9;
+    private static final int TCP_KEEPIDLE = 4;
+    private static final int TCP_KEEPINTVL = 5;
+    private static final int TCP_KEEPCNT = 6;
+
     private static String setUserTimeout(SocketChannel channel, int millis) {
         if (SocketDescriptor.why() != null) {
             return "TCP_USER_TIMEOUT not set: " + SocketDescriptor.why();

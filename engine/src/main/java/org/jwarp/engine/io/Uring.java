@@ -7,10 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import org.jwarp.sys.Downcalls;
 import org.jwarp.sys.Errno;
@@ -36,12 +33,11 @@ import org.jwarp.sys.Errno;
  * ({@link UringSocketIo}).
  *
  * <p>Results come back in the completion entry as -errno: no errno to capture on this path.
- * Linux x86-64 and aarch64 (the system call numbers are the same on both).
+ * Linux x86-64 and aarch64 (the system call numbers are the same on both); the calls themselves
+ * are {@link UringSyscalls}'.
  */
 public final class Uring implements AutoCloseable {
 
-    private static final long SYS_IO_URING_SETUP = 425;
-    private static final long SYS_IO_URING_ENTER = 426;
 
     private static final int IORING_SETUP_SQPOLL = 1 << 1;
     private static final int IORING_FEAT_SINGLE_MMAP = 1;
@@ -57,9 +53,10 @@ public final class Uring implements AutoCloseable {
     static final byte IORING_OP_RECVMSG = 10;
     static final byte IORING_OP_SEND = 26;
     static final byte IORING_OP_RECV = 27;
+    /** The entry's socket is an index in the ring's file table ({@link DirectRing}). */
+    static final byte IOSQE_FIXED_FILE = 1;
+    private static final int IORING_SETUP_CQSIZE = 1 << 3;
 
-    private static final int PROT_READ_WRITE = 0x1 | 0x2;
-    private static final int MAP_SHARED_POPULATE = 0x01 | 0x8000;
 
     /** struct io_uring_params and its offsets structs. */
     private static final long PARAMS = 120;
@@ -74,41 +71,7 @@ public final class Uring implements AutoCloseable {
     private static final long SQE = 64;
     private static final long CQE = 16;
 
-    private static final MethodHandle SETUP;
-    private static final MethodHandle ENTER;
-    /** io_uring_enter without errno capture: the per-call path. */
-    private static final MethodHandle ENTER_QUICK;
-    private static final MethodHandle MMAP;
-    private static final MethodHandle MUNMAP;
-    private static final MethodHandle CLOSE;
-    private static final String WHY_NOT;
-
     private static final VarHandle INT = JAVA_INT.varHandle();
-
-    static {
-        MethodHandle setup = null;
-        MethodHandle enter = null;
-        MethodHandle quick = null;
-        String why = null;
-        try {
-            setup = Downcalls.require("syscall", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS),
-                    Linker.Option.firstVariadicArg(1));
-            FunctionDescriptor enterDescriptor = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT,
-                    JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG);
-            enter = Downcalls.require("syscall", enterDescriptor, Linker.Option.firstVariadicArg(1));
-            quick = Downcalls.requireWithoutErrno("syscall", enterDescriptor, Linker.Option.firstVariadicArg(1));
-        } catch (RuntimeException e) {
-            why = "no FFM access to syscall(): " + e.getMessage();
-        }
-        SETUP = setup;
-        ENTER = enter;
-        ENTER_QUICK = quick;
-        MMAP = Downcalls.require("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT,
-                JAVA_INT, JAVA_LONG));
-        MUNMAP = Downcalls.require("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-        CLOSE = Downcalls.require("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-        WHY_NOT = why;
-    }
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment capture = Downcalls.captureBuffer(arena);
@@ -135,8 +98,8 @@ public final class Uring implements AutoCloseable {
 
     /** Null if a ring (with SQPOLL if asked) can be made here, else why not (one line). */
     public static String why(boolean sqpoll) {
-        if (WHY_NOT != null) {
-            return WHY_NOT;
+        if (UringSyscalls.WHY_NOT != null) {
+            return UringSyscalls.WHY_NOT;
         }
         try (Uring u = new Uring(2, sqpoll, 1)) {
             return null;
@@ -153,13 +116,22 @@ public final class Uring implements AutoCloseable {
      * @throws IOException io_uring_setup or mmap failed (the reason in the message)
      */
     public Uring(int entries, boolean sqpoll, int sqIdleMillis) throws IOException {
+        this(entries, 0, sqpoll, sqIdleMillis);
+    }
+
+    /** A ring of {@code entries} submissions and {@code cqAsked} completions (0: the kernel's choice). */
+    Uring(int entries, int cqAsked, boolean sqpoll, int sqIdleMillis) throws IOException {
         this.sqpoll = sqpoll;
         MemorySegment p = arena.allocate(PARAMS, 8);
+        if (cqAsked > 0) {
+            p.set(JAVA_INT, P_FLAGS, IORING_SETUP_CQSIZE);
+            p.set(JAVA_INT, P_CQ_ENTRIES, cqAsked);
+        }
         if (sqpoll) {
-            p.set(JAVA_INT, P_FLAGS, IORING_SETUP_SQPOLL);
+            p.set(JAVA_INT, P_FLAGS, p.get(JAVA_INT, P_FLAGS) | IORING_SETUP_SQPOLL);
             p.set(JAVA_INT, P_SQ_THREAD_IDLE, sqIdleMillis);
         }
-        long r = call(SETUP, SYS_IO_URING_SETUP, entries, p);
+        long r = UringSyscalls.setup(capture, entries, p);
         if (r < 0) {
             throw new IOException("io_uring_setup" + (sqpoll ? " (SQPOLL)" : "") + ": "
                     + Errno.describe(Downcalls.errno(capture)));
@@ -209,7 +181,7 @@ public final class Uring implements AutoCloseable {
      * {@code flags}, and returns its result: bytes, or -errno.
      */
     long msg(byte opcode, int socket, MemorySegment msghdr, int flags) throws IOException {
-        return call(opcode, socket, msghdr.address(), 1, flags);
+        return call(opcode, (byte) 0, socket, msghdr.address(), 1, flags);
     }
 
     /**
@@ -217,16 +189,47 @@ public final class Uring implements AutoCloseable {
      * {@code socket} with {@code flags}, and returns its result: bytes, or -errno.
      */
     long plain(byte opcode, int socket, long address, long length, int flags) throws IOException {
-        return call(opcode, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags);
+        return call(opcode, (byte) 0, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags);
     }
 
     /** The user data of a synchronous call's entry; a batched entry's is its place in the batch. */
-    private static final long SYNC = -1L;
+    static final long SYNC = -1L;
 
     /** One entry: its address field {@code addr}, length field {@code len}; its result. */
-    private long call(byte opcode, int socket, long addr, int len, int flags) throws IOException {
+    long call(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags) throws IOException {
         awaitSqRoom();
-        put(opcode, socket, addr, len, flags, SYNC);
+        put(opcode, sqeFlags, socket, addr, len, flags, SYNC);
+        return awaitSync();
+    }
+
+    /**
+     * One call on table entry {@code index} whose pieces may be application memory: the entry is
+     * submitted, and completes (a socket call with {@code MSG_DONTWAIT} is made inline at
+     * submission), inside one {@code io_uring_enter} that holds the pieces' scopes. Without SQPOLL
+     * only: no other thread takes entries from this ring.
+     *
+     * @throws IllegalStateException a held scope was closed: nothing was submitted
+     */
+    long callHolding(byte opcode, int index, long addr, int len, int flags, ScopeHolds holds) throws IOException {
+        awaitSqRoom();
+        put(opcode, IOSQE_FIXED_FILE, index, addr, len, flags, SYNC);
+        try {
+            UringSyscalls.enterHolding(fd, unsubmitted(), 1, IORING_ENTER_GETEVENTS, holds);
+        } catch (IllegalStateException closed) {
+            // the scope closed before the call: the entry was not submitted, and is taken back
+            localSqTail--;
+            INT.setRelease(sqRing, sqTail, localSqTail);
+            throw closed;
+        }
+        enters++;
+        if (unsubmitted() > 0) {
+            enter(unsubmitted(), 0, 0);             // interrupted before submitting: submit now, no hold needed after the check
+        }
+        return reapSync();
+    }
+
+    /** Waits for the synchronous entry just put (events that complete meanwhile are kept). */
+    long awaitSync() throws IOException {
         if (sqpoll) {
             wakeSqThread();
             // a socket call completes within microseconds once the kernel thread has it: spin that
@@ -241,6 +244,11 @@ public final class Uring implements AutoCloseable {
             // batch's queueing and its flush)
             enter(unsubmitted(), 1, IORING_ENTER_GETEVENTS);
         }
+        return reapSync();
+    }
+
+    /** Reaps completions until the synchronous entry's, waiting in the kernel while none is there. */
+    private long reapSync() throws IOException {
         while (true) {
             if ((int) INT.getAcquire(cqRing, cqTail) == (int) INT.getAcquire(cqRing, cqHead)) {
                 // submitted, not yet complete (EINTR cut the wait short): wait without submitting
@@ -254,19 +262,36 @@ public final class Uring implements AutoCloseable {
     }
 
     /** Writes one submission entry and publishes it with the tail. */
-    private void put(byte opcode, int socket, long addr, int len, int flags, long userData) {
-        int tail = localSqTail;
-        int index = tail & sqMask;
+    private void put(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags, long userData) {
+        publish(begin(opcode, sqeFlags, socket, addr, len, flags, userData));
+    }
+
+    /** Writes one submission entry's common fields; {@link #publish} hands it to the kernel. */
+    long begin(byte opcode, byte sqeFlags, int socket, long addr, int len, int flags, long userData) {
+        int index = localSqTail & sqMask;
         long sqe = index * SQE;
         for (long at = sqe; at < sqe + SQE; at += 8) {
             sqes.set(JAVA_LONG, at, 0L);
         }
         sqes.set(JAVA_BYTE, sqe, opcode);
+        sqes.set(JAVA_BYTE, sqe + 1, sqeFlags);
         sqes.set(JAVA_INT, sqe + 4, socket);
         sqes.set(JAVA_LONG, sqe + 16, addr);
         sqes.set(JAVA_INT, sqe + 24, len);
         sqes.set(JAVA_INT, sqe + 28, flags);
         sqes.set(JAVA_LONG, sqe + 32, userData);
+        return sqe;
+    }
+
+    /** The submission entries, for fields {@link #begin} does not write. */
+    MemorySegment sqes() {
+        return sqes;
+    }
+
+    /** Publishes the entry {@link #begin} wrote at {@code sqe}, with the tail. */
+    void publish(long sqe) {
+        int tail = localSqTail;
+        int index = (int) (sqe / SQE);
         sqRing.set(JAVA_INT, sqArray + 4L * index, index);
         localSqTail = tail + 1;
         INT.setRelease(sqRing, sqTail, tail + 1);      // the kernel sees the entry with the tail
@@ -276,7 +301,7 @@ public final class Uring implements AutoCloseable {
      * A call made while a whole batch waits unsubmitted in the ring: the batch goes to the kernel
      * first (it keeps its place before the call), so that the call's entry overwrites none of it.
      */
-    private void awaitSqRoom() throws IOException {
+    void awaitSqRoom() throws IOException {
         while (unsubmitted() == sqEntries) {
             if (sqpoll) {
                 wakeSqThread();
@@ -313,6 +338,10 @@ public final class Uring implements AutoCloseable {
             syncResult = res;
             return true;
         }
+        if ((userData & EVENT) != 0) {
+            events.add(userData & ~EVENT, res, cqRing.get(JAVA_INT, cqe + 12));
+            return false;
+        }
         batchResults[(int) userData] = res;
         outstanding--;
         return false;
@@ -339,7 +368,7 @@ public final class Uring implements AutoCloseable {
             batch = new IoCompletion[sqEntries];
             batchResults = new long[sqEntries];
         }
-        put(opcode, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags, batched);
+        put(opcode, (byte) 0, socket, address, (int) Math.min(length, Integer.MAX_VALUE), flags, batched);
         batch[batched++] = done;
         outstanding++;
         return true;
@@ -382,6 +411,38 @@ public final class Uring implements AutoCloseable {
         }
     }
 
+    /** The user data bit of an event: an entry whose completion {@link #reap} hands on later. */
+    static final long EVENT = 1L << 62;
+    private final UringEvents events = new UringEvents();
+
+    /**
+     * Hands every completed event (an entry put with {@link #EVENT} in its user data) to
+     * {@code handler}, reaping what the completion queue holds first; returns how many.
+     */
+    int reap(UringEvents.Handler handler) {
+        while ((int) INT.getAcquire(cqRing, cqTail) != (int) INT.getAcquire(cqRing, cqHead)) {
+            reapOne();
+        }
+        return events.drain(handler);
+    }
+
+    /** Whether event completions wait, reaped or not. */
+    boolean eventsWaiting() {
+        return !events.isEmpty() || (int) INT.getAcquire(cqRing, cqTail) != (int) INT.getAcquire(cqRing, cqHead);
+    }
+
+    /** Submits the entries written and not yet submitted, without waiting. */
+    void submit() throws IOException {
+        if (unsubmitted() > 0) {
+            enter(unsubmitted(), 0, 0);
+        }
+    }
+
+    /** The ring's descriptor (epoll watches it: readable while completions wait). */
+    int fd() {
+        return fd;
+    }
+
     /** io_uring_enter calls made so far (tests count them). */
     private long enters;
 
@@ -391,13 +452,7 @@ public final class Uring implements AutoCloseable {
 
     private void enter(int toSubmit, int minComplete, int flags) throws IOException {
         enters++;
-        long r;
-        try {
-            r = (long) ENTER_QUICK.invokeExact(SYS_IO_URING_ENTER, fd, toSubmit, minComplete, flags,
-                    MemorySegment.NULL, 0L);
-        } catch (Throwable t) {
-            throw new IOException("io_uring_enter failed: " + t, t);
-        }
+        long r = UringSyscalls.enterQuick(fd, toSubmit, minComplete, flags);
         if (r < 0) {
             // errno is not captured on the quick path: repeat the call with it captured, submitting
             // only what the kernel has not taken yet
@@ -407,13 +462,7 @@ public final class Uring implements AutoCloseable {
 
     private void enterCapturingErrno(int toSubmit, int minComplete, int flags) throws IOException {
         while (true) {
-            long r;
-            try {
-                r = (long) ENTER.invokeExact(capture, SYS_IO_URING_ENTER, fd, toSubmit, minComplete, flags,
-                        MemorySegment.NULL, 0L);
-            } catch (Throwable t) {
-                throw new IOException("io_uring_enter failed: " + t, t);
-            }
+            long r = UringSyscalls.enterCapturing(capture, fd, toSubmit, minComplete, flags);
             if (r >= 0) {
                 return;
             }
@@ -432,47 +481,20 @@ public final class Uring implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            int unused = (int) MUNMAP.invokeExact(capture, sqes, sqes.byteSize());
-            if (cqRing != sqRing) {
-                unused = (int) MUNMAP.invokeExact(capture, cqRing, cqRingBytes);
-            }
-            unused = (int) MUNMAP.invokeExact(capture, sqRing, sqRingBytes);
-        } catch (Throwable t) {
-            throw new IllegalStateException("munmap of an io_uring failed", t);
+        UringSyscalls.munmap(capture, sqes, sqes.byteSize());
+        if (cqRing != sqRing) {
+            UringSyscalls.munmap(capture, cqRing, cqRingBytes);
         }
+        UringSyscalls.munmap(capture, sqRing, sqRingBytes);
         closeFd();
         arena.close();
     }
 
     private void closeFd() {
-        try {
-            int unused = (int) CLOSE.invokeExact(capture, fd);
-        } catch (Throwable t) {
-            throw new IllegalStateException("close of an io_uring failed", t);
-        }
+        UringSyscalls.close(capture, fd);
     }
 
-    @SuppressWarnings("restricted")
     private MemorySegment map(long bytes, long offset) throws IOException {
-        MemorySegment m;
-        try {
-            m = (MemorySegment) MMAP.invokeExact(capture, MemorySegment.NULL, bytes, PROT_READ_WRITE,
-                    MAP_SHARED_POPULATE, fd, offset);
-        } catch (Throwable t) {
-            throw new IOException("mmap of an io_uring failed: " + t, t);
-        }
-        if (m.address() == -1L) {
-            throw new IOException("mmap of an io_uring: " + Errno.describe(Downcalls.errno(capture)));
-        }
-        return m.reinterpret(bytes);
-    }
-
-    private long call(MethodHandle h, long nr, int a, MemorySegment b) {
-        try {
-            return (long) h.invokeExact(capture, nr, a, b);
-        } catch (Throwable t) {
-            throw new IllegalStateException("syscall " + nr + " failed: " + t, t);
-        }
+        return UringSyscalls.map(capture, fd, bytes, offset);
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.datapath.SocketReceiver;
+import org.jwarp.engine.io.DirectSocket;
 import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.io.IoDrivers;
 import org.jwarp.engine.io.IoLayer;
@@ -46,6 +47,20 @@ public final class DeviceSockets {
         return rxDirectFrom;
     }
 
+    /** Whether connections' sockets are io_uring direct descriptors ({@link IoLayer#URING_DIRECT}). */
+    public boolean direct() {
+        return layer == IoLayer.URING_DIRECT;
+    }
+
+    /** What a direct socket gets before its connect or MPA exchange: no delay, and the peer timeout. */
+    public void setUp(DirectSocket s) throws IOException {
+        s.setOption(IPPROTO_TCP, TCP_NODELAY, 1);
+        TcpLiveness.apply(s, config.peerTimeout());
+    }
+
+    private static final int IPPROTO_TCP = 6;
+    private static final int TCP_NODELAY = 1;
+
     /** A new engine thread's I/O driver, in this device's layer. */
     public IoDriver newDriver() {
         return IoDrivers.open(layer, stags::deregistrations);
@@ -56,7 +71,7 @@ public final class DeviceSockets {
      * ({@code capacity}: pieces per call); a connection that moves opens them again on its new thread.
      */
     public SocketIo open(Connection c, int capacity) {
-        return c.owner().driver().open(c.channel(), capacity);
+        return c.socket().open(c.owner().driver(), capacity);
     }
 
     /**

@@ -146,7 +146,7 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
 
     /**
      * The socket I/O layer under the engine: the calls that move a running connection's FPDUs
-     * between memory and its kernel TCP socket (the MPA exchange always uses NIO). Every device
+     * between memory and its kernel TCP socket (the MPA exchange uses NIO, but on {@link #URING_DIRECT}). Every device
      * reports the layer it chose ({@link org.jwarp.verbs.RdmaDevice#socketIoLayer()}), and the
      * benchmarks print it.
      */
@@ -173,9 +173,17 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
          * (the kernel plays the offload engine), and the engine thread makes no system call for its
          * socket I/O unless that kernel thread went to sleep. It takes a CPU while it polls.
          */
-        URING_SQPOLL;
+        URING_SQPOLL,
+        /**
+         * io_uring with every connection's socket an io_uring direct descriptor: made, connected,
+         * accepted, polled, read, written and closed through rings whose file tables hold the
+         * sockets, never in the process's descriptor table, so that a process holds more
+         * connections than its open-file limit. Needs a kernel with IORING_OP_SOCKET,
+         * socket uring commands and IORING_OP_FIXED_FD_INSTALL (6.8 on).
+         */
+        URING_DIRECT;
 
-        /** {@return the layer's name on the command line: auto, nio, syscalls, uring, uring-sqpoll} */
+        /** {@return the layer's name on the command line: auto, nio, syscalls, uring, uring-sqpoll, uring-direct} */
         public String option() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
@@ -194,6 +202,7 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
                 case SYSCALLS -> IoDrivers.check(IoLayer.SYSCALLS);
                 case URING -> IoDrivers.check(IoLayer.URING);
                 case URING_SQPOLL -> IoDrivers.check(IoLayer.URING_SQPOLL);
+                case URING_DIRECT -> IoDrivers.check(IoLayer.URING_DIRECT);
             };
         }
 
@@ -211,7 +220,7 @@ public record JwarpConfig(ThreadingMode threadingMode, int engineThreads, IdleSt
                 }
             }
             throw new IllegalArgumentException("unknown socket I/O layer '" + name
-                    + "': use auto, syscalls, uring, uring-sqpoll or nio");
+                    + "': use auto, syscalls, uring, uring-sqpoll, uring-direct or nio");
         }
     }
 

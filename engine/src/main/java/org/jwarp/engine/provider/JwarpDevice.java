@@ -82,7 +82,7 @@ public final class JwarpDevice implements RdmaDevice {
         counters.publish();
         engines.start();
         rebalancer = engines.workers().length > 1 && jwarp.rss().rebalance() != RssConfig.Rebalance.OFF
-                ? new Rebalancer(this, jwarp.rss()) : null;
+                && !sockets.direct() ? new Rebalancer(this, jwarp.rss()) : null;
         if (rebalancer != null) {
             rebalancer.start();
         }
@@ -358,10 +358,14 @@ public final class JwarpDevice implements RdmaDevice {
     /**
      * Rebalancing (seed 004): table entry {@code entry} names engine thread {@code engine} from now
      * on, and every connection of that entry moves there with its QP, under traffic (see
-     * {@link JwarpQp#moveTo}). Returns how many QPs moved.
+     * {@link JwarpQp#moveTo}). Returns how many QPs moved: none on {@code uring-direct}, whose
+     * sockets stay in their engine thread's rings.
      */
     public int moveEntry(int entry, int engine) {
         checkOpen();
+        if (sockets.direct()) {
+            return 0;       // a direct socket lives in its engine thread's rings: its connection does not move
+        }
         RssSteering steering = engines.steering();
         steering.assign(entry, engine);
         EngineWorker target = steering.worker(engine);

@@ -169,8 +169,10 @@ class JwarpConfigTest {
     void socketIoLayersHaveTheirCommandLineNames() {
         assertEquals(SocketIo.URING_SQPOLL, SocketIo.parse(" Uring-SQPoll "));
         assertEquals("uring-sqpoll", SocketIo.URING_SQPOLL.option());
+        assertEquals(SocketIo.URING_DIRECT, SocketIo.parse("uring-direct"));
+        assertEquals("uring-direct", SocketIo.URING_DIRECT.option());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SocketIo.parse("epoll"));
-        assertEquals("unknown socket I/O layer 'epoll': use auto, syscalls, uring, uring-sqpoll or nio",
+        assertEquals("unknown socket I/O layer 'epoll': use auto, syscalls, uring, uring-sqpoll, uring-direct or nio",
                 e.getMessage());
     }
 

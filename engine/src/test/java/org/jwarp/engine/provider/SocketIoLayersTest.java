@@ -29,7 +29,7 @@ class SocketIoLayersTest {
     static final int SIZE = 200_000;
 
     @ParameterizedTest
-    @ValueSource(strings = {"nio", "syscalls", "uring", "uring-sqpoll"})
+    @ValueSource(strings = {"nio", "syscalls", "uring", "uring-sqpoll", "uring-direct"})
     void sendWriteAndReadArriveByteForByte(String layer) throws Exception {
         JwarpConfig.SocketIo io = JwarpConfig.SocketIo.parse(layer);
         DeviceConfig client = SuiteConfig.withJwarp(LoopbackPair.invoker(), j -> j.socketIo(io));
@@ -65,7 +65,7 @@ class SocketIoLayersTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"uring", "uring-sqpoll"})
+    @ValueSource(strings = {"uring", "uring-sqpoll", "uring-direct"})
     void closingTheDevicesReleasesTheirRings(String layer) throws Exception {
         long before = ringsOpen();
         JwarpConfig.SocketIo io = JwarpConfig.SocketIo.parse(layer);
