@@ -196,21 +196,7 @@ public final class EngineWorker implements Agent {
      * serves it, in setup or in ERROR).
      */
     public int transmitNow(JwarpQp qp) {
-        Connection c = qp.connection();
-        if (c == null || c.owner() != this || !c.isRunning()) {
-            return 0;
-        }
-        try {
-            int sent = c.transmitWork(false, false);
-            if (sent > 0) {
-                c.schedule().sentAhead();
-                c.schedule().traffic(device.clock().nanoTime());
-            }
-            return sent;
-        } catch (RuntimeException | OutOfMemoryError e) {
-            c.failed(e);                                    // as in a whole cycle: that connection only
-            return 1;
-        }
+        return poster(qp, null);
     }
 
     /**
@@ -220,12 +206,17 @@ public final class EngineWorker implements Agent {
      * queue (no running connection here, something queued before it, more than one FPDU).
      */
     public int sendNow(JwarpQp qp, SendWr wr) {
+        return poster(qp, wr);
+    }
+
+    /** The poster's transmit ({@code wr} null) or direct send of {@code wr} on qp's running connection here. */
+    private int poster(JwarpQp qp, SendWr wr) {
         Connection c = qp.connection();
         if (c == null || c.owner() != this || !c.isRunning()) {
             return 0;
         }
         try {
-            int sent = c.sendDirect(wr);
+            int sent = wr == null ? c.transmitWork(false, false) : c.sendDirect(wr);
             if (sent > 0) {
                 c.schedule().sentAhead();
                 c.schedule().traffic(device.clock().nanoTime());
