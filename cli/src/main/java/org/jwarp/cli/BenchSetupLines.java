@@ -51,6 +51,7 @@ final class BenchSetupLines {
                     WINDOW, warmUpLimit);
             out.println(String.format(Locale.ROOT, " %-30s %d rounds, %.0f s%s", "connection setup, warm-up",
                     warm.rounds(), warm.seconds(), warm.steady() ? "" : " (the JIT compilers still running at its end)"));
+            out.flush();
             for (Line line : lines) {
                 double[][] perSecond = new double[2][pairs];
                 double[][] cpu = new double[2][pairs];
