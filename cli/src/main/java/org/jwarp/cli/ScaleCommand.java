@@ -124,8 +124,7 @@ final class ScaleCommand implements Callable<Integer> {
                             java.time.Duration.ofSeconds(peerTimeoutSeconds)), progress)
                             .run(server.address());
                 } catch (RuntimeException e) {
-                    String said = server.output().lines().filter(l -> Listening.port(l).isEmpty())
-                            .reduce((a, b) -> a + "; " + b).orElse("");
+                    String said = firstLines(server.output().lines().filter(l -> Listening.port(l).isEmpty()).toList());
                     throw new IllegalStateException(e.getMessage() + (said.isEmpty() ? "" : " (the server process: "
                             + said + ")"), e);
                 }
@@ -142,6 +141,16 @@ final class ScaleCommand implements Callable<Integer> {
         }
         out.flush();
         return d.ok() ? 0 : 1;
+    }
+
+    /** How many of the server's lines a failure quotes: when thousands of connections end, the first say why. */
+    static final int QUOTED_LINES = 3;
+
+    /** The server's first {@value #QUOTED_LINES} lines, joined, and how many more it printed. */
+    static String firstLines(List<String> lines) {
+        String quoted = String.join("; ", lines.subList(0, Math.min(QUOTED_LINES, lines.size())));
+        int more = lines.size() - QUOTED_LINES;
+        return more > 0 ? quoted + "; and " + more + " more lines" : quoted;
     }
 
     /**
