@@ -119,19 +119,28 @@ public final class CounterPublisher {
                 LockSupport.park(this);
                 continue;
             }
-            long started = System.nanoTime();
-            for (Registration r : registrations) {
-                try {
-                    r.publish();
-                } catch (RuntimeException e) {
-                    // not on the data path, and never silent: say which device stopped publishing
-                    registrations.remove(r);
-                    System.err.println("jwarp: counters of " + r.label + " are no longer published to "
-                            + r.writer.path() + ": " + e);
-                    e.printStackTrace(System.err);
-                }
-            }
-            LockSupport.parkNanos(this, pauseAfter(System.nanoTime() - started, periodNanos));
+            LockSupport.parkNanos(this, pauseAfter(publishRound(), periodNanos));
         }
+    }
+
+    /**
+     * Publishes every registration once and returns how long it took. A method of its own so that
+     * no registration stays referenced from this thread's frame while it rests: a closed device
+     * must be collectable at once, its direct buffers with it.
+     */
+    private long publishRound() {
+        long started = System.nanoTime();
+        for (Registration r : registrations) {
+            try {
+                r.publish();
+            } catch (RuntimeException e) {
+                // not on the data path, and never silent: say which device stopped publishing
+                registrations.remove(r);
+                System.err.println("jwarp: counters of " + r.label + " are no longer published to "
+                        + r.writer.path() + ": " + e);
+                e.printStackTrace(System.err);
+            }
+        }
+        return System.nanoTime() - started;
     }
 }
