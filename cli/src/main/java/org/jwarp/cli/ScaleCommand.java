@@ -114,6 +114,12 @@ final class ScaleCommand implements Callable<Integer> {
             raiseOpenFiles((long) qps + SPARE_FDS);
         }
         PrintWriter out = spec.commandLine().getOut();
+        String backlogWarning = LoopbackBacklog.read().stream()
+                .mapToObj(b -> LoopbackBacklog.warning(qps, peerTimeoutSeconds, b)).findFirst().orElse(null);
+        if (backlogWarning != null) {
+            spec.commandLine().getErr().println(backlogWarning);
+            spec.commandLine().getErr().flush();
+        }
         ScaleDocument d;
         try (Progress progress = json ? Progress.none() : Progress.forTerminal()) {
             ServerProcess server = ServerProcess.start(new ArrayList<>(List.of("scale", "--serve", "scale", "--io",
@@ -126,7 +132,7 @@ final class ScaleCommand implements Callable<Integer> {
                 } catch (RuntimeException e) {
                     String said = firstLines(server.output().lines().filter(l -> Listening.port(l).isEmpty()).toList());
                     throw new IllegalStateException(e.getMessage() + (said.isEmpty() ? "" : " (the server process: "
-                            + said + ")"), e);
+                            + said + ")") + (backlogWarning == null ? "" : "; " + backlogWarning), e);
                 }
                 server.awaitExit();
             } finally {
