@@ -114,6 +114,12 @@ final class ScaleCommand implements Callable<Integer> {
             raiseOpenFiles((long) qps + SPARE_FDS);
         }
         PrintWriter out = spec.commandLine().getOut();
+        String backlogWarning = LoopbackBacklog.read().stream()
+                .mapToObj(b -> LoopbackBacklog.warning(qps, peerTimeoutSeconds, b)).findFirst().orElse(null);
+        if (backlogWarning != null) {
+            spec.commandLine().getErr().println(backlogWarning);
+            spec.commandLine().getErr().flush();
+        }
         ScaleDocument d;
         try (Progress progress = json ? Progress.none() : Progress.forTerminal()) {
             ServerProcess server = ServerProcess.start(new ArrayList<>(List.of("scale", "--serve", "scale", "--io",
@@ -124,10 +130,9 @@ final class ScaleCommand implements Callable<Integer> {
                             java.time.Duration.ofSeconds(peerTimeoutSeconds)), progress)
                             .run(server.address());
                 } catch (RuntimeException e) {
-                    String said = server.output().lines().filter(l -> Listening.port(l).isEmpty())
-                            .reduce((a, b) -> a + "; " + b).orElse("");
+                    String said = firstLines(server.output().lines().filter(l -> Listening.port(l).isEmpty()).toList());
                     throw new IllegalStateException(e.getMessage() + (said.isEmpty() ? "" : " (the server process: "
-                            + said + ")"), e);
+                            + said + ")") + (backlogWarning == null ? "" : "; " + backlogWarning), e);
                 }
                 server.awaitExit();
             } finally {
@@ -142,6 +147,16 @@ final class ScaleCommand implements Callable<Integer> {
         }
         out.flush();
         return d.ok() ? 0 : 1;
+    }
+
+    /** How many of the server's lines a failure quotes: when thousands of connections end, the first say why. */
+    static final int QUOTED_LINES = 3;
+
+    /** The server's first {@value #QUOTED_LINES} lines, joined, and how many more it printed. */
+    static String firstLines(List<String> lines) {
+        String quoted = String.join("; ", lines.subList(0, Math.min(QUOTED_LINES, lines.size())));
+        int more = lines.size() - QUOTED_LINES;
+        return more > 0 ? quoted + "; and " + more + " more lines" : quoted;
     }
 
     /**

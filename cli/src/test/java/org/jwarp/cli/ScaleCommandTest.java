@@ -3,6 +3,7 @@ package org.jwarp.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import org.jwarp.bench.scale.ScaleDocument;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,14 @@ class ScaleCommandTest {
         assertTrue(((Number) leaked.get("threads")).intValue() <= 0, leaked.toString());
         assertTrue(((Number) leaked.get("direct_bytes")).longValue() <= 0, leaked.toString());
         assertEquals(Boolean.TRUE, doc.get("ok"));
+    }
+
+    @Test
+    void aFailureQuotesTheServersFirstLinesAndCountsTheRest() {
+        assertEquals("a; b", ScaleCommand.firstLines(List.of("a", "b")));
+        assertEquals("a; b; c", ScaleCommand.firstLines(List.of("a", "b", "c")));
+        assertEquals("a; b; c; and 2 more lines", ScaleCommand.firstLines(List.of("a", "b", "c", "d", "e")));
+        assertEquals("", ScaleCommand.firstLines(List.of()));
     }
 
     @Test

@@ -49,6 +49,22 @@ public record Footprint(long heapBytes, long directBytes, long rssBytes, int fds
     }
 
     /**
+     * Now, once threads and descriptors stop changing (up to 2 s): a start to compare with, taken
+     * after a device closed, must not count that device's threads still on their way out.
+     */
+    public static Footprint settled() {
+        Footprint last = now();
+        for (int i = 0; i < 20; i++) {
+            Footprint next = now();
+            if (next.fds == last.fds && next.threads == last.threads) {
+                return next;
+            }
+            last = next;
+        }
+        return last;
+    }
+
+    /**
      * This process now minus {@code start}, given up to 5 s for ended threads, closed descriptors
      * and freed direct memory to go (a thread that was told to stop may still be on its way out).
      */

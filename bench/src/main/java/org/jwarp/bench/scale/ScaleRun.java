@@ -76,7 +76,7 @@ public final class ScaleRun {
         try (ScaleLink link = new ScaleLink(new Socket(control.getAddress(), control.getPort()))) {
             // what a first device starts once per process (the counter publisher's thread) is no leak of the run's
             new ScaleEnd(1, o.io()).close();
-            Footprint start = Footprint.now();
+            Footprint start = Footprint.settled();
             Measured m = measure(link, addresses);
             Footprint serverLeft = link.ask(ScaleMessage.of("closed", n), ScaleServer.OP_WAIT).footprint();
             link.send(ScaleMessage.of("bye", 0));

@@ -18,9 +18,18 @@ import org.jwarp.verbs.Counters;
  * allocator in shared memory; and the cost — a few microseconds every
  * {@link CounterFile#DEFAULT_PERIOD_MILLIS} ms, off the data path — is paid by a thread that
  * sleeps in between (it never spins, so it does not count against the spinning-thread budget).
- * A reader sees values at most one period old.
+ * A reader sees values at most one period old while a publication is cheap.
+ *
+ * <p>A publication visits every queue pair, so its cost grows with their number; with tens of
+ * thousands of QPs a fixed period would make this thread a busy one, taking a CPU from the engines
+ * and the applications beside it. It therefore rests at least {@value #REST_PER_WORK} times as long
+ * as its last round took ({@link #pauseAfter}): at most about one percent of a CPU whatever the
+ * count, the values growing older in proportion (the file's publication time tells a reader how old).
  */
 public final class CounterPublisher {
+
+    /** Time resting per unit of time publishing: bounds this thread to about 1 % of one CPU. */
+    static final int REST_PER_WORK = 99;
 
     private static CounterPublisher instance;
 
@@ -95,24 +104,43 @@ public final class CounterPublisher {
         }
     }
 
+    /**
+     * How long to rest after a round of publications that took {@code roundNanos}: the period, or
+     * {@value #REST_PER_WORK} times the round where that is longer.
+     */
+    static long pauseAfter(long roundNanos, long periodNanos) {
+        long rest = roundNanos > Long.MAX_VALUE / REST_PER_WORK ? Long.MAX_VALUE : roundNanos * REST_PER_WORK;
+        return Math.max(periodNanos, rest);
+    }
+
     private void run() {
         while (true) {
             if (registrations.isEmpty()) {
                 LockSupport.park(this);
                 continue;
             }
-            for (Registration r : registrations) {
-                try {
-                    r.publish();
-                } catch (RuntimeException e) {
-                    // not on the data path, and never silent: say which device stopped publishing
-                    registrations.remove(r);
-                    System.err.println("jwarp: counters of " + r.label + " are no longer published to "
-                            + r.writer.path() + ": " + e);
-                    e.printStackTrace(System.err);
-                }
-            }
-            LockSupport.parkNanos(this, periodNanos);
+            LockSupport.parkNanos(this, pauseAfter(publishRound(), periodNanos));
         }
+    }
+
+    /**
+     * Publishes every registration once and returns how long it took. A method of its own so that
+     * no registration stays referenced from this thread's frame while it rests: a closed device
+     * must be collectable at once, its direct buffers with it.
+     */
+    private long publishRound() {
+        long started = System.nanoTime();
+        for (Registration r : registrations) {
+            try {
+                r.publish();
+            } catch (RuntimeException e) {
+                // not on the data path, and never silent: say which device stopped publishing
+                registrations.remove(r);
+                System.err.println("jwarp: counters of " + r.label + " are no longer published to "
+                        + r.writer.path() + ": " + e);
+                e.printStackTrace(System.err);
+            }
+        }
+        return System.nanoTime() - started;
     }
 }

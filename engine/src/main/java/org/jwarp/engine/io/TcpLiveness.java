@@ -10,6 +10,8 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 import jdk.net.ExtendedSocketOptions;
 import org.jwarp.sys.Downcalls;
 import org.jwarp.sys.Errno;
@@ -23,8 +25,12 @@ import org.jwarp.sys.Errno;
  *   <li>{@code TCP_USER_TIMEOUT} (RFC 5482, Linux): data sent and not acknowledged for longer than
  *       the bound ends the connection with ETIMEDOUT, instead of TCP's retransmission limit (about
  *       15 minutes with Linux's defaults). It covers a QP with work outstanding.</li>
- *   <li>TCP keepalive, probing an idle connection from half the bound on, every sixth of it, three
- *       times: a QP with nothing outstanding learns within the bound that its peer is gone.</li>
+ *   <li>TCP keepalive, probing an idle connection from a quarter to half of the bound on, every
+ *       sixth of it, three times: a QP with nothing outstanding learns within the bound that its
+ *       peer is gone. Each socket draws its idle time in that range: connections set up or used
+ *       together would otherwise probe together, and tens of thousands of probes and replies in
+ *       one burst overflow a host's backlog (loopback's {@code netdev_max_backlog}), so that
+ *       probes are lost three times in a row and live connections end as lost ones.</li>
  * </ul>
  *
  * Either way the socket fails, the engine's next read or write sees it, and the connection ends as
@@ -48,6 +54,22 @@ public final class TcpLiveness {
     }
 
     /**
+     * The options that bound a peer's silence to {@code bound}: keepalive idle time, probe
+     * interval and count (seconds), and {@code TCP_USER_TIMEOUT} (milliseconds). The idle time is
+     * drawn from {@code random}.
+     */
+    record Options(int keepIdle, int keepInterval, int keepCount, int userTimeoutMillis) {
+
+        static Options of(Duration bound, RandomGenerator random) {
+            int seconds = (int) Math.max(3, Math.min(Integer.MAX_VALUE, bound.toSeconds()));
+            int latestIdle = Math.max(1, seconds / 2);
+            int earliestIdle = Math.max(1, seconds / 4);
+            int idle = earliestIdle == latestIdle ? latestIdle : random.nextInt(earliestIdle, latestIdle + 1);
+            return new Options(idle, Math.max(1, seconds / 6), 3, (int) Math.min(Integer.MAX_VALUE, bound.toMillis()));
+        }
+    }
+
+    /**
      * Bounds how long {@code channel}'s peer may stay silent, or does nothing for a zero bound.
      * Returns null, or one line on what could not be set (the keepalive half still holds).
      */
@@ -55,12 +77,12 @@ public final class TcpLiveness {
         if (bound.isZero()) {
             return null;
         }
-        int seconds = (int) Math.max(3, Math.min(Integer.MAX_VALUE, bound.toSeconds()));
+        Options o = Options.of(bound, ThreadLocalRandom.current());
         channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-        channel.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, Math.max(1, seconds / 2));
-        channel.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, Math.max(1, seconds / 6));
-        channel.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, 3);
-        return setUserTimeout(channel, (int) Math.min(Integer.MAX_VALUE, bound.toMillis()));
+        channel.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, o.keepIdle());
+        channel.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, o.keepInterval());
+        channel.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, o.keepCount());
+        return setUserTimeout(channel, o.userTimeoutMillis());
     }
 
     /** As {@link #apply(SocketChannel, Duration)}, on a direct socket (through its ring): null, or what failed. */
@@ -68,12 +90,12 @@ public final class TcpLiveness {
         if (bound.isZero()) {
             return null;
         }
-        int seconds = (int) Math.max(3, Math.min(Integer.MAX_VALUE, bound.toSeconds()));
+        Options o = Options.of(bound, ThreadLocalRandom.current());
         socket.setOption(SOL_SOCKET, SO_KEEPALIVE, 1);
-        socket.setOption(IPPROTO_TCP, TCP_KEEPIDLE, Math.max(1, seconds / 2));
-        socket.setOption(IPPROTO_TCP, TCP_KEEPINTVL, Math.max(1, seconds / 6));
-        socket.setOption(IPPROTO_TCP, TCP_KEEPCNT, 3);
-        socket.setOption(IPPROTO_TCP, TCP_USER_TIMEOUT, (int) Math.min(Integer.MAX_VALUE, bound.toMillis()));
+        socket.setOption(IPPROTO_TCP, TCP_KEEPIDLE, o.keepIdle());
+        socket.setOption(IPPROTO_TCP, TCP_KEEPINTVL, o.keepInterval());
+        socket.setOption(IPPROTO_TCP, TCP_KEEPCNT, o.keepCount());
+        socket.setOption(IPPROTO_TCP, TCP_USER_TIMEOUT, o.userTimeoutMillis());
         return null;
     }
 

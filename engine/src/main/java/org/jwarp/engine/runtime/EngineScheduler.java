@@ -20,9 +20,14 @@ import java.util.function.Consumer;
  *       that only sends, a quiet neighbour, and the one whose poster just sent
  *       ({@link Schedule#readEveryCycle}) every {@link #QUIET_READ_EVERY}-th while the engine
  *       spins; every connection after a sleep (data may be what ended it).</li>
+ *   <li><b>Talking peers above it.</b> While fewer than {@code readinessFrom} of the visited
+ *       connections have a peer that keeps talking ({@link Schedule#peerKeepsTalking}), those are read every
+ *       cycle without a readiness check, and the check itself runs every
+ *       {@link #QUIET_READ_EVERY}-th cycle (and after a sleep): a ping-pong among thousands of idle
+ *       connections costs one read per poll, as alone, not a check and a read.</li>
  *   <li><b>Parking.</b> Once reads follow readiness, a connection that did nothing in a cycle and
  *       has nothing to do ({@link Scheduled#idle}: established, nothing framed or waiting, no timer)
- *       is parked: not visited until its socket is readable, its QP is posted to, something ends
+ *       and whose peer is not talking is parked: not visited until its socket is readable, its QP is posted to, something ends
  *       it, or reads stop following readiness. A post and a park each write their flag before they
  *       read the other's (a full fence on each side), so no post is missed.</li>
  *   <li><b>Timers.</b> The earliest deadline among the visited connections that are not quiet
@@ -138,18 +143,34 @@ public final class EngineScheduler<C extends EngineScheduler.Scheduled> {
             boolean lone = connections.size() == 1;
             for (int i = 0; i < active.size(); i++) {
                 Schedule s = active.get(i).schedule();
+                s.talking(false);
                 s.readable(all || s.readEveryCycle(now, lone));
             }
             return false;
         }
+        int talking = 0;
         for (int i = 0; i < active.size(); i++) {
-            active.get(i).schedule().readable(false);
+            Schedule s = active.get(i).schedule();
+            boolean t = s.peerKeepsTalking(now);
+            s.talking(t);
+            talking += t ? 1 : 0;
+        }
+        // a few connections whose peers talk are read every cycle, as below the threshold: one
+        // read each instead of a readiness check and then the read; the others' readiness is
+        // checked in turn meanwhile. Many talking at once are left to readiness, as all are.
+        boolean direct = talking > 0 && talking < readinessFrom;
+        for (int i = 0; i < active.size(); i++) {
+            Schedule s = active.get(i).schedule();
+            s.talking(direct && s.talking());
+            s.readable(s.talking());
         }
         wasSelective = true;
-        try {
-            readiness.selectNow(markReadable);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("the engine's readiness check failed", e);
+        if (!direct || woke || ++cycle % QUIET_READ_EVERY == 0) {
+            try {
+                readiness.selectNow(markReadable);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("the engine's readiness check failed", e);
+            }
         }
         return true;
     }
@@ -164,7 +185,8 @@ public final class EngineScheduler<C extends EngineScheduler.Scheduled> {
     }
 
     private static boolean quiet(Scheduled c) {
-        return !c.schedule().sending() && c.idle();
+        Schedule s = c.schedule();
+        return !s.sending() && !s.talking() && c.idle();
     }
 
     private boolean park(C c) {

@@ -2,7 +2,6 @@ package org.jwarp.engine.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jwarp.engine.agent.Agent;
 import org.jwarp.engine.agent.EngineTenant;
 import org.jwarp.engine.cm.JwarpListener;
@@ -40,8 +39,8 @@ public final class EngineWorker implements Agent {
     private final EngineCommands commands;
     /** Every connection this thread owns. */
     private final IndexedList<Connection> connections = new IndexedList<>(Connection::listSlot, Connection::listSlot);
-    /** QPs posted to while their connection was parked (a stack the posters push onto, taken whole). */
-    private final AtomicReference<JwarpQp> listed = new AtomicReference<>();
+    /** QPs posted to while their connection was parked. */
+    private final ParkedPosts parkedPosts = new ParkedPosts();
     private final List<JwarpListener> listeners = new ArrayList<>();
     private final List<JwarpChannel> channels = new ArrayList<>();
     /** Other personalities run in this duty cycle (the offloaded sockets). */
@@ -133,7 +132,7 @@ public final class EngineWorker implements Agent {
         // a layer that batches writes puts those of every connection in one system call (the
         // others write at once); a lone connection has nothing to batch with, and writes at once
         boolean batch = connections.size() > 1;
-        takeListed();
+        parkedPosts.takeAll(this);
         parkedTimers.wakeDue(now, this);
         List<Connection> active = scheduler.active();
         for (int i = 0; i < active.size(); i++) {
@@ -270,31 +269,7 @@ public final class EngineWorker implements Agent {
      * after). Lock-free; no allocation.
      */
     public void postedWhileParked(JwarpQp qp) {
-        if (!qp.list()) {
-            return;                                         // on the list already
-        }
-        JwarpQp head;
-        do {
-            head = listed.get();
-            qp.nextListed(head);
-        } while (!listed.compareAndSet(head, qp));
-    }
-
-    /** The QPs posted to while parked: their connections are visited again. */
-    private void takeListed() {
-        if (listed.get() == null) {
-            return;
-        }
-        for (JwarpQp qp = listed.getAndSet(null); qp != null; ) {
-            JwarpQp next = qp.nextListed();
-            qp.nextListed(null);
-            qp.unlist();
-            Connection c = qp.connection();
-            if (c != null && c.owner() == this) {
-                unpark(c);                                  // one that moved away is active on its new thread
-            }
-            qp = next;
-        }
+        parkedPosts.push(qp);
     }
 
     /** Connections the duty cycle visits (engine thread; tests). */

@@ -17,14 +17,17 @@ public final class Schedule {
     private boolean readable = true;
     /** When the stream last sent or received bytes. */
     private long lastTraffic;
-    /** When the stream last received bytes. */
+    /** When the stream last received bytes, and the time before that. */
     private long lastHeard;
+    private long heardBefore;
     /** Whether this cycle sent, or left framed bytes waiting for room in the socket. */
     private boolean sending;
     /** Whether the poster's transmit sent since the last cycle's ({@link EngineWorker#transmitNow}). */
     private boolean sentAhead;
     /** Whether this duty cycle is the one its poster runs right after sending. */
     private boolean posterSent;
+    /** Above the readiness threshold, this cycle: read without a readiness check, and not parked. */
+    private boolean talking;
     /** Whether the scheduler parked the connection: the duty cycle does not visit it. */
     private boolean parked;
 
@@ -43,8 +46,19 @@ public final class Schedule {
 
     /** The stream received bytes at {@code now}. */
     public void heard(long now) {
+        heardBefore = lastHeard;
         lastHeard = now;
         lastTraffic = now;
+    }
+
+    /**
+     * Whether the peer keeps talking: bytes came in two reads within the last
+     * {@link #QUIET_AFTER_NANOS}, so more may come at any time (a ping-pong's next message), where
+     * one message alone (a nudge) says nothing of the next. Not in the cycle a poster runs right
+     * after its request left.
+     */
+    boolean peerKeepsTalking(long now) {
+        return !posterSent && now - heardBefore < QUIET_AFTER_NANOS;
     }
 
     /** The poster's transmit, just before a duty cycle, sent: that cycle counts it as its own. */
@@ -61,6 +75,14 @@ public final class Schedule {
 
     boolean sending() {
         return sending;
+    }
+
+    boolean talking() {
+        return talking;
+    }
+
+    void talking(boolean t) {
+        talking = t;
     }
 
     public boolean parked() {

@@ -183,7 +183,7 @@ class EngineSchedulerTest {
         assertEquals(1, scheduler.active().size(), "three did nothing and are parked");
         assertEquals(3, scheduler.parkedCount());
         assertTrue(fs.get(0).qpParked, "the QP's posters see it parked");
-        // the one that had bytes is quiet in the next cycle: parked too
+        // the one that had bytes is quiet in the next cycle (one message says nothing of the next): parked too
         cycle();
         assertEquals(0, scheduler.active().size());
         assertEquals(4, scheduler.parkedCount());
@@ -192,6 +192,77 @@ class EngineSchedulerTest {
         assertEquals(List.of(fs.get(1)), scheduler.active(), "readable bytes bring a parked connection back");
         assertTrue(fs.get(1).schedule.readable());
         assertFalse(fs.get(1).qpParked);
+    }
+
+    @Test
+    void aboveTheThresholdAPeerThatTalksIsReadEveryCycleAndReadinessIsCheckedInTurn() {
+        List<Fake> fs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            fs.add(connect("c" + i));
+        }
+        Fake talker = fs.get(0);
+        readiness.ready.add(talker);
+        cycle(false, List.of(), List.of(talker));
+        assertEquals(List.of(talker), scheduler.active(), "the others did nothing and are parked");
+        readiness.ready.add(talker);
+        cycle(false, List.of(), List.of(talker));      // a second message within the millisecond: its peer keeps talking
+        int checks = readiness.checks;
+        int reads = 0;
+        for (int i = 0; i < 8 * EngineScheduler.QUIET_READ_EVERY; i++) {
+            assertTrue(cycle(false, List.of(), List.of(talker)), "reads still follow readiness for the others");
+            reads += talker.schedule.readable() ? 1 : 0;
+        }
+        assertEquals(8 * EngineScheduler.QUIET_READ_EVERY, reads, "the talking peer's socket is read every cycle");
+        assertEquals(8, readiness.checks - checks, "the readiness check every 8th cycle");
+        Fake neighbour = fs.get(3);
+        readiness.ready.add(neighbour);
+        int waited = 1;
+        cycle(false, List.of(), List.of(talker, neighbour));
+        while (!neighbour.schedule.readable() && waited < 2 * EngineScheduler.QUIET_READ_EVERY) {
+            cycle(false, List.of(), List.of(talker, neighbour));
+            waited++;
+        }
+        assertTrue(neighbour.schedule.readable(), "a parked neighbour's bytes are read");
+        assertTrue(waited <= EngineScheduler.QUIET_READ_EVERY, "within 8 cycles: " + waited);
+        int before = readiness.checks;
+        cycle(true, List.of(), List.of(talker));
+        assertEquals(before + 1, readiness.checks, "after a sleep the check runs at once");
+    }
+
+    @Test
+    void aboveTheThresholdOneMessageAloneDoesNotMakeAPeerTalking() {
+        List<Fake> fs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            fs.add(connect("c" + i));
+        }
+        readiness.ready.add(fs.get(4));
+        cycle(false, List.of(), List.of(fs.get(4)));    // a nudge, say
+        int checks = readiness.checks;
+        for (int i = 0; i < 3; i++) {
+            cycle();
+        }
+        assertEquals(checks + 3, readiness.checks, "nobody keeps talking: the check runs every cycle");
+        assertEquals(0, scheduler.active().size(), "and every connection is parked");
+    }
+
+    @Test
+    void manyTalkingPeersAreLeftToReadiness() {
+        List<Fake> fs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            fs.add(connect("c" + i));
+        }
+        readiness.ready.addAll(fs);
+        cycle(false, List.of(), fs);
+        readiness.ready.addAll(fs);
+        cycle(false, List.of(), fs);                    // all six heard twice: more than the threshold of 4 talk
+        int checks = readiness.checks;
+        readiness.ready.add(fs.get(1));
+        cycle(false, List.of(), List.of(fs.get(1)));
+        assertEquals(checks + 1, readiness.checks, "a readiness check in every cycle");
+        for (Fake f : fs) {
+            assertEquals(f == fs.get(1), f.schedule.readable(), f + ": read only if the check found bytes");
+        }
+        assertEquals(List.of(fs.get(1)), scheduler.active(), "the rest did nothing and are parked");
     }
 
     @Test
