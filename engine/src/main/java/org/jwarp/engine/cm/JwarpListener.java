@@ -83,7 +83,9 @@ public final class JwarpListener implements Listener {
                 s.close();
                 return;
             }
-            if (!optionsInherited) {
+            if (optionsInherited) {
+                device.sockets().drawIdle(s);
+            } else {
                 device.sockets().setUp(s);
             }
         } catch (IOException e) {
@@ -134,14 +136,16 @@ public final class JwarpListener implements Listener {
 
     /**
      * The next client's socket, set up (non-blocking, no delay, the peer timeout: the listener's,
-     * where it inherits them); null if none came.
+     * where it inherits them, but for its own keepalive idle time); null if none came.
      */
     private SocketChannel accept() {
         SocketChannel ch = null;
         try {
             ch = server.accept();
             ch.configureBlocking(false);
-            if (!optionsInherited) {
+            if (optionsInherited) {
+                device.sockets().drawIdle(ch);
+            } else {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 device.sockets().boundPeerSilence(ch);
             }

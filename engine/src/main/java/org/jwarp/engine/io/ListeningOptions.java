@@ -1,23 +1,29 @@
 package org.jwarp.engine.io;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+import jdk.net.ExtendedSocketOptions;
 import org.jwarp.sys.Downcalls;
 
 /**
  * The options every accepted socket needs — no delay, and the peer timeout's keepalive and
  * {@code TCP_USER_TIMEOUT} ({@link TcpLiveness}) — set once on the listening socket. Linux makes
  * each accepted socket a clone of its listener's, options included (and arms the keepalive timer
- * of a socket born with {@code SO_KEEPALIVE}), so a connection accepted there needs no option call
- * of its own. Elsewhere, or where a call fails, {@link #inherit} says no and each accepted socket
- * gets its options as before.
+ * of a socket born with {@code SO_KEEPALIVE}), so a connection accepted there makes one option
+ * call of its own: the keepalive idle time each socket draws ({@link #drawIdle}), which re-arms
+ * that timer, so that connections accepted together do not probe together. Elsewhere, or where a
+ * call fails, {@link #inherit} says no and each accepted socket gets all its options itself.
  */
 public final class ListeningOptions {
 
@@ -42,7 +48,7 @@ public final class ListeningOptions {
 
     /**
      * Sets on {@code server} what its accepted sockets need (the peer timeout {@code bound}, none
-     * for zero); returns whether they inherit it all, so that none needs an option call.
+     * for zero); returns whether they inherit it, so that each needs only its idle time ({@link #drawIdle}).
      */
     public static boolean inherit(ServerSocketChannel server, Duration bound) {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")
@@ -53,18 +59,45 @@ public final class ListeningOptions {
         try (Arena arena = Arena.ofConfined()) {
             boolean set = set(arena, fd, IPPROTO_TCP, TCP_NODELAY, 1);
             if (set && !bound.isZero()) {
-                int seconds = (int) Math.max(3, Math.min(Integer.MAX_VALUE, bound.toSeconds()));
-                // the same values as TcpLiveness gives a connected socket
+                // the latest idle time the range allows, for a socket whose own draw fails
+                TcpLiveness.Options o = TcpLiveness.Options.of(bound, LATEST);
                 set = set(arena, fd, SOL_SOCKET, SO_KEEPALIVE, 1)
-                        && set(arena, fd, IPPROTO_TCP, TCP_KEEPIDLE, Math.max(1, seconds / 2))
-                        && set(arena, fd, IPPROTO_TCP, TCP_KEEPINTVL, Math.max(1, seconds / 6))
-                        && set(arena, fd, IPPROTO_TCP, TCP_KEEPCNT, 3)
-                        && set(arena, fd, IPPROTO_TCP, TCP_USER_TIMEOUT,
-                        (int) Math.min(Integer.MAX_VALUE, bound.toMillis()));
+                        && set(arena, fd, IPPROTO_TCP, TCP_KEEPIDLE, o.keepIdle())
+                        && set(arena, fd, IPPROTO_TCP, TCP_KEEPINTVL, o.keepInterval())
+                        && set(arena, fd, IPPROTO_TCP, TCP_KEEPCNT, o.keepCount())
+                        && set(arena, fd, IPPROTO_TCP, TCP_USER_TIMEOUT, o.userTimeoutMillis());
             }
             return set;
         }
     }
+
+    /** An accepted socket that inherited the rest: its own keepalive idle time, drawn as {@link TcpLiveness} draws it. */
+    public static void drawIdle(SocketChannel ch, Duration bound) throws IOException {
+        if (!bound.isZero()) {
+            ch.setOption(ExtendedSocketOptions.TCP_KEEPIDLE,
+                    TcpLiveness.Options.of(bound, ThreadLocalRandom.current()).keepIdle());
+        }
+    }
+
+    /** As {@link #drawIdle(SocketChannel, Duration)}, on a direct socket (through its ring). */
+    public static void drawIdle(DirectSocket s, Duration bound) throws IOException {
+        if (!bound.isZero()) {
+            s.setOption(IPPROTO_TCP, TCP_KEEPIDLE, TcpLiveness.Options.of(bound, ThreadLocalRandom.current()).keepIdle());
+        }
+    }
+
+    /** Draws the top of every range: the listener's idle time is the latest a socket may have. */
+    private static final RandomGenerator LATEST = new RandomGenerator() {
+        @Override
+        public long nextLong() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int nextInt(int origin, int bound) {
+            return bound - 1;
+        }
+    };
 
     private static boolean set(Arena arena, int fd, int level, int option, int value) {
         try {

@@ -84,6 +84,16 @@ public final class DeviceSockets {
         return ListeningOptions.inherit(server, config.peerTimeout());
     }
 
+    /** An accepted socket that inherited its options ({@link #givenToAccepted}): its own keepalive idle time. */
+    public void drawIdle(SocketChannel ch) throws IOException {
+        ListeningOptions.drawIdle(ch, config.peerTimeout());
+    }
+
+    /** As {@link #drawIdle(SocketChannel)}, for a direct socket. */
+    public void drawIdle(DirectSocket s) throws IOException {
+        ListeningOptions.drawIdle(s, config.peerTimeout());
+    }
+
     /**
      * Bounds how long {@code ch}'s peer may vanish without the connection noticing
      * ({@link DeviceConfig#peerTimeout()}); what cannot be set is said once on stderr.

@@ -36,13 +36,35 @@ class ListeningOptionsTest {
                  SocketChannel accepted = server.accept()) {
                 assertTrue(accepted.getOption(StandardSocketOptions.TCP_NODELAY));
                 assertTrue(accepted.getOption(StandardSocketOptions.SO_KEEPALIVE));
-                // what TcpLiveness gives a connected socket for 30 s
+                // what TcpLiveness gives a connected socket for 30 s, with the latest idle time of its range
                 assertEquals(15, accepted.getOption(ExtendedSocketOptions.TCP_KEEPIDLE));
                 assertEquals(5, accepted.getOption(ExtendedSocketOptions.TCP_KEEPINTERVAL));
                 assertEquals(3, accepted.getOption(ExtendedSocketOptions.TCP_KEEPCOUNT));
                 assertEquals(30_000, userTimeout(accepted));
                 assertFalse(client.getOption(StandardSocketOptions.SO_KEEPALIVE), "the client's socket is its own");
             }
+        }
+    }
+
+    @Test
+    void eachAcceptedSocketDrawsItsOwnIdleTime() throws Throwable {
+        assumeTrue(System.getProperty("os.name").startsWith("Linux") && SocketDescriptor.why() == null,
+                "Linux, with sockets' descriptors readable");
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress("127.0.0.1", 0), 64);
+            assertTrue(ListeningOptions.inherit(server, Duration.ofSeconds(60)));
+            java.util.Set<Integer> idles = new java.util.HashSet<>();
+            for (int i = 0; i < 40; i++) {
+                try (SocketChannel client = SocketChannel.open(server.getLocalAddress());
+                     SocketChannel accepted = server.accept()) {
+                    ListeningOptions.drawIdle(accepted, Duration.ofSeconds(60));
+                    int idle = accepted.getOption(ExtendedSocketOptions.TCP_KEEPIDLE);
+                    assertTrue(idle >= 15 && idle <= 30, "a quarter to half of the bound: " + idle);
+                    assertEquals(10, accepted.getOption(ExtendedSocketOptions.TCP_KEEPINTERVAL));
+                    idles.add(idle);
+                }
+            }
+            assertTrue(idles.size() > 1, "connections accepted together do not probe together: " + idles);
         }
     }
 
