@@ -233,7 +233,8 @@ final class BenchCommand implements Callable<Integer> {
             }
             if (setup) {
                 progress.step(cases.size(), cases.size() + 1, "connection setup", 0);
-                rows.addAll(BenchSetupLines.run(out, pairs, quick, layers.getFirst()));
+                rows.addAll(BenchSetupLines.run(out, pairs, quick, layers.getFirst(),
+                        java.time.Duration.ofSeconds(BenchSetupLines.WARM_UP_PER_SECOND * seconds)));
             }
             progress.clear();
         }

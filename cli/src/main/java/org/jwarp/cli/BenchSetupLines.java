@@ -2,11 +2,13 @@ package org.jwarp.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.jwarp.bench.run.LoopbackRun;
 import org.jwarp.bench.scale.SetupRate;
+import org.jwarp.bench.scale.SetupWarmUp;
 import org.jwarp.engine.provider.JwarpConfig;
 
 /**
@@ -14,7 +16,8 @@ import org.jwarp.engine.provider.JwarpConfig;
  * second, serially and with {@link #WINDOW} in flight, jwarp (MPA Request and Reply with
  * {@link #PRIVATE_DATA} bytes of private data each way, the RTR, both QPs in RTS) against TCP
  * connect plus a request and a reply of as many bytes; against one server process
- * ({@code jwarp scale --serve setup}) for all pairs, the order alternating.
+ * ({@code jwarp scale --serve setup}) for all pairs, the order alternating, once both processes
+ * are in steady state ({@link SetupWarmUp}).
  */
 final class BenchSetupLines {
 
@@ -22,6 +25,8 @@ final class BenchSetupLines {
     static final int WINDOW = 64;
     /** The most QPs either device holds at once: one in-flight run's, before they are closed. */
     static final int MAX_QPS = 4096;
+    /** The longest warm-up, in seconds per second of {@code --seconds}: steady state comes first. */
+    static final int WARM_UP_PER_SECOND = 20;
 
     private BenchSetupLines() {
     }
@@ -30,17 +35,23 @@ final class BenchSetupLines {
     private record Line(String caseName, String label, int window, int connections) {
     }
 
-    /** Runs the lines, prints them, and returns their JSON rows. */
-    static List<BenchDocument.Row> run(PrintWriter out, int pairs, boolean quick, JwarpConfig.SocketIo io)
+    /** Runs the lines after a warm-up of at most {@code warmUpLimit} ({@link SetupWarmUp}), prints them, and returns their JSON rows. */
+    static List<BenchDocument.Row> run(PrintWriter out, int pairs, boolean quick, JwarpConfig.SocketIo io,
+                                          Duration warmUpLimit)
             throws IOException, InterruptedException {
-        List<Line> lines = List.of(new Line("setup_serial", "connection setup, serial", 1, quick ? 100 : 300),
-                new Line("setup_in_flight", "connection setup, " + WINDOW + " in flight", WINDOW, quick ? 300 : 1000));
+        List<Line> lines = List.of(new Line("setup_serial", "connection setup, serial", 1, quick ? 100 : 1000),
+                new Line("setup_in_flight", "connection setup, " + WINDOW + " in flight", WINDOW, quick ? 300 : 2000));
         List<BenchDocument.Row> rows = new ArrayList<>();
         ServerProcess server = ServerProcess.start(List.of("scale", "--serve", "setup", "--io", io.option(),
                 "--private-data", String.valueOf(PRIVATE_DATA)));
         try (SetupRate rate = new SetupRate(server.address(), io, PRIVATE_DATA, MAX_QPS)) {
-            rate.jwarp(200, WINDOW);                      // warm-up: the setup path compiled, not measured
-            rate.sockets(200, WINDOW);
+            // the setup path runs thousands of methods in two processes: measured before the JIT
+            // compilers are done, the figures would be theirs
+            SetupWarmUp.Result warm = SetupWarmUp.run(rate, lines.get(0).connections(), lines.get(1).connections(),
+                    WINDOW, warmUpLimit);
+            out.println(String.format(Locale.ROOT, " %-30s %d rounds, %.0f s%s", "connection setup, warm-up",
+                    warm.rounds(), warm.seconds(), warm.steady() ? "" : " (the JIT compilers still running at its end)"));
+            out.flush();
             for (Line line : lines) {
                 double[][] perSecond = new double[2][pairs];
                 double[][] cpu = new double[2][pairs];

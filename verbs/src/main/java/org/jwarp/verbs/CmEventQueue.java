@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * takes over from the callers (the jwarp engine's hybrid mode) it does so only a moment after the
  * application stops calling in: in both, wait with
  * {@link #poll(Duration, RdmaDevice)} (or {@link #expect(Class, Duration, RdmaDevice)}), which runs
- * the engine or hands it over at once, instead of {@link #poll(long, TimeUnit)}.
+ * the engine on the waiting thread ({@link RdmaDevice#waitsInEngine()}) or hands it over at once,
+ * instead of {@link #poll(long, TimeUnit)}.
  *
  * <p>Thread-safe.
  */
@@ -64,9 +65,10 @@ public final class CmEventQueue implements CmEventHandler {
 
     /**
      * The next event, waiting up to the timeout on {@code device}'s engine ({@code null} on
-     * timeout): if the device {@linkplain RdmaDevice#needsInvoke() needs its callers}, the waiting
-     * thread runs the device's duty cycle meanwhile ({@link RdmaDevice#invokeUntil}); otherwise it
-     * hands the engine over at once, if it held it, and sleeps in the queue.
+     * timeout): if the device {@linkplain RdmaDevice#waitsInEngine() has waits in its engine}, the
+     * waiting thread runs the device's duty cycle meanwhile ({@link RdmaDevice#invokeUntil}) and
+     * the bytes that bring the event wake it; otherwise it hands the engine over at once, if it
+     * held it, and sleeps in the queue.
      *
      * @param timeout the longest wait
      * @param device  the device whose engine produces the events
@@ -74,7 +76,7 @@ public final class CmEventQueue implements CmEventHandler {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public CmEvent poll(Duration timeout, RdmaDevice device) throws InterruptedException {
-        if (!device.needsInvoke()) {
+        if (!device.waitsInEngine()) {
             // hand the engine over (a wait of no time), then sleep in the queue: an event wakes
             // this thread at once, and a long wait costs no wake-ups
             device.invokeUntil(this::hasEvent, 0, TimeUnit.NANOSECONDS);

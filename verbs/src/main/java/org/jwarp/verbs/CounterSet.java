@@ -39,22 +39,42 @@ public final class CounterSet implements Counters {
         if (scope == null || scope.isBlank()) {
             throw new IllegalArgumentException("counter scope must not be blank");
         }
-        if (new LinkedHashSet<>(names).size() != names.size()) {
-            throw new IllegalArgumentException("counter names repeat: " + names);
-        }
-        Map<String, Integer> idx = new HashMap<>();
-        for (int i = 0; i < names.size(); i++) {
-            String n = names.get(i);
-            if (n == null || n.isBlank()) {
-                throw new IllegalArgumentException("counter name at " + i + " is blank");
-            }
-            idx.put(n, i);
+        // every QP of a provider has a group of the same names: the index is built once for them
+        Layout l = lastLayout;
+        if (l == null || l.names() != names) {
+            l = Layout.of(names);
+            lastLayout = l;
         }
         this.scope = scope;
-        this.names = List.copyOf(names);
-        this.index = Map.copyOf(idx);
-        this.values = new long[names.size()];
+        this.names = l.names();
+        this.index = l.index();
+        this.values = new long[l.names().size()];
     }
+
+    /** The names of a group and their index, checked; immutable, so groups of the same names share it. */
+    private record Layout(List<String> names, Map<String, Integer> index) {
+
+        static Layout of(List<String> names) {
+            if (new LinkedHashSet<>(names).size() != names.size()) {
+                throw new IllegalArgumentException("counter names repeat: " + names);
+            }
+            Map<String, Integer> idx = new HashMap<>();
+            for (int i = 0; i < names.size(); i++) {
+                String n = names.get(i);
+                if (n == null || n.isBlank()) {
+                    throw new IllegalArgumentException("counter name at " + i + " is blank");
+                }
+                idx.put(n, i);
+            }
+            return new Layout(List.copyOf(names), Map.copyOf(idx));
+        }
+    }
+
+    /**
+     * The layout last built; a group whose names are that layout's own (immutable) list reuses it.
+     * Threads may race to replace it: each sees a whole layout.
+     */
+    private static volatile Layout lastLayout;
 
     /**
      * A group holding {@link CounterNames#STANDARD}.

@@ -95,6 +95,19 @@ public interface RdmaDevice extends AutoCloseable {
     }
 
     /**
+     * Whether a thread that waits for something the device produces (a CM event) should wait in
+     * {@link #invokeUntil} rather than sleep elsewhere: true where the engine runs on its callers'
+     * threads ({@link #needsInvoke()}), and where the waiting thread may run the engine itself and
+     * sleep in it, so that what it waits for wakes it with no other thread between (the jwarp
+     * engine's hybrid mode). This default says {@link #needsInvoke()}.
+     *
+     * @return whether waits go through {@link #invokeUntil}
+     */
+    default boolean waitsInEngine() {
+        return needsInvoke();
+    }
+
+    /**
      * Allocates a protection domain ({@code ibv_alloc_pd}).
      *
      * @return the protection domain

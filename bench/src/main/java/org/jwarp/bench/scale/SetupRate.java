@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jwarp.bench.perf.PerfException;
+import org.jwarp.bench.perf.SideReport;
 import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.CmEvent;
 import org.jwarp.verbs.CmEventQueue;
@@ -160,6 +161,12 @@ public final class SetupRate implements AutoCloseable {
         }
         return r;
     }
+
+    /** {@return the milliseconds the server process's JIT compilers have spent so far ({@link SideReport#compiledMillis()})} */
+    public long serverCompiledMillis() {
+        return link.ask(ScaleMessage.of("compiled", 0), WAIT).n();
+    }
+
 
     private static Rate rate(int n, long t0, EngineCpu.Reading c0) {
         double seconds = (System.nanoTime() - t0) / 1e9;

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 import org.jwarp.bench.perf.PerfException;
+import org.jwarp.bench.perf.SideReport;
 import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.verbs.AcceptParams;
 import org.jwarp.verbs.CmEvent;
@@ -35,7 +36,8 @@ import org.jwarp.verbs.RdmaDevice;
  * request with a reply of the same size, one NIO selector thread for all. Both close what the
  * client closes. On the control connection ({@link ScaleMessage}): "setup" gives the two ports,
  * "established N" waits until N jwarp connections have reached RTS here, "closed N" until N of
- * their QPs were closed here, "bye" ends it.
+ * their QPs were closed here, "compiled" answers this process's JIT compilation time so far
+ * ({@link SideReport#compiledMillis()}), "bye" ends it.
  */
 public final class SetupServer {
 
@@ -110,6 +112,7 @@ public final class SetupServer {
                             }
                             link.send(ScaleMessage.of("closed", closed.get()));
                         }
+                        case "compiled" -> link.send(ScaleMessage.of("compiled", SideReport.compiledMillis()));
                         default -> throw new PerfException("unknown setup op '" + m.op() + "'");
                     }
                 }

@@ -48,8 +48,9 @@ public final class JwarpConnectionManager implements ConnectionManager {
             // the kernel's accept queue only feeds the acceptor thread; the application's backlog counts
             // requests awaiting its decision (SetupAdmission), so a burst of connects must not wait on SYN retries
             server.bind(address, Math.max(backlog, SetupAdmission.KERNEL_ACCEPT_QUEUE));
+            boolean inherited = device.sockets().givenToAccepted(server);
             EngineWorker w = device.listenerWorker();
-            JwarpListener l = new JwarpListener(device, server, backlog, handler, w);
+            JwarpListener l = new JwarpListener(device, server, inherited, backlog, handler, w);
             // the engine thread closes its listeners when the device closes
             w.execute(() -> w.addListener(l));
             return l.start();

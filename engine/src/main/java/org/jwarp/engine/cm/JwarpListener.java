@@ -36,6 +36,8 @@ public final class JwarpListener implements Listener {
     private final CmEventHandler handler;
     private final InetSocketAddress local;
     private final Thread acceptor;
+    /** Accepted sockets inherit their options from the listening socket ({@code ListeningOptions}). */
+    private final boolean optionsInherited;
     /** What may hold this listener's resources during setup: silent clients apart from the backlog. */
     private final SetupAdmission<ResponderSetup> admission;
     /** Silent clients dropped to make room (bound or pressure); written by engine threads. */
@@ -45,9 +47,10 @@ public final class JwarpListener implements Listener {
     /** Direct sockets: the driver's handle of this listener's accepts (engine thread). */
     private Object listening;
 
-    JwarpListener(JwarpDevice device, ServerSocketChannel server, int backlog, CmEventHandler handler,
-                  EngineWorker worker) throws IOException {
+    JwarpListener(JwarpDevice device, ServerSocketChannel server, boolean optionsInherited, int backlog,
+                  CmEventHandler handler, EngineWorker worker) throws IOException {
         this.device = device;
+        this.optionsInherited = optionsInherited;
         this.admission = SetupAdmission.withDefaults(backlog, device.clock());
         this.server = server;
         this.handler = handler;
@@ -80,7 +83,11 @@ public final class JwarpListener implements Listener {
                 s.close();
                 return;
             }
-            device.sockets().setUp(s);
+            if (optionsInherited) {
+                device.sockets().drawIdle(s);
+            } else {
+                device.sockets().setUp(s);
+            }
         } catch (IOException e) {
             try {
                 s.close();
@@ -127,14 +134,21 @@ public final class JwarpListener implements Listener {
         }
     }
 
-    /** The next client's socket, set up (non-blocking, no delay, the peer timeout); null if none came. */
+    /**
+     * The next client's socket, set up (non-blocking, no delay, the peer timeout: the listener's,
+     * where it inherits them, but for its own keepalive idle time); null if none came.
+     */
     private SocketChannel accept() {
         SocketChannel ch = null;
         try {
             ch = server.accept();
             ch.configureBlocking(false);
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            device.sockets().boundPeerSilence(ch);
+            if (optionsInherited) {
+                device.sockets().drawIdle(ch);
+            } else {
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                device.sockets().boundPeerSilence(ch);
+            }
             return ch;
         } catch (ClosedChannelException e) {
             return null;     // the listener closed while waiting (the normal way out), or the client left at once

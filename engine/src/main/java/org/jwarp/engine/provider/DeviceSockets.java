@@ -1,6 +1,7 @@
 package org.jwarp.engine.provider;
 
 import java.io.IOException;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import org.jwarp.engine.datapath.Connection;
 import org.jwarp.engine.datapath.SocketReceiver;
@@ -8,6 +9,7 @@ import org.jwarp.engine.io.DirectSocket;
 import org.jwarp.engine.io.IoDriver;
 import org.jwarp.engine.io.IoDrivers;
 import org.jwarp.engine.io.IoLayer;
+import org.jwarp.engine.io.ListeningOptions;
 import org.jwarp.engine.io.SocketDescriptor;
 import org.jwarp.engine.io.SocketIo;
 import org.jwarp.engine.io.TcpLiveness;
@@ -72,6 +74,24 @@ public final class DeviceSockets {
      */
     public SocketIo open(Connection c, int capacity) {
         return c.socket().open(c.owner().driver(), capacity);
+    }
+
+    /**
+     * Gives {@code server} (a listener's socket) what its accepted sockets need, where they inherit
+     * it ({@link ListeningOptions}); false if each accepted socket must get it itself.
+     */
+    public boolean givenToAccepted(ServerSocketChannel server) {
+        return ListeningOptions.inherit(server, config.peerTimeout());
+    }
+
+    /** An accepted socket that inherited its options ({@link #givenToAccepted}): its own keepalive idle time. */
+    public void drawIdle(SocketChannel ch) throws IOException {
+        ListeningOptions.drawIdle(ch, config.peerTimeout());
+    }
+
+    /** As {@link #drawIdle(SocketChannel)}, for a direct socket. */
+    public void drawIdle(DirectSocket s) throws IOException {
+        ListeningOptions.drawIdle(s, config.peerTimeout());
     }
 
     /**

@@ -128,6 +128,12 @@ public final class JwarpDevice implements RdmaDevice {
         return jwarp.threadingMode() == JwarpConfig.ThreadingMode.INVOKER;
     }
 
+    /** Invoker and hybrid modes: a waiting thread runs the engine and sleeps in it (hybrid: {@code EngineWaiter}). */
+    @Override
+    public boolean waitsInEngine() {
+        return jwarp.threadingMode() != JwarpConfig.ThreadingMode.DEDICATED;
+    }
+
     /** How this device's connections use their sockets. */
     public DeviceSockets sockets() {
         return sockets;

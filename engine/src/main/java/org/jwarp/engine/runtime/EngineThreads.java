@@ -36,6 +36,8 @@ public final class EngineThreads {
     private final AgentInvoker invoker;
     /** HYBRID mode: the thread that runs the engine while no application thread does; else null. */
     private final StandbyEngine standby;
+    /** HYBRID mode: the application thread that holds the engine while it waits; else null. */
+    private final EngineWaiter waiter;
     /** Held by whoever runs the invoked duty cycle (an application thread or the standby). */
     private final AtomicBoolean invoking = new AtomicBoolean();
     /** The thread in the invoked duty cycle (written and cleared under {@link #invoking}; read by itself). */
@@ -59,9 +61,11 @@ public final class EngineThreads {
             standby = config.threadingMode() == JwarpConfig.ThreadingMode.HYBRID
                     ? new StandbyEngine(device, this, workers[0], config.cpuList().isEmpty() ? -1 : config.cpuList().getFirst())
                     : null;
+            waiter = standby == null ? null : new EngineWaiter(device, this, workers[0], standby);
         } else {
             invoker = null;
             standby = null;
+            waiter = null;
             runners = new AgentRunner[n];
             List<Integer> cpus = config.cpuList();
             if (config.numa() && cpus.isEmpty()) {
@@ -151,7 +155,34 @@ public final class EngineThreads {
         } finally {
             invokingThread = null;
             invoking.setRelease(false);
+            waiter.cycleBeside();
         }
+    }
+
+    /**
+     * HYBRID mode, the thread holding the engine for a wait ({@link EngineWaiter}): one duty cycle,
+     * or -1 if another thread is in one.
+     */
+    int holderCycle() {
+        if (!takeTheFlag()) {
+            return -1;
+        }
+        invokingThread = Thread.currentThread();
+        try {
+            int work = invoker.invoke();
+            if (work == 0) {
+                workers[0].noteTimers();   // the holder may sleep long after an idle cycle
+            }
+            return work;
+        } finally {
+            invokingThread = null;
+            invoking.setRelease(false);
+        }
+    }
+
+    /** HYBRID mode: whether an application thread holds the engine for a wait (the standby stays out). */
+    boolean waiterHolds() {
+        return waiter.held();
     }
 
     /**
@@ -167,6 +198,9 @@ public final class EngineThreads {
             invokingThread = null;
             // a lock's release: what the cycle wrote is visible before the flag reads free
             invoking.setRelease(false);
+            if (waiter != null) {
+                waiter.cycleBeside();
+            }
         }
     }
 
@@ -219,18 +253,18 @@ public final class EngineThreads {
     /**
      * Invoker mode: the waiting thread is the engine; between duty cycles that found no work it
      * idles under the device's idle strategy, parked on the engine's doorbell (in its I/O driver), so
-     * that a post, a connection handed over by the acceptor or arriving data ends the park. Hybrid
-     * mode: the waiting thread runs the engine a moment ({@link #runHereAMoment}), then hands it to
-     * the standby thread and waits. Dedicated mode: it waits.
+     * that a post, a new connection or arriving data ends the park. Hybrid mode: the waiting thread
+     * holds the engine as in invoker mode ({@link EngineWaiter}), the standby standing aside; a
+     * wait of no time runs it a moment ({@link EngineWaiter#runHereAMoment}) and hands it to the standby.
+     * Dedicated mode: it waits.
      */
     public boolean invokeUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException {
         if (standby != null) {
             long wait = unit.toNanos(Math.max(0, timeout));
-            long start = device.clock().nanoTime();
-            if (runHereAMoment(done)) {
-                return true;
-            }
-            return awaitEngineThread(done, Math.max(0, wait - (device.clock().nanoTime() - start)));
+            // a wait holds the engine, so that what it waits for wakes this thread; a wait of no
+            // time (the thread sleeps elsewhere next) runs it a moment and hands it to the standby
+            return wait > 0 && !invoker.isClosed() ? waiter.await(done, wait)
+                    : waiter.runHereAMoment(done) || awaitEngineThread(done, 0);
         }
         if (invoker == null) {
             return awaitEngineThread(done, unit.toNanos(Math.max(0, timeout)));
@@ -259,37 +293,9 @@ public final class EngineThreads {
         }
     }
 
-    /**
-     * HYBRID mode, before a wait hands the engine over: the waiting thread runs duty cycles itself
-     * for up to {@link JwarpConfig#runBeforeSleepNanos()} (even for a wait of no time, the
-     * hand-over a thread makes before it sleeps elsewhere), so that what is due within a round trip
-     * or two — a connection's Reply, its RTR, a command this thread just queued — needs no thread
-     * woken on this side. Returns whether {@code done} held.
-     */
-    private boolean runHereAMoment(BooleanSupplier done) {
-        return runBeforeSleep(() -> done.getAsBoolean() ? Boolean.TRUE : null, Long.MAX_VALUE) != null;
-    }
-
-    /**
-     * HYBRID mode: runs duty cycles on the calling thread until {@code ready} gives something,
-     * for at most {@link JwarpConfig#runBeforeSleepNanos()} and {@code timeoutNanos}; null if it
-     * gave nothing. What a thread does before it hands the engine to the standby and sleeps.
-     */
+    /** HYBRID mode: {@link EngineWaiter#runBeforeSleep}. */
     public <T> T runBeforeSleep(Supplier<T> ready, long timeoutNanos) {
-        long budget = Math.min(timeoutNanos, device.jwarpConfig().runBeforeSleepNanos());
-        long start = device.clock().nanoTime();
-        while (true) {
-            T got = ready.get();
-            if (got != null) {
-                return got;
-            }
-            if (device.clock().nanoTime() - start >= budget || invoker.isClosed()) {
-                return null;
-            }
-            if (invoke() == 0) {
-                Thread.onSpinWait();
-            }
-        }
+        return waiter.runBeforeSleep(ready, timeoutNanos);
     }
 
     /**
@@ -298,7 +304,7 @@ public final class EngineThreads {
      * between short parks of its own (a setup-path wait: a command, CM events). It never sleeps in
      * an engine thread's I/O driver, where NIO's selector holds a lock while that thread sleeps.
      */
-    private boolean awaitEngineThread(BooleanSupplier done, long timeoutNanos) throws InterruptedException {
+    boolean awaitEngineThread(BooleanSupplier done, long timeoutNanos) throws InterruptedException {
         if (standby != null) {
             standby.handOver();
         }
@@ -348,6 +354,7 @@ public final class EngineThreads {
         invocations.lazySet(invocations.get() + 1);
         if (standby != null && !workers[0].driver().pollsBesideSleep()) {
             standby.wakeFromSleep();   // its sleep holds the driver this cycle's readiness check takes
+            waiter.wakeFromSleep();    // and so does a waiting application thread's
         }
         return true;
     }
@@ -468,6 +475,9 @@ public final class EngineThreads {
             while (!invoking.compareAndSet(false, true)) {
                 Thread.onSpinWait();                        // a cycle never blocks: it ends soon
             }
+        }
+        if (waiter != null) {
+            waiter.wakeFromSleep();                         // a thread waiting in the engine's driver leaves it
         }
         try {
             for (EngineWorker w : workers) {

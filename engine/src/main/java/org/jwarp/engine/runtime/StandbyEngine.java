@@ -116,6 +116,13 @@ public final class StandbyEngine implements Runnable {
         long period = HANDBACK_MIN_NANOS;
         boolean busy = false;
         while (running) {
+            if (engines.waiterHolds()) {
+                // an application thread runs the engine while it waits: look again a period later
+                LockSupport.parkNanos(HANDBACK_MIN_NANOS);
+                seen = engines.invocations();
+                period = HANDBACK_MIN_NANOS;
+                continue;
+            }
             if (handedOverAt != engines.invocations()) {
                 LockSupport.parkNanos(period);
             } else if (busy) {
@@ -139,7 +146,7 @@ public final class StandbyEngine implements Runnable {
      */
     private boolean drive(long seen) {
         idle.reset();
-        while (running && engines.invocations() == seen) {
+        while (running && engines.invocations() == seen && !engines.waiterHolds()) {
             int work = engines.standbyCycle();
             if (work < 0) {
                 return true;             // an application thread is in a cycle
@@ -162,7 +169,7 @@ public final class StandbyEngine implements Runnable {
     private void sleepUnlessInvoked(long nanos) {
         asleep = true;
         try {
-            if (!engines.invokedNow()) {
+            if (!engines.invokedNow() && !engines.waiterHolds()) {
                 worker.doorbell().park(nanos);
             }
         } finally {

@@ -1,0 +1,205 @@
+package org.jwarp.engine.runtime;
+
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.jwarp.engine.idle.DeadlineParker;
+import org.jwarp.engine.idle.IdleStrategies;
+import org.jwarp.engine.idle.IdleStrategy;
+import org.jwarp.engine.provider.JwarpConfig;
+import org.jwarp.engine.provider.JwarpDevice;
+
+/**
+ * HYBRID mode: an application thread that blocks until the engine produces something (a CM event,
+ * a setup command's completion) runs the engine's duty cycle itself and sleeps in the engine's I/O
+ * driver between idle cycles, as INVOKER mode's threads do, while the {@link StandbyEngine} stands
+ * aside. The socket readiness that brings what the thread waits for (an MPA Reply, a Request)
+ * then wakes that very thread, which handles it and returns: no hand-over between an engine
+ * thread and the waiting one.
+ *
+ * <p>One thread at a time holds the engine this way (the driver and the doorbell have one
+ * sleeper); another waiting thread waits for its condition while the holder runs the engine, and
+ * takes the holder's place when it leaves. A duty cycle run by any other thread (a poster, the
+ * acceptor, a standby cycle begun before the holder came) rings the doorbell if the holder's
+ * condition now holds, so a sleeping holder learns of what that cycle delivered.
+ */
+final class EngineWaiter {
+
+    /** How often a thread waiting beside the holder checks its condition and whether the engine is free. */
+    private static final long BESIDE_CHECK_NANOS = 50_000;
+
+    private final JwarpDevice device;
+    private final EngineThreads engines;
+    private final EngineWorker worker;
+    private final StandbyEngine standby;
+    /** The holder's idle steps; its last step sleeps in the engine's driver, until the wait's end at most. */
+    private final IdleStrategy idle;
+    private final AtomicReference<Thread> holder = new AtomicReference<>();
+    /** The holder's condition (read by threads that ran a cycle beside it); null without a holder. */
+    private volatile BooleanSupplier holderDone;
+    /** When the holder's wait ends (the device's clock). */
+    private volatile long holdDeadline;
+    /** Set while the holder is in (or about to enter) a sleep in the I/O driver (see {@link #wakeFromSleep()}). */
+    private volatile boolean asleep;
+
+    EngineWaiter(JwarpDevice device, EngineThreads engines, EngineWorker worker, StandbyEngine standby) {
+        this.device = device;
+        this.engines = engines;
+        this.worker = worker;
+        this.standby = standby;
+        this.idle = IdleStrategies.forEngine(device.jwarpConfig(),
+                new DeadlineParker(this::sleepUnlessInvoked, worker::nanosToNextDeadline));
+    }
+
+    /** Whether an application thread holds the engine for a wait (the standby then stays out). */
+    boolean held() {
+        return holder.get() != null;
+    }
+
+    /**
+     * Waits until {@code done} holds or {@code nanos} passed: as the engine, if no other thread
+     * holds it for a wait; beside the holder otherwise. Returns whether {@code done} holds.
+     */
+    boolean await(BooleanSupplier done, long nanos) throws InterruptedException {
+        long deadline = device.clock().nanoTime() + nanos;
+        Thread me = Thread.currentThread();
+        if (holder.get() == me) {
+            return runHolding(done, Math.min(deadline, holdDeadline));   // a wait within the holder's own wait
+        }
+        while (true) {
+            if (holder.compareAndSet(null, me)) {
+                try {
+                    holdDeadline = deadline;
+                    holderDone = done;
+                    // a Dekker handshake with the standby's sleepUnlessInvoked: it sets its flag and then
+                    // reads held(), this thread took the engine and then reads that flag
+                    standby.wakeFromSleep();
+                    return runHolding(done, deadline);
+                } finally {
+                    holderDone = null;
+                    holder.set(null);
+                }
+            }
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            long left = deadline - device.clock().nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(Math.min(left, BESIDE_CHECK_NANOS));
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting on the device");
+            }
+        }
+    }
+
+    /** The holder's loop: duty cycles, and between idle ones the idle strategy down to a sleep in the driver. */
+    private boolean runHolding(BooleanSupplier done, long deadline) throws InterruptedException {
+        idle.reset();
+        while (true) {
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            long left = deadline - device.clock().nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            int work = engines.holderCycle();
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            if (engines.invoker().isClosed()) {
+                // the device closed under the wait: no cycle runs any more, and its sleep is gone
+                return engines.awaitEngineThread(done, Math.max(0, deadline - device.clock().nanoTime()));
+            }
+            if (work < 0) {
+                Thread.yield();              // another thread is in a cycle: what it delivers is checked next
+            } else if (work > 0 && worker.setupOnly()) {
+                idle.setupWorked();
+            } else {
+                idle.idle(work);
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting on the device");
+            }
+        }
+    }
+
+    /**
+     * The holder's park, bounded by its wait's end. It sets {@link #asleep} and then reads whether
+     * a thread is in a cycle; a thread that takes a cycle sets the flag and then reads
+     * {@link #asleep} ({@link #wakeFromSleep()}): one sees the other.
+     */
+    private void sleepUnlessInvoked(long nanos) {
+        long bound = Math.min(nanos, holdDeadline - device.clock().nanoTime());
+        if (bound <= 0) {
+            return;
+        }
+        asleep = true;
+        try {
+            if (!engines.invokedNow()) {
+                worker.doorbell().park(bound);
+            }
+        } finally {
+            asleep = false;
+        }
+    }
+
+    /**
+     * Another thread took a cycle: where the driver's sleep holds what that cycle's readiness check
+     * takes (NIO's selector), the holder is woken, and awaited, first. One volatile read when not asleep.
+     */
+    void wakeFromSleep() {
+        Thread h = holder.get();
+        while (asleep && h != null && h != Thread.currentThread()) {
+            worker.driver().wakeup();
+            LockSupport.unpark(h);
+            Thread.yield();
+        }
+    }
+
+    /**
+     * After a duty cycle run by a thread other than the holder: if it delivered what the holder
+     * waits for, the doorbell wakes the holder (or keeps it from sleeping: it reads the ring after
+     * it says it sleeps).
+     */
+    void cycleBeside() {
+        BooleanSupplier d = holderDone;
+        if (d != null && holder.get() != Thread.currentThread() && d.getAsBoolean()) {
+            worker.doorbell().ring();
+        }
+    }
+
+    /**
+     * HYBRID mode, the hand-over a thread makes before it sleeps elsewhere: it runs duty cycles
+     * itself for up to {@link JwarpConfig#runBeforeSleepNanos()}, so that what is due within a
+     * round trip needs no thread woken on this side. Returns whether {@code done} held.
+     */
+    boolean runHereAMoment(BooleanSupplier done) {
+        return runBeforeSleep(() -> done.getAsBoolean() ? Boolean.TRUE : null, Long.MAX_VALUE) != null;
+    }
+
+    /**
+     * HYBRID mode: runs duty cycles on the calling thread until {@code ready} gives something,
+     * for at most {@link JwarpConfig#runBeforeSleepNanos()} and {@code timeoutNanos}; null if it
+     * gave nothing. What a thread does before it hands the engine to the standby and sleeps.
+     */
+    <T> T runBeforeSleep(Supplier<T> ready, long timeoutNanos) {
+        long budget = Math.min(timeoutNanos, device.jwarpConfig().runBeforeSleepNanos());
+        long start = device.clock().nanoTime();
+        while (true) {
+            T got = ready.get();
+            if (got != null) {
+                return got;
+            }
+            if (device.clock().nanoTime() - start >= budget || engines.invoker().isClosed()) {
+                return null;
+            }
+            if (engines.invoke() == 0) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.jwarp.engine.provider;
+
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.jwarp.verbs.AcceptParams;
+import org.jwarp.verbs.CmEvent;
+import org.jwarp.verbs.CmEventHandler;
+import org.jwarp.verbs.CmEventQueue;
+import org.jwarp.verbs.CompletionQueue;
+import org.jwarp.verbs.ConnectParams;
+import org.jwarp.verbs.Listener;
+import org.jwarp.verbs.ProtectionDomain;
+import org.jwarp.verbs.QpInitAttr;
+import org.jwarp.verbs.QueuePair;
+import org.jwarp.verbs.RdmaDevice;
+
+/**
+ * HYBRID mode: a thread that waits for a CM event holds the engine (it runs the duty cycle and
+ * sleeps in the engine's I/O driver), so the bytes that bring the event wake the thread that waits
+ * for it: the client's Established is delivered on the thread waiting for it.
+ */
+class WaitInEngineTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    /** Queues events and notes the thread Established was delivered on. */
+    private static final class Recording implements CmEventHandler {
+        final CmEventQueue queue = new CmEventQueue();
+        final AtomicReference<Thread> establishedOn = new AtomicReference<>();
+
+        @Override
+        public void onCmEvent(CmEvent event) {
+            if (event instanceof CmEvent.Established) {
+                establishedOn.compareAndSet(null, Thread.currentThread());
+            }
+            queue.onCmEvent(event);
+        }
+    }
+
+    @Test
+    void theReplyWakesTheThreadWaitingForEstablished() throws Exception {
+        try (RdmaDevice server = RdmaDevice.open(HybridModeTest.hybrid());
+             RdmaDevice client = RdmaDevice.open(HybridModeTest.hybrid())) {
+            assertTrue(client.waitsInEngine(), "a hybrid device's waits run its engine");
+            ProtectionDomain spd = server.allocPd();
+            CompletionQueue scq = server.createCq(16, null);
+            ProtectionDomain cpd = client.allocPd();
+            CompletionQueue ccq = client.createCq(16, null);
+            Recording serverEvents = new Recording();
+            Recording clientEvents = new Recording();
+            try (Listener listener = server.connectionManager().listen(new InetSocketAddress("127.0.0.1", 0), 4,
+                    serverEvents)) {
+                QueuePair cqp = client.createQp(cpd, QpInitAttr.builder(ccq, ccq).build());
+                client.connectionManager().connect(listener.localAddress(), cqp, ConnectParams.of(new byte[8]),
+                        clientEvents);
+                CmEvent.ConnectRequest r = assertInstanceOf(CmEvent.ConnectRequest.class,
+                        serverEvents.queue.poll(WAIT, server));
+                QueuePair sqp = server.createQp(spd, QpInitAttr.builder(scq, scq).build());
+                // the server accepts from inside the client's wait, once this thread holds the client's engine
+                boolean[] accepted = {false};
+                assertTrue(client.invokeUntil(() -> {
+                    if (!accepted[0]) {
+                        accepted[0] = true;
+                        r.request().accept(sqp, AcceptParams.of(new byte[8]));
+                    }
+                    return clientEvents.queue.size() > 0;
+                }, WAIT.toNanos(), TimeUnit.NANOSECONDS), "the client's event came");
+                CmEvent e = clientEvents.queue.poll();
+                assertInstanceOf(CmEvent.Established.class, e, String.valueOf(e));
+                assertSame(Thread.currentThread(), clientEvents.establishedOn.get(),
+                        "the Reply woke the thread waiting for Established");
+                assertInstanceOf(CmEvent.Established.class, serverEvents.queue.poll(WAIT, server));
+                sqp.close();
+                cqp.close();
+            }
+        }
+    }
+}
