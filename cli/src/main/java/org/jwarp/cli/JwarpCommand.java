@@ -49,10 +49,19 @@ public final class JwarpCommand implements Callable<Integer> {
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
-            cmd.getErr().println("jwarp: " + ex.getMessage());
+            cmd.getErr().println("jwarp: " + describe(ex));
             return 1;
         });
         return cl;
+    }
+
+    /** An exception's message, or for one without (a bug), what it is and where it was thrown. */
+    static String describe(Throwable ex) {
+        if (ex.getMessage() != null) {
+            return ex.getMessage();
+        }
+        StackTraceElement[] at = ex.getStackTrace();
+        return "internal error: " + ex + (at.length == 0 ? "" : " at " + at[0]);
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -3,6 +3,7 @@ package org.jwarp.cli;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jwarp.bench.json.JsonCodec;
@@ -114,8 +115,8 @@ final class ScaleCommand implements Callable<Integer> {
             raiseOpenFiles((long) qps + SPARE_FDS);
         }
         PrintWriter out = spec.commandLine().getOut();
-        String backlogWarning = LoopbackBacklog.read().stream()
-                .mapToObj(b -> LoopbackBacklog.warning(qps, peerTimeoutSeconds, b)).findFirst().orElse(null);
+        OptionalInt backlog = LoopbackBacklog.read();
+        String backlogWarning = backlog.isPresent() ? LoopbackBacklog.warning(qps, peerTimeoutSeconds, backlog.getAsInt()) : null;
         if (backlogWarning != null) {
             spec.commandLine().getErr().println(backlogWarning);
             spec.commandLine().getErr().flush();
