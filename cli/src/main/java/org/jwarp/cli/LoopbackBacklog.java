@@ -11,7 +11,9 @@ import java.util.OptionalInt;
  * timer wheel rounds them to seconds), so probes and their answers arrive in bursts of thousands;
  * loopback queues every packet in a per-CPU backlog of {@code net.core.netdev_max_backlog} packets
  * and drops the rest. A connection whose three probes are dropped is aborted as lost. Between two
- * hosts each NIC's own queue takes the bursts; on one host the backlog is the limit.
+ * hosts each NIC's own queue takes the bursts; on one host the backlog is the limit. Where the
+ * user left the peer timeout at its default, such a run goes without keepalive and says so; an
+ * asked-for timeout is kept, with the same warning.
  */
 final class LoopbackBacklog {
 
@@ -20,6 +22,32 @@ final class LoopbackBacklog {
     static final int QPS_PER_PACKET = 4;
 
     private LoopbackBacklog() {
+    }
+
+    /** The peer timeout a run uses ({@code 0}: no keepalive), and the one line that explains it, or null. */
+    record Choice(int peerTimeoutSeconds, String line) {
+    }
+
+    /**
+     * The peer timeout for a run of {@code qps} QPs: {@code asked} if the user gave one (warned
+     * about as {@link #warning} says); else {@code defaultSeconds}, unless its probes would overflow
+     * the {@code backlog} (empty: unknown), in which case none, with a line that says why and how
+     * to run with it.
+     */
+    static Choice choose(int qps, Integer asked, int defaultSeconds, OptionalInt backlog) {
+        if (backlog.isEmpty()) {
+            return new Choice(asked != null ? asked : defaultSeconds, null);
+        }
+        if (asked != null) {
+            return new Choice(asked, warning(qps, asked, backlog.getAsInt()));
+        }
+        if (warning(qps, defaultSeconds, backlog.getAsInt()) == null) {
+            return new Choice(defaultSeconds, null);
+        }
+        return new Choice(0, "jwarp scale: keepalive off for this run (--peer-timeout 0): " + qps
+                + " QPs' keepalive probes would come in bursts that loopback's backlog of " + backlog.getAsInt()
+                + " packets drops, ending idle connections as lost; to run with it, raise the backlog (sysctl -w"
+                + " net.core.netdev_max_backlog=" + 2L * qps + ") and pass --peer-timeout " + defaultSeconds);
     }
 
     /** The backlog in packets, if this host says. */

@@ -60,8 +60,12 @@ final class ScaleCommand implements Callable<Integer> {
     int rounds = 10_000;
 
     @Option(names = "--peer-timeout", paramLabel = "SECONDS", description = "Both devices' peer timeout (TCP keepalive"
-            + " and TCP_USER_TIMEOUT; default 60, 0: TCP's own limits).")
-    int peerTimeoutSeconds = (int) DeviceConfig.DEFAULT_PEER_TIMEOUT.toSeconds();
+            + " and TCP_USER_TIMEOUT; 0: TCP's own limits; default 60, or 0 where loopback's backlog cannot carry"
+            + " the keepalive probes of --qps, which a line then says).")
+    Integer askedPeerTimeout;
+
+    /** The peer timeout the run uses: the one asked for, else the default or none ({@link LoopbackBacklog#choose}). */
+    private int peerTimeoutSeconds = (int) DeviceConfig.DEFAULT_PEER_TIMEOUT.toSeconds();
 
     @Option(names = "--json", description = "Print one JSON document (schema " + ScaleDocument.SCHEMA
             + ") instead of the lines.")
@@ -82,6 +86,9 @@ final class ScaleCommand implements Callable<Integer> {
             layer = JwarpConfig.SocketIo.parse(io);
         } catch (IllegalArgumentException e) {
             throw bad("--io must be auto, syscalls, uring, uring-sqpoll, uring-direct or nio, not '" + io + "'");
+        }
+        if (askedPeerTimeout != null) {
+            peerTimeoutSeconds = askedPeerTimeout;
         }
         if (serve != null) {
             PrintWriter err = spec.commandLine().getErr();
@@ -115,8 +122,10 @@ final class ScaleCommand implements Callable<Integer> {
             raiseOpenFiles((long) qps + SPARE_FDS);
         }
         PrintWriter out = spec.commandLine().getOut();
-        OptionalInt backlog = LoopbackBacklog.read();
-        String backlogWarning = backlog.isPresent() ? LoopbackBacklog.warning(qps, peerTimeoutSeconds, backlog.getAsInt()) : null;
+        LoopbackBacklog.Choice keepalive = LoopbackBacklog.choose(qps, askedPeerTimeout,
+                (int) DeviceConfig.DEFAULT_PEER_TIMEOUT.toSeconds(), LoopbackBacklog.read());
+        peerTimeoutSeconds = keepalive.peerTimeoutSeconds();
+        String backlogWarning = keepalive.line();
         if (backlogWarning != null) {
             spec.commandLine().getErr().println(backlogWarning);
             spec.commandLine().getErr().flush();

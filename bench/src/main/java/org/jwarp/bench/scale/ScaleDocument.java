@@ -14,6 +14,7 @@ import java.util.List;
  * @param addresses             the server's loopback addresses, the connections spread over them
  * @param socketIo              the socket I/O layer of both devices
  * @param threading             the threading mode of both devices
+ * @param peerTimeoutSeconds    both devices' peer timeout (TCP keepalive and user timeout), 0 for none
  * @param setupSeconds          from the first to the last connection of the N
  * @param connectionsPerSecond  {@code qps / setupSeconds}
  * @param closeSeconds          from the first disconnect to the client's N-th Disconnected event
@@ -29,7 +30,7 @@ import java.util.List;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ScaleDocument(String schema, int qps, int qpsEstablished, List<String> addresses, String socketIo,
-                            String threading, double setupSeconds, double connectionsPerSecond, double closeSeconds,
+                            String threading, int peerTimeoutSeconds, double setupSeconds, double connectionsPerSecond, double closeSeconds,
                             long bytesPerQp,
                             double idleEngineCpuPercent, int idleWindowMs, double pingpongAloneUs,
                             double pingpongBesideUs, double pingpongRatio, double pingpongAloneP99Us,

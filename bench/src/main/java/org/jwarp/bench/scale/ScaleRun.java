@@ -90,7 +90,7 @@ public final class ScaleRun {
             long expected = (long) n * (ScaleEnd.WRITE_BYTES + ScaleEnd.SEND_BYTES);
             ScaleDocument.Leaked leaked = cl.plus(sl);
             return new ScaleDocument(ScaleDocument.SCHEMA, n, n, addresses, m.layer(), m.threading(),
-                    m.setupSeconds(), (n - 1) / m.setupSeconds(), m.closeSeconds(), Math.max(client.bytesPerQp(), server.bytesPerQp()),
+                    (int) o.peerTimeout().toSeconds(), m.setupSeconds(), (n - 1) / m.setupSeconds(), m.closeSeconds(), Math.max(client.bytesPerQp(), server.bytesPerQp()),
                     client.idleEngineCpuPercent() + server.idleEngineCpuPercent(), o.idleMillis(), aloneUs, besideUs,
                     besideUs / aloneUs, p99(m.alone()) / 1e3, p99(m.beside()) / 1e3, o.rounds(), m.verified(), leaked,
                     client, server, m.verified() == expected && leaked.none());
