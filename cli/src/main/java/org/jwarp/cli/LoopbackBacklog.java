@@ -53,7 +53,12 @@ final class LoopbackBacklog {
     /** The backlog in packets, if this host says. */
     static OptionalInt read() {
         try {
-            return OptionalInt.of(Integer.parseInt(Files.readString(SYSCTL).trim()));
+            // one read of the whole value: a sysctl file reads as empty from any offset but 0, and
+            // Files.readString, reading one byte first where the size says 0, would see "1" of "1000"
+            try (java.io.BufferedReader r = Files.newBufferedReader(SYSCTL)) {
+                String line = r.readLine();
+                return line == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(line.trim()));
+            }
         } catch (IOException | NumberFormatException e) {
             return OptionalInt.empty();
         }
