@@ -1,20 +1,22 @@
 package org.jwarp.engine.io;
 
+import static org.jwarp.engine.io.Setsockopt.SOL_SOCKET;
+import static org.jwarp.engine.io.Setsockopt.SO_KEEPALIVE;
+import static org.jwarp.engine.io.Setsockopt.IPPROTO_TCP;
+import static org.jwarp.engine.io.Setsockopt.TCP_NODELAY;
+import static org.jwarp.engine.io.Setsockopt.TCP_KEEPIDLE;
+import static org.jwarp.engine.io.Setsockopt.TCP_KEEPINTVL;
+import static org.jwarp.engine.io.Setsockopt.TCP_KEEPCNT;
+import static org.jwarp.engine.io.Setsockopt.TCP_USER_TIMEOUT;
+
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 import jdk.net.ExtendedSocketOptions;
-import org.jwarp.sys.Downcalls;
 
 /**
  * The options every accepted socket needs — no delay, and the peer timeout's keepalive and
@@ -27,22 +29,6 @@ import org.jwarp.sys.Downcalls;
  */
 public final class ListeningOptions {
 
-    private static final int SOL_SOCKET = 1;
-    private static final int SO_KEEPALIVE = 9;
-    private static final int IPPROTO_TCP = 6;
-    private static final int TCP_NODELAY = 1;
-    private static final int TCP_KEEPIDLE = 4;
-    private static final int TCP_KEEPINTVL = 5;
-    private static final int TCP_KEEPCNT = 6;
-    private static final int TCP_USER_TIMEOUT = 18;
-
-    /** {@code setsockopt}, looked up on first use. */
-    private static final class Setsockopt {
-        static final Optional<MethodHandle> HANDLE = Downcalls.find("setsockopt",
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    }
-
     private ListeningOptions() {
     }
 
@@ -52,23 +38,21 @@ public final class ListeningOptions {
      */
     public static boolean inherit(ServerSocketChannel server, Duration bound) {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")
-                || SocketDescriptor.why() != null || Setsockopt.HANDLE.isEmpty()) {
+                || SocketDescriptor.why() != null || !Setsockopt.available()) {
             return false;
         }
         int fd = SocketDescriptor.of(server);
-        try (Arena arena = Arena.ofConfined()) {
-            boolean set = set(arena, fd, IPPROTO_TCP, TCP_NODELAY, 1);
-            if (set && !bound.isZero()) {
-                // the latest idle time the range allows, for a socket whose own draw fails
-                TcpLiveness.Options o = TcpLiveness.Options.of(bound, LATEST);
-                set = set(arena, fd, SOL_SOCKET, SO_KEEPALIVE, 1)
-                        && set(arena, fd, IPPROTO_TCP, TCP_KEEPIDLE, o.keepIdle())
-                        && set(arena, fd, IPPROTO_TCP, TCP_KEEPINTVL, o.keepInterval())
-                        && set(arena, fd, IPPROTO_TCP, TCP_KEEPCNT, o.keepCount())
-                        && set(arena, fd, IPPROTO_TCP, TCP_USER_TIMEOUT, o.userTimeoutMillis());
-            }
-            return set;
+        boolean set = set(fd, IPPROTO_TCP, TCP_NODELAY, 1);
+        if (set && !bound.isZero()) {
+            // the latest idle time the range allows, for a socket whose own draw fails
+            TcpLiveness.Options o = TcpLiveness.Options.of(bound, LATEST);
+            set = set(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
+                    && set(fd, IPPROTO_TCP, TCP_KEEPIDLE, o.keepIdle())
+                    && set(fd, IPPROTO_TCP, TCP_KEEPINTVL, o.keepInterval())
+                    && set(fd, IPPROTO_TCP, TCP_KEEPCNT, o.keepCount())
+                    && set(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, o.userTimeoutMillis());
         }
+        return set;
     }
 
     /** An accepted socket that inherited the rest: its own keepalive idle time, drawn as {@link TcpLiveness} draws it. */
@@ -99,12 +83,10 @@ public final class ListeningOptions {
         }
     };
 
-    private static boolean set(Arena arena, int fd, int level, int option, int value) {
+    private static boolean set(int fd, int level, int option, int value) {
         try {
-            MemorySegment v = arena.allocateFrom(ValueLayout.JAVA_INT, value);
-            MemorySegment capture = Downcalls.captureBuffer(arena);
-            return (int) Setsockopt.HANDLE.get().invokeExact(capture, fd, level, option, v, Integer.BYTES) == 0;
-        } catch (Throwable e) {
+            return Setsockopt.set(fd, level, option, value) == 0;
+        } catch (RuntimeException e) {
             return false;
         }
     }

@@ -1,19 +1,20 @@
 package org.jwarp.engine.io;
 
+import static org.jwarp.engine.io.Setsockopt.SOL_SOCKET;
+import static org.jwarp.engine.io.Setsockopt.SO_KEEPALIVE;
+import static org.jwarp.engine.io.Setsockopt.IPPROTO_TCP;
+import static org.jwarp.engine.io.Setsockopt.TCP_KEEPIDLE;
+import static org.jwarp.engine.io.Setsockopt.TCP_KEEPINTVL;
+import static org.jwarp.engine.io.Setsockopt.TCP_KEEPCNT;
+import static org.jwarp.engine.io.Setsockopt.TCP_USER_TIMEOUT;
+
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 import jdk.net.ExtendedSocketOptions;
-import org.jwarp.sys.Downcalls;
 import org.jwarp.sys.Errno;
 
 /**
@@ -38,17 +39,6 @@ import org.jwarp.sys.Errno;
  * the device, in both roles, before the MPA exchange.
  */
 public final class TcpLiveness {
-
-    /** Linux's {@code TCP_USER_TIMEOUT} option name at level {@code IPPROTO_TCP}. */
-    private static final int TCP_USER_TIMEOUT = 18;
-    private static final int IPPROTO_TCP = 6;
-
-    /** {@code setsockopt}, looked up on first use: a program whose sockets' descriptors are hidden never links it. */
-    private static final class Setsockopt {
-        static final Optional<MethodHandle> HANDLE = Downcalls.find("setsockopt",
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    }
 
     private TcpLiveness() {
     }
@@ -99,26 +89,17 @@ public final class TcpLiveness {
         return null;
     }
 
-    private static final int SOL_SOCKET = 1;
-    private static final int SO_KEEPALIVE = 9;
-    private static final int TCP_KEEPIDLE = 4;
-    private static final int TCP_KEEPINTVL = 5;
-    private static final int TCP_KEEPCNT = 6;
-
     private static String setUserTimeout(SocketChannel channel, int millis) {
         if (SocketDescriptor.why() != null) {
             return "TCP_USER_TIMEOUT not set: " + SocketDescriptor.why();
         }
-        if (Setsockopt.HANDLE.isEmpty()) {
+        if (!Setsockopt.available()) {
             return "TCP_USER_TIMEOUT not set: libc has no setsockopt()";
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment value = arena.allocateFrom(ValueLayout.JAVA_INT, millis);
-            MemorySegment capture = Downcalls.captureBuffer(arena);
-            int rc = (int) Setsockopt.HANDLE.get().invokeExact(capture, SocketDescriptor.of(channel), IPPROTO_TCP,
-                    TCP_USER_TIMEOUT, value, Integer.BYTES);
-            return rc == 0 ? null : "TCP_USER_TIMEOUT not set: " + Errno.describe(Downcalls.errno(capture));
-        } catch (Throwable e) {
+        try {
+            int errno = Setsockopt.set(SocketDescriptor.of(channel), IPPROTO_TCP, TCP_USER_TIMEOUT, millis);
+            return errno == 0 ? null : "TCP_USER_TIMEOUT not set: " + Errno.describe(errno);
+        } catch (RuntimeException e) {
             return "TCP_USER_TIMEOUT not set: " + e;
         }
     }

@@ -145,16 +145,9 @@ public final class EngineThreads {
         if (!invoking.compareAndSet(false, true)) {
             return -1;
         }
-        invokingThread = Thread.currentThread();
         try {
-            int work = invoker.invoke();
-            if (work == 0) {
-                workers[0].noteTimers();   // the standby may sleep long after an idle cycle
-            }
-            return work;
+            return cycleWithTheFlag();
         } finally {
-            invokingThread = null;
-            invoking.setRelease(false);
             waiter.cycleBeside();
         }
     }
@@ -164,14 +157,16 @@ public final class EngineThreads {
      * or -1 if another thread is in one.
      */
     int holderCycle() {
-        if (!takeTheFlag()) {
-            return -1;
-        }
+        return takeTheFlag() ? cycleWithTheFlag() : -1;
+    }
+
+    /** One duty cycle of a thread that took the flag for it (the standby, or the holder of a wait); drops the flag. */
+    private int cycleWithTheFlag() {
         invokingThread = Thread.currentThread();
         try {
             int work = invoker.invoke();
             if (work == 0) {
-                workers[0].noteTimers();   // the holder may sleep long after an idle cycle
+                workers[0].noteTimers();   // the thread may sleep long after an idle cycle
             }
             return work;
         } finally {
