@@ -258,7 +258,7 @@ public final class StreamDriver {
             stream.receive(MemorySegment.ofArray(leftover), 0, leftover.length);
         }
         runningSince = c.device().clock().nanoTime();
-        c.schedule().heard(runningSince);
+        c.schedule().started(runningSince);
         responderSpeaksAt = graceful ? runningSince + RESPONDER_GRACE_NANOS : 0;
         rtrDeadline = runningSince + c.device().config().mpaTimeouts().awaitRtr().toNanos();
         work(c.device().clock().nanoTime());

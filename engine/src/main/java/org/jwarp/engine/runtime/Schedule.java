@@ -13,13 +13,18 @@ public final class Schedule {
      */
     public static final long QUIET_AFTER_NANOS = 1_000_000;
 
+    /** A time long past: nothing heard then. */
+    private static final long NEVER = Long.MIN_VALUE / 2;
+
     /** This cycle: read the socket (the scheduler's verdict). */
     private boolean readable = true;
     /** When the stream last sent or received bytes. */
     private long lastTraffic;
     /** When the stream last received bytes, and the time before that. */
-    private long lastHeard;
-    private long heardBefore;
+    private long lastHeard = NEVER;
+    private long heardBefore = NEVER;
+    /** When the stream started ({@link #started}). */
+    private long startedAt = NEVER;
     /** Whether this cycle sent, or left framed bytes waiting for room in the socket. */
     private boolean sending;
     /** Whether the poster's transmit sent since the last cycle's ({@link EngineWorker#transmitNow}). */
@@ -46,9 +51,21 @@ public final class Schedule {
 
     /** The stream received bytes at {@code now}. */
     public void heard(long now) {
-        heardBefore = lastHeard;
+        heardBefore = startedAt == lastHeard ? NEVER : lastHeard;
         lastHeard = now;
         lastTraffic = now;
+    }
+
+    /**
+     * The stream starts at {@code now}, its setup's last bytes just read (the responder's MPA
+     * Request, the initiator's Reply): heard then, so that it is read at once while the first
+     * FPDU (the RTR) is due, but the setup's bytes and the RTR are not a peer that keeps talking
+     * ({@link #peerKeepsTalking}): a server setting up connections one after another would read
+     * each new one every cycle for a while, to find nothing.
+     */
+    public void started(long now) {
+        heard(now);
+        startedAt = now;
     }
 
     /**

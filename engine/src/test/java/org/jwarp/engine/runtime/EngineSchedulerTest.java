@@ -246,6 +246,30 @@ class EngineSchedulerTest {
     }
 
     @Test
+    void aboveTheThresholdASetupAndItsFirstFpduAreNotAPeerThatTalks() {
+        List<Fake> fs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            fs.add(connect("c" + i));
+        }
+        Fake fresh = fs.get(2);
+        fresh.schedule.started(now);                    // its MPA Request was just read
+        readiness.ready.add(fresh);
+        cycle(false, List.of(), List.of(fresh));        // and the RTR follows at once
+        int checks = readiness.checks;
+        for (int i = 0; i < 3; i++) {
+            cycle();
+        }
+        assertEquals(checks + 3, readiness.checks, "nobody keeps talking: the check runs every cycle");
+        assertFalse(fresh.schedule.readable(), "the new connection is not read every cycle for nothing");
+        readiness.ready.add(fresh);
+        cycle(false, List.of(), List.of(fresh));        // its first message
+        readiness.ready.add(fresh);
+        cycle(false, List.of(), List.of(fresh));        // and the next: now the peer talks
+        cycle();
+        assertTrue(fresh.schedule.readable(), "two messages after the RTR: read every cycle");
+    }
+
+    @Test
     void manyTalkingPeersAreLeftToReadiness() {
         List<Fake> fs = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
