@@ -112,6 +112,22 @@ public final class Doorbell extends DoorbellHot implements Parker {
         SLEEPING.setRelease(this, 0);
     }
 
+    /**
+     * Waiter: parks as {@link #park} does, but the thread itself, not in the {@link Sleeper}: a
+     * ring or the time ends it, and not the readiness of the sockets an I/O driver's sleep
+     * watches (a thread that stands aside while others run the engine must not wake for each
+     * message they will handle). Every {@code Sleeper}'s wake unparks the thread.
+     */
+    public void parkAside(long nanos) {
+        waiter = Thread.currentThread();
+        SLEEPING.setVolatile(this, 1);
+        if ((int) PENDING.getVolatile(this) == 0) {
+            PARKS.setRelease(this, parks + 1);
+            LockSupport.parkNanos(nanos);
+        }
+        SLEEPING.setRelease(this, 0);
+    }
+
     /** Any thread: wakes the current waiter if it is parked, without marking work pending (e.g. on close). */
     public void wakeWaiter() {
         if ((int) SLEEPING.getVolatile(this) != 0) {

@@ -28,6 +28,11 @@ final class EngineWaiter {
 
     /** How often a thread waiting beside the holder checks its condition and whether the engine is free. */
     private static final long BESIDE_CHECK_NANOS = 50_000;
+    /** Other threads' duty cycles between two of the holder's that make it stand aside (one, while it does). */
+    private static final int OTHERS_BEFORE_ASIDE = 2;
+    /** How long the holder first stands aside; the time doubles while the others go on, up to the most. */
+    private static final long ASIDE_MIN_NANOS = 50_000;
+    private static final long ASIDE_MAX_NANOS = 1_000_000;
 
     private final JwarpDevice device;
     private final EngineThreads engines;
@@ -95,9 +100,16 @@ final class EngineWaiter {
         }
     }
 
-    /** The holder's loop: duty cycles, and between idle ones the idle strategy down to a sleep in the driver. */
+    /**
+     * The holder's loop: duty cycles, and between idle ones the idle strategy down to a sleep in
+     * the driver — unless application threads are running cycles themselves (a poller): then it
+     * stands aside, parked until their cycles deliver what it waits for ({@link #cycleBeside}
+     * rings) or a while passes, and looks again; once they stop, it runs the engine again.
+     */
     private boolean runHolding(BooleanSupplier done, long deadline) throws InterruptedException {
         idle.reset();
+        long seen = engines.invocations();
+        long aside = 0;                      // how long it stood aside last, 0: it did not
         while (true) {
             if (done.getAsBoolean()) {
                 return true;
@@ -114,13 +126,23 @@ final class EngineWaiter {
                 // the device closed under the wait: no cycle runs any more, and its sleep is gone
                 return engines.awaitEngineThread(done, Math.max(0, deadline - device.clock().nanoTime()));
             }
-            if (work < 0) {
-                Thread.yield();              // another thread is in a cycle: what it delivers is checked next
-            } else if (work > 0 && worker.setupOnly()) {
-                idle.setupWorked();
+            long now = engines.invocations();
+            long others = now - seen - (work >= 0 ? 1 : 0);          // cycles other threads ran since its last look
+            if (work < 0 || others >= (aside > 0 ? 1 : OTHERS_BEFORE_ASIDE)) {
+                // contending for the cycles would only take a CPU from the thread that runs them
+                // and handles what they read; one post's cycle now and then is no reason to
+                aside = aside == 0 ? ASIDE_MIN_NANOS : Math.min(aside << 1, ASIDE_MAX_NANOS);
+                worker.doorbell().parkAside(Math.min(aside, Math.max(0, deadline - device.clock().nanoTime())));
+                idle.reset();
             } else {
-                idle.idle(work);
+                aside = 0;
+                if (work > 0 && worker.setupOnly()) {
+                    idle.setupWorked();
+                } else {
+                    idle.idle(work);
+                }
             }
+            seen = engines.invocations();
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting on the device");
             }

@@ -82,4 +82,47 @@ class WaitInEngineTest {
             }
         }
     }
+
+    /**
+     * A thread waiting for a CM event while another thread polls a CQ (and so runs the duty
+     * cycles) stands aside: it parks, rather than contend for the cycles and take a CPU from the
+     * poller. Its CPU time over the poll is the property: parked, a few cycles a millisecond at
+     * most; contending, most of a CPU.
+     */
+    @Test
+    void aWaiterStandsAsideWhileAnotherThreadPolls() throws Exception {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx.isCurrentThreadCpuTimeSupported(), "thread CPU time");
+        try (RdmaDevice device = RdmaDevice.open(HybridModeTest.hybrid())) {
+            CompletionQueue cq = device.createCq(16, null);
+            CmEventQueue nothing = new CmEventQueue();
+            java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
+            Thread waiter = Thread.ofPlatform().name("cm-waiter").start(() -> {
+                try {
+                    waiting.countDown();
+                    nothing.poll(Duration.ofSeconds(3), device);        // no event comes
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            waiting.await();
+            org.jwarp.verbs.WorkCompletion[] wcs = {new org.jwarp.verbs.WorkCompletion()};
+            long end = System.nanoTime() + 200_000_000L;
+            while (System.nanoTime() < end) {
+                cq.poll(wcs);                                          // warm: both threads settle
+            }
+            long cpu0 = mx.getThreadCpuTime(waiter.threadId());
+            long t0 = System.nanoTime();
+            end = t0 + 600_000_000L;
+            while (System.nanoTime() < end) {
+                cq.poll(wcs);
+            }
+            long cpu = mx.getThreadCpuTime(waiter.threadId()) - cpu0;
+            long wall = System.nanoTime() - t0;
+            waiter.interrupt();
+            waiter.join(5_000);
+            assertTrue(cpu < wall / 5, "the waiting thread used " + cpu / 1_000_000 + " ms of CPU in "
+                    + wall / 1_000_000 + " ms of another thread's polling");
+        }
+    }
 }
