@@ -35,15 +35,11 @@ public final class DirectSocket implements TcpSocket, IoRegistration {
     private static final int MSG_DONTWAIT = 0x40;
     private static final int MSG_NOSIGNAL = 0x4000;
     private static final int EAGAIN = 11;
-    private static final int IPPROTO_TCP = 6;
-    private static final int TCP_MAXSEG = 2;
 
     private static final MethodHandle GETSOCKNAME = Downcalls.requireWithoutErrno("getsockname",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle GETPEERNAME = Downcalls.requireWithoutErrno("getpeername",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle GETSOCKOPT = Downcalls.requireWithoutErrno("getsockopt",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle CLOSE = Downcalls.requireWithoutErrno("close",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT));
 
@@ -400,9 +396,7 @@ public final class DirectSocket implements TcpSocket, IoRegistration {
             if (remote == null && (int) GETPEERNAME.invokeExact(fd, sa, length) == 0) {
                 remote = SockAddr.read(sa);
             }
-            length.set(JAVA_INT, 0, Integer.BYTES);
-            int rc = (int) GETSOCKOPT.invokeExact(fd, IPPROTO_TCP, TCP_MAXSEG, sa, length);
-            mss = rc == 0 ? sa.get(JAVA_INT, 0) : 0;
+            mss = TcpMss.ofDescriptor(fd);
         } catch (Throwable t) {
             mss = 0;
         } finally {

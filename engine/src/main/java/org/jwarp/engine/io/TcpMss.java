@@ -18,7 +18,6 @@ import org.jwarp.sys.Downcalls;
  */
 public final class TcpMss {
 
-    private static final int IPPROTO_TCP = 6;
     /** Linux's {@code TCP_MAXSEG} option name at level {@code IPPROTO_TCP}. */
     private static final int TCP_MAXSEG = 2;
 
@@ -34,14 +33,18 @@ public final class TcpMss {
 
     /** The current MSS of connected {@code channel}, or 0 if it cannot be read (hidden descriptors, no getsockopt). */
     public static int of(SocketChannel channel) {
-        if (SocketDescriptor.why() != null || Getsockopt.HANDLE.isEmpty()) {
+        return SocketDescriptor.why() != null ? 0 : ofDescriptor(SocketDescriptor.of(channel));
+    }
+
+    /** The current MSS of the connected socket {@code fd}, or 0 if it cannot be read. */
+    static int ofDescriptor(int fd) {
+        if (Getsockopt.HANDLE.isEmpty()) {
             return 0;
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
             MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, Integer.BYTES);
-            int rc = (int) Getsockopt.HANDLE.get().invokeExact(SocketDescriptor.of(channel), IPPROTO_TCP, TCP_MAXSEG,
-                    value, length);
+            int rc = (int) Getsockopt.HANDLE.get().invokeExact(fd, Setsockopt.IPPROTO_TCP, TCP_MAXSEG, value, length);
             return rc == 0 ? value.get(ValueLayout.JAVA_INT, 0) : 0;
         } catch (Throwable e) {
             return 0;
