@@ -50,6 +50,19 @@ public final class IdleStrategies {
         return create(config, parker);
     }
 
+    /**
+     * As {@link #forEngine}, for an application thread that holds the engine while it blocks
+     * (HYBRID mode's waits, where CPUs are few): {@link IdleStrategyKind#ADAPTIVE} sleeps in the
+     * driver without the engine thread's spin, which would take the CPU from the very thread (the
+     * one it hands a completion to, or its peer process) whose work it waits for.
+     */
+    public static IdleStrategy forWaiter(JwarpConfig config, DeadlineParker parker) {
+        if (config.idleStrategy() == IdleStrategyKind.ADAPTIVE) {
+            return new AdaptiveIdleStrategy(parker, 0, ENGINE_SLEEP_NANOS);
+        }
+        return create(config, parker);
+    }
+
     /** {@code create(config.idleStrategy(), config.backoff(), parker)}. */
     public static IdleStrategy create(JwarpConfig config, Parker parker) {
         return create(config.idleStrategy(), config.backoff(), parker);

@@ -1,7 +1,7 @@
 package org.jwarp.engine.provider;
 
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.BooleanSupplier;
 import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.notify.CompletionNotifier;
 import org.jwarp.engine.notify.CqArming;
@@ -21,12 +21,13 @@ public final class JwarpChannel implements CompletionChannel {
     private final JwarpDevice device;
     private final CompletionNotifier<CompletionQueue> notifier;
     private final EngineCompletionChannel channel;
-    /** {@link #tryAwait} as a supplier, made once: a wait allocates nothing. */
-    private final Supplier<CompletionQueue> tryAwait = this::tryAwait;
+    /** Whether an event was raised (or the channel closed) since the waiter last looked; made once, a wait allocates nothing. */
+    private final BooleanSupplier raised;
 
     JwarpChannel(JwarpDevice device, Moderation moderation) {
         this.device = device;
         this.notifier = new CompletionNotifier<>(moderation, device.clock(), device.config().limits().maxQps() * 2);
+        this.raised = () -> notifier.doorbell().isPending() || notifier.isClosed();
         // in invoker mode there is no engine thread: the waiting thread is the engine. It runs the
         // duty cycle and idles as an engine thread would, parking on the engine's doorbell (in its
         // I/O driver): a plain park sees neither a post nor arriving data, and a passive side whose
@@ -66,15 +67,31 @@ public final class JwarpChannel implements CompletionChannel {
             return ready;
         }
         if (device.engines().standby() != null) {
-            // HYBRID mode: this thread runs the engine a moment (an answer due within a round trip
-            // then wakes no thread), then is about to sleep, and the standby engine thread carries on
-            ready = device.engines().runBeforeSleep(tryAwait, unit.toNanos(Math.max(0, timeout)));
+            return awaitHoldingTheEngine(unit.toNanos(Math.max(0, timeout)));
+        }
+        return channel.await(timeout, unit);
+    }
+
+    /**
+     * HYBRID mode: the waiting thread holds the engine while it waits ({@code EngineWaiter}) and
+     * sleeps in its I/O driver, so that the bytes that complete a request wake this thread, which
+     * reads them, raises the event and returns it: no engine thread wakes and hands it over. Beside
+     * another holder it parks on the notifier's doorbell, which the event rings.
+     */
+    private CompletionQueue awaitHoldingTheEngine(long nanos) throws InterruptedException {
+        long deadline = device.clock().nanoTime() + nanos;
+        while (true) {
+            notifier.doorbell().consume();               // before looking: a raise after it leaves it set
+            CompletionQueue ready = channel.tryAwait();  // throws once the channel is closed
             if (ready != null) {
                 return ready;
             }
-            device.engines().standby().handOver();
+            long left = deadline - device.clock().nanoTime();
+            if (left <= 0) {
+                return null;
+            }
+            device.engines().invokeUntil(raised, left, notifier.doorbell());
         }
-        return channel.await(timeout, unit);
     }
 
     @Override

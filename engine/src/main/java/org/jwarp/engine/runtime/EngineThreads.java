@@ -11,13 +11,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 import org.jwarp.engine.affinity.NumaPlacement;
 import org.jwarp.engine.agent.AgentInvoker;
 import org.jwarp.engine.agent.AgentRunner;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.idle.IdleStrategy;
+import org.jwarp.engine.idle.Parker;
 import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.engine.provider.JwarpDevice;
 import org.jwarp.engine.rss.RssSteering;
@@ -254,18 +254,26 @@ public final class EngineThreads {
      * Dedicated mode: it waits.
      */
     public boolean invokeUntil(BooleanSupplier done, long timeout, TimeUnit unit) throws InterruptedException {
+        return invokeUntil(done, unit.toNanos(Math.max(0, timeout)), Parker.PLAIN);
+    }
+
+    /**
+     * As {@link #invokeUntil(BooleanSupplier, long, TimeUnit)}; in HYBRID mode a thread that waits
+     * while another holds the engine parks with {@code beside} between its checks of {@code done}
+     * (a completion channel's doorbell: the event unparks it).
+     */
+    public boolean invokeUntil(BooleanSupplier done, long nanos, Parker beside) throws InterruptedException {
         if (standby != null) {
-            long wait = unit.toNanos(Math.max(0, timeout));
             // a wait holds the engine, so that what it waits for wakes this thread; a wait of no
             // time (the thread sleeps elsewhere next) runs it a moment and hands it to the standby
-            return wait > 0 && !invoker.isClosed() ? waiter.await(done, wait)
+            return nanos > 0 && !invoker.isClosed() ? waiter.await(done, nanos, beside)
                     : waiter.runHereAMoment(done) || awaitEngineThread(done, 0);
         }
         if (invoker == null) {
-            return awaitEngineThread(done, unit.toNanos(Math.max(0, timeout)));
+            return awaitEngineThread(done, nanos);
         }
         IdleStrategy idle = IdleStrategies.create(device.jwarpConfig(), invokerParker());
-        long deadline = device.clock().nanoTime() + unit.toNanos(Math.max(0, timeout));
+        long deadline = device.clock().nanoTime() + nanos;
         while (true) {
             if (done.getAsBoolean()) {
                 return true;
@@ -286,11 +294,6 @@ public final class EngineThreads {
                 throw new InterruptedException("interrupted while waiting on the device");
             }
         }
-    }
-
-    /** HYBRID mode: {@link EngineWaiter#runBeforeSleep}. */
-    public <T> T runBeforeSleep(Supplier<T> ready, long timeoutNanos) {
-        return waiter.runBeforeSleep(ready, timeoutNanos);
     }
 
     /**

@@ -7,16 +7,18 @@ import java.util.function.Supplier;
 import org.jwarp.engine.idle.DeadlineParker;
 import org.jwarp.engine.idle.IdleStrategies;
 import org.jwarp.engine.idle.IdleStrategy;
+import org.jwarp.engine.idle.Parker;
 import org.jwarp.engine.provider.JwarpConfig;
 import org.jwarp.engine.provider.JwarpDevice;
 
 /**
  * HYBRID mode: an application thread that blocks until the engine produces something (a CM event,
- * a setup command's completion) runs the engine's duty cycle itself and sleeps in the engine's I/O
+ * a setup command's completion, a completion channel's event) runs the engine's duty cycle itself and sleeps in the engine's I/O
  * driver between idle cycles, as INVOKER mode's threads do, while the {@link StandbyEngine} stands
  * aside. The socket readiness that brings what the thread waits for (an MPA Reply, a Request)
  * then wakes that very thread, which handles it and returns: no hand-over between an engine
- * thread and the waiting one.
+ * thread and the waiting one. A thread serving a CQ through a completion channel (DiSNI's CQ
+ * processors, an RPC server) thus reads the request, completes it and handles it on one wake-up.
  *
  * <p>One thread at a time holds the engine this way (the driver and the doorbell have one
  * sleeper); another waiting thread waits for its condition while the holder runs the engine, and
@@ -26,13 +28,19 @@ import org.jwarp.engine.provider.JwarpDevice;
  */
 final class EngineWaiter {
 
-    /** How often a thread waiting beside the holder checks its condition and whether the engine is free. */
+    /**
+     * How often a thread waiting beside the holder checks its condition and whether the engine is
+     * free, where nothing else ends its park (with a parker its answer unparks: once in
+     * {@link #FREE_BEFORE_OTHERS_NANOS}).
+     */
     private static final long BESIDE_CHECK_NANOS = 50_000;
     /** Other threads' duty cycles between two of the holder's that make it stand aside (one, while it does). */
     private static final int OTHERS_BEFORE_ASIDE = 2;
     /** How long the holder first stands aside; the time doubles while the others go on, up to the most. */
     private static final long ASIDE_MIN_NANOS = 50_000;
     private static final long ASIDE_MAX_NANOS = 1_000_000;
+    /** How long the engine goes without a holder before a thread other than the last answered may take it. */
+    private static final long FREE_BEFORE_OTHERS_NANOS = 1_000_000;
 
     private final JwarpDevice device;
     private final EngineThreads engines;
@@ -41,6 +49,10 @@ final class EngineWaiter {
     /** The holder's idle steps; its last step sleeps in the engine's driver, until the wait's end at most. */
     private final IdleStrategy idle;
     private final AtomicReference<Thread> holder = new AtomicReference<>();
+    /** The thread whose wait was last answered (see {@link #mayTake}). */
+    private volatile Thread lastAnswered;
+    /** When the last holder gave the engine up (the device's clock). */
+    private volatile long releasedAt;
     /** The holder's condition (read by threads that ran a cycle beside it); null without a holder. */
     private volatile BooleanSupplier holderDone;
     /** When the holder's wait ends (the device's clock). */
@@ -53,7 +65,7 @@ final class EngineWaiter {
         this.engines = engines;
         this.worker = worker;
         this.standby = standby;
-        this.idle = IdleStrategies.forEngine(device.jwarpConfig(),
+        this.idle = IdleStrategies.forWaiter(device.jwarpConfig(),
                 new DeadlineParker(this::sleepUnlessInvoked, worker::nanosToNextDeadline));
     }
 
@@ -64,40 +76,70 @@ final class EngineWaiter {
 
     /**
      * Waits until {@code done} holds or {@code nanos} passed: as the engine, if no other thread
-     * holds it for a wait; beside the holder otherwise. Returns whether {@code done} holds.
+     * holds it for a wait; beside the holder otherwise, parked by {@code beside} for a while at a
+     * time (a parker that what makes {@code done} hold unparks ends the wait at once). Returns
+     * whether {@code done} holds.
+     *
+     * <p>Of several waiting threads, the one whose wait was last answered takes the engine when it
+     * comes back ({@link #mayTake}): a server's thread for the busy CQ, not one waiting on an idle
+     * channel or for a CM event, is then the one the next request wakes.
      */
-    boolean await(BooleanSupplier done, long nanos) throws InterruptedException {
+    boolean await(BooleanSupplier done, long nanos, Parker beside) throws InterruptedException {
         long deadline = device.clock().nanoTime() + nanos;
         Thread me = Thread.currentThread();
         if (holder.get() == me) {
             return runHolding(done, Math.min(deadline, holdDeadline));   // a wait within the holder's own wait
         }
         while (true) {
-            if (holder.compareAndSet(null, me)) {
+            if (holder.get() == null && mayTake(me) && holder.compareAndSet(null, me)) {
                 try {
                     holdDeadline = deadline;
                     holderDone = done;
                     // a Dekker handshake with the standby's sleepUnlessInvoked: it sets its flag and then
                     // reads held(), this thread took the engine and then reads that flag
                     standby.wakeFromSleep();
-                    return runHolding(done, deadline);
+                    return answered(runHolding(done, deadline), me);
                 } finally {
                     holderDone = null;
+                    releasedAt = device.clock().nanoTime();
                     holder.set(null);
+                    Thread last = lastAnswered;
+                    if (last != null && last != me) {
+                        LockSupport.unpark(last);     // if it waits beside, the engine is its to take
+                    }
                 }
             }
             if (done.getAsBoolean()) {
-                return true;
+                return answered(true, me);
             }
             long left = deadline - device.clock().nanoTime();
             if (left <= 0) {
                 return false;
             }
-            LockSupport.parkNanos(Math.min(left, BESIDE_CHECK_NANOS));
+            // a parker the answer unparks needs no frequent look: only the engine's release
+            beside.park(Math.min(left, beside == Parker.PLAIN ? BESIDE_CHECK_NANOS : FREE_BEFORE_OTHERS_NANOS));
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting on the device");
             }
         }
+    }
+
+    /**
+     * Whether {@code me} may take the free engine now: the thread whose wait was last answered
+     * may at once, another once the engine has gone a while without a holder. So a thread that
+     * leaves to handle what it waited for finds the engine free when it comes back, and threads
+     * whose waits go unanswered (an idle channel's, a CM event's) wait beside it.
+     */
+    private boolean mayTake(Thread me) {
+        Thread last = lastAnswered;
+        return last == null || last == me || device.clock().nanoTime() - releasedAt >= FREE_BEFORE_OTHERS_NANOS;
+    }
+
+    private boolean answered(boolean got, Thread me) {
+        if (got && lastAnswered != me) {
+            lastAnswered = me;
+        }
+        return got;
     }
 
     /**

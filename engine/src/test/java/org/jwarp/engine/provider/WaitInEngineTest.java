@@ -1,5 +1,6 @@
 package org.jwarp.engine.provider;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -124,5 +125,62 @@ class WaitInEngineTest {
             assertTrue(cpu < wall / 5, "the waiting thread used " + cpu / 1_000_000 + " ms of CPU in "
                     + wall / 1_000_000 + " ms of another thread's polling");
         }
+    }
+
+    /**
+     * A thread waiting on a completion channel holds the engine too: the Sends that complete its
+     * receives wake that thread, which reads them itself, while the server's standby engine thread
+     * sleeps. The property is the standby's CPU time over a ping-pong whose server only waits on
+     * its channel: a small part of the waiting thread's (were the standby reading the messages
+     * and waking the waiter, it would be about as large).
+     */
+    @Test
+    void aThreadWaitingOnAChannelReadsItsMessagesItself() throws Exception {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx.isThreadCpuTimeSupported(), "thread CPU time");
+        try (LoopbackPair p = new LoopbackPair(HybridModeTest.hybrid(), HybridModeTest.hybrid(), new byte[0],
+                new byte[0])) {
+            Thread standby = standbyOf(p.server.device);
+            int rounds = 3_000;
+            long[] waiterCpu = {0};
+            java.util.concurrent.CompletableFuture<Void> server = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                long cpu0 = mx.getCurrentThreadCpuTime();
+                try {
+                    p.server.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(0));
+                    for (int i = 0; i < rounds; i++) {
+                        p.server.cq.requestNotify(false);
+                        while (p.server.cq.poll(p.server.wcs, 1) == 0) {
+                            assertSame(p.server.cq, p.server.channel.await(WAIT.toNanos(), TimeUnit.NANOSECONDS),
+                                    "no event for receive " + i);
+                            p.server.cq.requestNotify(false);
+                        }
+                        // the next receive before the reply: a Send that finds none ends the stream (RFC 5041 §7.2)
+                        p.server.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(i + 1));
+                        p.server.qp.postSend(new org.jwarp.verbs.SendWr().wrId(i).opcode(org.jwarp.verbs.WrOpcode.SEND));
+                    }
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                waiterCpu[0] = mx.getCurrentThreadCpuTime() - cpu0;
+            }, r -> Thread.ofPlatform().name("channel-waiter").start(r));
+            long standby0 = mx.getThreadCpuTime(standby.threadId());
+            for (int i = 0; i < rounds; i++) {
+                p.client.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(i));
+                p.client.qp.postSend(new org.jwarp.verbs.SendWr().wrId(i).opcode(org.jwarp.verbs.WrOpcode.SEND));
+                org.jwarp.verbs.WorkCompletion wc = p.client.next();
+                assertEquals(i, wc.wrId(), "the reply's receive (the Sends are unsignaled): " + wc);
+            }
+            server.get(60, TimeUnit.SECONDS);
+            long standbyCpu = mx.getThreadCpuTime(standby.threadId()) - standby0;
+            assertTrue(standbyCpu < waiterCpu[0] / 4, "the server's standby used " + standbyCpu / 1_000_000
+                    + " ms of CPU, the thread waiting on the channel " + waiterCpu[0] / 1_000_000 + " ms");
+        }
+    }
+
+    /** The standby engine thread of {@code device} (a hybrid device has one). */
+    private static Thread standbyOf(RdmaDevice device) {
+        String name = "jwarp-engine-standby-" + ((JwarpDevice) device).index();
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no thread " + name));
     }
 }
