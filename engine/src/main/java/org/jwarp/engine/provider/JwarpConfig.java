@@ -62,11 +62,12 @@ import org.jwarp.verbs.spi.ProviderConfig;
  *                      whole device's timers). Read once per duty cycle and on setup paths. The
  *                      idle strategies and the I/O driver's sleep keep real time: they decide
  *                      how the CPU waits, not what the engine does
- * @param runBeforeSleepNanos HYBRID mode: how long a thread about to sleep on the device (a
- *                      completion channel's await, a CM event, a command) first runs the engine
+ * @param runBeforeSleepNanos HYBRID mode: how long a wait of no time ({@code invokeUntil} with a
+ *                      zero timeout, after which the thread sleeps elsewhere) first runs the engine
  *                      itself, so that an answer due within a round trip needs no thread woken on
  *                      this side; then it hands the engine to the standby thread. 0: hand over
- *                      at once (an event-driven thread then spends no CPU while it waits)
+ *                      at once. Waits with a time (a completion channel's, a CM event's) hold the
+ *                      engine for the whole wait instead
  * @param smallMessagePath whether a message of one FPDU takes the small-message path: in invoker
  *                      and hybrid modes a Write or Send posted on an idle send queue is framed
  *                      from the request and written by the posting thread, framing writes the
