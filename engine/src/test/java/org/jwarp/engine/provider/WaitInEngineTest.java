@@ -136,45 +136,107 @@ class WaitInEngineTest {
      */
     @Test
     void aThreadWaitingOnAChannelReadsItsMessagesItself() throws Exception {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        org.junit.jupiter.api.Assumptions.assumeTrue(mx.isThreadCpuTimeSupported(), "thread CPU time");
+        assumeThreadCpuTime();
         try (LoopbackPair p = new LoopbackPair(HybridModeTest.hybrid(), HybridModeTest.hybrid(), new byte[0],
                 new byte[0])) {
-            Thread standby = standbyOf(p.server.device);
-            int rounds = 3_000;
-            long[] waiterCpu = {0};
-            java.util.concurrent.CompletableFuture<Void> server = java.util.concurrent.CompletableFuture.runAsync(() -> {
-                long cpu0 = mx.getCurrentThreadCpuTime();
+            long[] cpu = channelPingPong(p, 500, 3_000, standbyOf(p.server.device));
+            assertTrue(cpu[1] < cpu[0] / 4, "the server's standby used " + cpu[1] / 1_000_000
+                    + " ms of CPU, the thread waiting on the channel " + cpu[0] / 1_000_000 + " ms");
+        }
+    }
+
+    /**
+     * Of two threads waiting on channels, the one whose waits are answered takes the engine when it
+     * waits again, ahead of one waiting on an idle channel that came first: the idle channel's
+     * waiter then sleeps through the traffic instead of waking for each message to read it and
+     * hand it over. The property is its CPU time over the ping-pong, against the busy waiter's.
+     */
+    @Test
+    void theWaiterWhoseWaitsAreAnsweredRunsTheEngineAheadOfAnIdleChannelsWaiter() throws Exception {
+        assumeThreadCpuTime();
+        try (LoopbackPair p = new LoopbackPair(HybridModeTest.hybrid(), HybridModeTest.hybrid(), new byte[0],
+                new byte[0])) {
+            org.jwarp.verbs.CompletionChannel idleChannel = p.server.device.createCompletionChannel(
+                    org.jwarp.verbs.Moderation.NONE);
+            CompletionQueue idleCq = p.server.device.createCq(16, idleChannel);
+            idleCq.requestNotify(false);
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+            Thread idle = Thread.ofPlatform().name("idle-channel-waiter").start(() -> {
                 try {
-                    p.server.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(0));
-                    for (int i = 0; i < rounds; i++) {
-                        p.server.cq.requestNotify(false);
-                        while (p.server.cq.poll(p.server.wcs, 1) == 0) {
-                            assertSame(p.server.cq, p.server.channel.await(WAIT.toNanos(), TimeUnit.NANOSECONDS),
-                                    "no event for receive " + i);
-                            p.server.cq.requestNotify(false);
-                        }
-                        // the next receive before the reply: a Send that finds none ends the stream (RFC 5041 §7.2)
-                        p.server.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(i + 1));
-                        p.server.qp.postSend(new org.jwarp.verbs.SendWr().wrId(i).opcode(org.jwarp.verbs.WrOpcode.SEND));
+                    holding.countDown();
+                    while (!stop.get()) {
+                        idleChannel.await(20, TimeUnit.MILLISECONDS);   // no event comes
                     }
                 } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
+                    Thread.currentThread().interrupt();
                 }
-                waiterCpu[0] = mx.getCurrentThreadCpuTime() - cpu0;
-            }, r -> Thread.ofPlatform().name("channel-waiter").start(r));
-            long standby0 = mx.getThreadCpuTime(standby.threadId());
-            for (int i = 0; i < rounds; i++) {
-                p.client.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(i));
-                p.client.qp.postSend(new org.jwarp.verbs.SendWr().wrId(i).opcode(org.jwarp.verbs.WrOpcode.SEND));
-                org.jwarp.verbs.WorkCompletion wc = p.client.next();
-                assertEquals(i, wc.wrId(), "the reply's receive (the Sends are unsignaled): " + wc);
-            }
-            server.get(60, TimeUnit.SECONDS);
-            long standbyCpu = mx.getThreadCpuTime(standby.threadId()) - standby0;
-            assertTrue(standbyCpu < waiterCpu[0] / 4, "the server's standby used " + standbyCpu / 1_000_000
-                    + " ms of CPU, the thread waiting on the channel " + waiterCpu[0] / 1_000_000 + " ms");
+            });
+            holding.await();
+            Thread.sleep(50);                                          // it holds the engine first
+            long[] cpu = channelPingPong(p, 1_000, 3_000, idle);
+            stop.set(true);
+            idle.join(5_000);
+            assertTrue(cpu[1] < cpu[0] / 4, "the idle channel's waiter used " + cpu[1] / 1_000_000
+                    + " ms of CPU, the thread whose waits were answered " + cpu[0] / 1_000_000 + " ms");
+            idleCq.close();
+            idleChannel.close();
         }
+    }
+
+    private static void assumeThreadCpuTime() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                java.lang.management.ManagementFactory.getThreadMXBean().isThreadCpuTimeSupported(), "thread CPU time");
+    }
+
+    /**
+     * A SEND ping-pong of {@code warmUp + rounds} messages whose server thread only waits on its
+     * channel; returns the CPU time the server thread and {@code watched} used over the last
+     * {@code rounds}, in that order.
+     */
+    private static long[] channelPingPong(LoopbackPair p, int warmUp, int rounds, Thread watched) throws Exception {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        int total = warmUp + rounds;
+        long[] cpu = new long[2];
+        java.util.concurrent.CountDownLatch warm = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<Void> server = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            long cpu0 = 0;
+            try {
+                p.server.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(0));
+                for (int i = 0; i < total; i++) {
+                    if (i == warmUp) {
+                        cpu0 = mx.getCurrentThreadCpuTime();
+                        warm.countDown();
+                    }
+                    p.server.cq.requestNotify(false);
+                    while (p.server.cq.poll(p.server.wcs, 1) == 0) {
+                        assertSame(p.server.cq, p.server.channel.await(WAIT.toNanos(), TimeUnit.NANOSECONDS),
+                                "no event for receive " + i);
+                        p.server.cq.requestNotify(false);
+                    }
+                    // the next receive before the reply: a Send that finds none ends the stream (RFC 5041 §7.2)
+                    p.server.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(i + 1));
+                    p.server.qp.postSend(new org.jwarp.verbs.SendWr().wrId(i).opcode(org.jwarp.verbs.WrOpcode.SEND));
+                }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            cpu[0] = mx.getCurrentThreadCpuTime() - cpu0;
+        }, r -> Thread.ofPlatform().name("channel-waiter").start(r));
+        long watched0 = 0;
+        for (int i = 0; i < total; i++) {
+            if (i == warmUp) {
+                warm.await();
+                watched0 = mx.getThreadCpuTime(watched.threadId());
+            }
+            p.client.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(i));
+            p.client.qp.postSend(new org.jwarp.verbs.SendWr().wrId(i).opcode(org.jwarp.verbs.WrOpcode.SEND));
+            org.jwarp.verbs.WorkCompletion wc = p.client.next();
+            assertEquals(i, wc.wrId(), "the reply's receive (the Sends are unsignaled): " + wc);
+        }
+        server.get(60, TimeUnit.SECONDS);
+        cpu[1] = mx.getThreadCpuTime(watched.threadId()) - watched0;
+        return cpu;
     }
 
     /** The standby engine thread of {@code device} (a hybrid device has one). */
