@@ -131,6 +131,66 @@ class AllocationTest {
         }
     }
 
+    /**
+     * HYBRID mode: a server thread that sleeps on its completion channel holds the engine while it
+     * waits and reads the Sends itself ({@code EngineWaiter}); its waits, reads and replies
+     * allocate nothing.
+     */
+    @Test
+    void channelWaitsInTheEngineAllocateNothing() throws Exception {
+        try (LoopbackPair p = new LoopbackPair(HybridModeTest.hybrid(), HybridModeTest.hybrid(), new byte[0],
+                new byte[0])) {
+            int ops = 20_000;
+            long[] serverBytes = new long[3];
+            java.util.concurrent.CompletableFuture<Void> server = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                org.jwarp.verbs.RecvWr recv = new org.jwarp.verbs.RecvWr();
+                SendWr reply = new SendWr().opcode(WrOpcode.SEND);
+                WorkCompletion[] wcs = p.server.wcs;
+                try {
+                    p.server.qp.postRecv(recv.wrId(0));
+                    for (int round = 0; round < 4; round++) {         // the first warms the JIT up
+                        long before = THREADS.getCurrentThreadAllocatedBytes();
+                        for (int i = 0; i < ops; i++) {
+                            p.server.cq.requestNotify(false);
+                            while (p.server.cq.poll(wcs, 1) == 0) {
+                                if (p.server.channel.await(10, java.util.concurrent.TimeUnit.SECONDS) == null) {
+                                    throw new AssertionError("no event in 10 s");
+                                }
+                                p.server.cq.requestNotify(false);
+                            }
+                            p.server.qp.postRecv(recv.wrId(i + 1));   // before the reply: the next Send needs it
+                            p.server.qp.postSend(reply.wrId(i));
+                        }
+                        if (round > 0) {
+                            serverBytes[round - 1] = THREADS.getCurrentThreadAllocatedBytes() - before;
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, r -> Thread.ofPlatform().name("channel-waiter").start(r));
+            org.jwarp.verbs.RecvWr recv = new org.jwarp.verbs.RecvWr();
+            SendWr send = new SendWr().opcode(WrOpcode.SEND);
+            WorkCompletion[] wcs = p.client.wcs;
+            for (int i = 0; i < 4 * ops; i++) {
+                p.client.qp.postRecv(recv.wrId(i));
+                p.client.qp.postSend(send.wrId(i));
+                while (p.client.cq.poll(wcs, 1) == 0) {
+                    Thread.onSpinWait();
+                }
+                if (wcs[0].status() != WcStatus.SUCCESS) {
+                    throw new AssertionError("failed: " + wcs[0]);
+                }
+            }
+            server.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            String report = "a server waiting on its channel, " + ops + " Sends a window ("
+                    + p.server.device.socketIoLayer() + "): " + java.util.Arrays.toString(serverBytes) + " B";
+            System.out.println(report);
+            long best = Math.min(serverBytes[0], Math.min(serverBytes[1], serverBytes[2]));
+            assertTrue(best < ops / 100, report);
+        }
+    }
+
     /** Posts {@code wr} {@code ops} times, one at a time, each awaited, running both invoked engines. */
     private static void runOneByOne(LoopbackPair p, SendWr wr, int ops) {
         WorkCompletion[] wcs = p.client.wcs;
