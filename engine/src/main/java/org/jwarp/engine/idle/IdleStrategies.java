@@ -51,10 +51,10 @@ public final class IdleStrategies {
     }
 
     /**
-     * As {@link #forEngine}, for an application thread that holds the engine while it blocks
-     * (HYBRID mode's waits, where CPUs are few): {@link IdleStrategyKind#ADAPTIVE} sleeps in the
-     * driver without the engine thread's spin, which would take the CPU from the very thread (the
-     * one it hands a completion to, or its peer process) whose work it waits for.
+     * As {@link #forEngine}, without the spin: {@link IdleStrategyKind#ADAPTIVE} sleeps in the
+     * driver at once. For an application thread that holds the engine while it blocks (HYBRID
+     * mode's waits, where CPUs are few) while another application thread calls in: the spin would
+     * take the CPU from that thread, whose work it may be waiting for.
      */
     public static IdleStrategy forWaiter(JwarpConfig config, DeadlineParker parker) {
         if (config.idleStrategy() == IdleStrategyKind.ADAPTIVE) {

@@ -42,6 +42,12 @@ public final class EngineThreads {
     private final AtomicBoolean invoking = new AtomicBoolean();
     /** The thread in the invoked duty cycle (written and cleared under {@link #invoking}; read by itself). */
     private Thread invokingThread;
+    /**
+     * The application thread that last ran a duty cycle (a poll, a post, a wait's); written under
+     * {@link #invoking}, read without it by a waiter deciding whether to spin (a stale read only
+     * picks the other way of idling for a step).
+     */
+    private Thread lastCaller;
     /** Duty cycles application threads ran ({@link #invoke()}); written under {@link #invoking}. */
     private final AtomicLong invocations = new AtomicLong();
     private final AtomicInteger nextWorker = new AtomicInteger();
@@ -173,6 +179,11 @@ public final class EngineThreads {
             invokingThread = null;
             invoking.setRelease(false);
         }
+    }
+
+    /** {@link #lastCaller}. */
+    Thread lastCaller() {
+        return lastCaller;
     }
 
     /** HYBRID mode: whether an application thread holds the engine for a wait (the standby stays out). */
@@ -350,6 +361,10 @@ public final class EngineThreads {
             return false;
         }
         invocations.lazySet(invocations.get() + 1);
+        Thread me = Thread.currentThread();
+        if (lastCaller != me) {
+            lastCaller = me;
+        }
         if (standby != null && !workers[0].driver().pollsBesideSleep()) {
             standby.wakeFromSleep();   // its sleep holds the driver this cycle's readiness check takes
             waiter.wakeFromSleep();    // and so does a waiting application thread's

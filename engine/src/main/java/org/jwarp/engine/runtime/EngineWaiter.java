@@ -46,8 +46,15 @@ final class EngineWaiter {
     private final EngineThreads engines;
     private final EngineWorker worker;
     private final StandbyEngine standby;
-    /** The holder's idle steps; its last step sleeps in the engine's driver, until the wait's end at most. */
-    private final IdleStrategy idle;
+    /**
+     * The holder's idle steps; the last sleeps in the engine's driver, until the wait's end at
+     * most. While it is the last application thread that ran a cycle, it spins first, as an
+     * engine thread does: what it waits for may come within a round trip. Once another thread
+     * calls in (the program's thread it handed a completion to, say, posting the reply), it
+     * sleeps at once, leaving that thread the CPU: hybrid mode runs where CPUs are few.
+     */
+    private final IdleStrategy spinning;
+    private final IdleStrategy sleeping;
     private final AtomicReference<Thread> holder = new AtomicReference<>();
     /** The thread whose wait was last answered (see {@link #mayTake}). */
     private volatile Thread lastAnswered;
@@ -65,8 +72,9 @@ final class EngineWaiter {
         this.engines = engines;
         this.worker = worker;
         this.standby = standby;
-        this.idle = IdleStrategies.forWaiter(device.jwarpConfig(),
-                new DeadlineParker(this::sleepUnlessInvoked, worker::nanosToNextDeadline));
+        DeadlineParker parker = new DeadlineParker(this::sleepUnlessInvoked, worker::nanosToNextDeadline);
+        this.spinning = IdleStrategies.forEngine(device.jwarpConfig(), parker);
+        this.sleeping = IdleStrategies.forWaiter(device.jwarpConfig(), parker);
     }
 
     /** Whether an application thread holds the engine for a wait (the standby then stays out). */
@@ -149,7 +157,9 @@ final class EngineWaiter {
      * rings) or a while passes, and looks again; once they stop, it runs the engine again.
      */
     private boolean runHolding(BooleanSupplier done, long deadline) throws InterruptedException {
-        idle.reset();
+        Thread me = Thread.currentThread();
+        spinning.reset();
+        sleeping.reset();
         long seen = engines.invocations();
         long aside = 0;                      // how long it stood aside last, 0: it did not
         while (true) {
@@ -175,9 +185,11 @@ final class EngineWaiter {
                 // and handles what they read; one post's cycle now and then is no reason to
                 aside = aside == 0 ? ASIDE_MIN_NANOS : Math.min(aside << 1, ASIDE_MAX_NANOS);
                 worker.doorbell().parkAside(Math.min(aside, Math.max(0, deadline - device.clock().nanoTime())));
-                idle.reset();
+                spinning.reset();
+                sleeping.reset();
             } else {
                 aside = 0;
+                IdleStrategy idle = engines.lastCaller() == me ? spinning : sleeping;
                 if (work > 0 && worker.setupOnly()) {
                     idle.setupWorked();
                 } else {
