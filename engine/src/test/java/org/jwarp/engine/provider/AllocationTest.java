@@ -142,12 +142,12 @@ class AllocationTest {
                 new byte[0])) {
             int ops = 20_000;
             long[] serverBytes = new long[3];
+            p.server.qp.postRecv(new org.jwarp.verbs.RecvWr().wrId(0));   // before the first Send arrives
             java.util.concurrent.CompletableFuture<Void> server = java.util.concurrent.CompletableFuture.runAsync(() -> {
                 org.jwarp.verbs.RecvWr recv = new org.jwarp.verbs.RecvWr();
                 SendWr reply = new SendWr().opcode(WrOpcode.SEND);
                 WorkCompletion[] wcs = p.server.wcs;
                 try {
-                    p.server.qp.postRecv(recv.wrId(0));
                     for (int round = 0; round < 4; round++) {         // the first warms the JIT up
                         long before = THREADS.getCurrentThreadAllocatedBytes();
                         for (int i = 0; i < ops; i++) {
