@@ -42,11 +42,7 @@ public final class EngineThreads {
     private final AtomicBoolean invoking = new AtomicBoolean();
     /** The thread in the invoked duty cycle (written and cleared under {@link #invoking}; read by itself). */
     private Thread invokingThread;
-    /**
-     * The application thread that last ran a duty cycle (a poll, a post, a wait's); written under
-     * {@link #invoking}, read without it by a waiter deciding whether to spin (a stale read only
-     * picks the other way of idling for a step).
-     */
+    /** The application thread that last ran a duty cycle; written under {@link #invoking}, read without (a waiter's spin). */
     private Thread lastCaller;
     /** Duty cycles application threads ran ({@link #invoke()}); written under {@link #invoking}. */
     private final AtomicLong invocations = new AtomicLong();
@@ -181,7 +177,7 @@ public final class EngineThreads {
         }
     }
 
-    /** {@link #lastCaller}. */
+    /** {@link #lastCaller}: a stale read only picks the other way of idling for a step. */
     Thread lastCaller() {
         return lastCaller;
     }
@@ -269,14 +265,11 @@ public final class EngineThreads {
     }
 
     /**
-     * As {@link #invokeUntil(BooleanSupplier, long, TimeUnit)}; in HYBRID mode a thread that waits
-     * while another holds the engine parks with {@code beside} between its checks of {@code done}
-     * (a completion channel's doorbell: the event unparks it).
+     * As above; in HYBRID mode a thread waiting beside another's hold parks with {@code beside}
+     * between its looks at {@code done} (a completion channel's doorbell, which its event rings).
      */
     public boolean invokeUntil(BooleanSupplier done, long nanos, Parker beside) throws InterruptedException {
         if (standby != null) {
-            // a wait holds the engine, so that what it waits for wakes this thread; a wait of no
-            // time (the thread sleeps elsewhere next) runs it a moment and hands it to the standby
             return nanos > 0 && !invoker.isClosed() ? waiter.await(done, nanos, beside)
                     : waiter.runHereAMoment(done) || awaitEngineThread(done, 0);
         }
@@ -439,26 +432,24 @@ public final class EngineThreads {
 
     /** True if {@code t} is the dedicated engine thread that runs {@code worker}. */
     private boolean runs(EngineWorker worker, Thread t) {
-        for (int i = 0; i < runners.length; i++) {
-            if (runners[i].thread() == t) {
-                return workers[i] == worker;
-            }
-        }
-        return false;
+        int i = runnerOf(t);
+        return i >= 0 && workers[i] == worker;
     }
 
     /** Whether the calling thread runs an engine cycle of this device now (an engine thread, or the invoking one). */
     public boolean onEngineCycle() {
         Thread me = Thread.currentThread();
-        if (invokingThread == me) {
-            return true;
-        }
-        for (AgentRunner r : runners) {
-            if (r.thread() == me) {
-                return true;
+        return invokingThread == me || runnerOf(me) >= 0;
+    }
+
+    /** The index of the dedicated engine thread {@code t} (its worker's), or -1. */
+    private int runnerOf(Thread t) {
+        for (int i = 0; i < runners.length; i++) {
+            if (runners[i].thread() == t) {
+                return i;
             }
         }
-        return false;
+        return -1;
     }
 
     /**
