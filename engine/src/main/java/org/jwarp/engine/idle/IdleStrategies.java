@@ -44,10 +44,7 @@ public final class IdleStrategies {
      * {@link #ENGINE_SLEEP_NANOS} at a time, {@code parker} cutting it short for a timer.
      */
     public static IdleStrategy forEngine(JwarpConfig config, DeadlineParker parker) {
-        if (config.idleStrategy() == IdleStrategyKind.ADAPTIVE) {
-            return new AdaptiveIdleStrategy(parker, JwarpConfig.ADAPTIVE_SPIN_NANOS, ENGINE_SLEEP_NANOS);
-        }
-        return create(config, parker);
+        return engineLike(config, parker, JwarpConfig.ADAPTIVE_SPIN_NANOS);
     }
 
     /**
@@ -57,8 +54,13 @@ public final class IdleStrategies {
      * take the CPU from that thread, whose work it may be waiting for.
      */
     public static IdleStrategy forWaiter(JwarpConfig config, DeadlineParker parker) {
+        return engineLike(config, parker, 0);
+    }
+
+    /** {@link IdleStrategyKind#ADAPTIVE}: spins {@code spinNanos}, then sleeps up to {@link #ENGINE_SLEEP_NANOS}. */
+    private static IdleStrategy engineLike(JwarpConfig config, DeadlineParker parker, long spinNanos) {
         if (config.idleStrategy() == IdleStrategyKind.ADAPTIVE) {
-            return new AdaptiveIdleStrategy(parker, 0, ENGINE_SLEEP_NANOS);
+            return new AdaptiveIdleStrategy(parker, spinNanos, ENGINE_SLEEP_NANOS);
         }
         return create(config, parker);
     }
