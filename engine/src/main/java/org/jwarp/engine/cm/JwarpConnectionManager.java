@@ -51,8 +51,6 @@ public final class JwarpConnectionManager implements ConnectionManager {
             boolean inherited = device.sockets().givenToAccepted(server);
             EngineWorker w = device.listenerWorker();
             JwarpListener l = new JwarpListener(device, server, inherited, backlog, handler, w);
-            // the engine thread closes its listeners when the device closes
-            w.execute(() -> w.addListener(l));
             return l.start();
         } catch (IOException e) {
             if (server != null) {

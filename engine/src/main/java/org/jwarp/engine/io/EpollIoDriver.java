@@ -17,7 +17,9 @@ import org.jwarp.sys.EventFd;
  * thread's own (level-triggered, as NIO's selector), bytes by {@link SyscallSocketIo}, and the
  * wake-up an eventfd watched by the same epoll. A registration's epoll token is its slot in a
  * table and the slot's generation, so that a report for a channel cancelled in the same poll, or
- * for a slot reused since, is dropped; a poll allocates nothing.
+ * for a slot reused since, is dropped; a poll allocates nothing. A listening channel's token
+ * carries {@link #ACCEPT_BIT}, so that a sleep, which reads no slot (another thread may be
+ * changing the table), can tell that a listener woke it ({@link #takeAcceptReady}).
  *
  * <p>A registration without interest leaves the epoll set (as NIO's selector does): epoll reports
  * a hang-up or an error whatever the interest, and a level-triggered report that nobody wants
@@ -33,6 +35,9 @@ public class EpollIoDriver implements IoDriver {
     private static final long WAKE_TOKEN = -1L;
     /** The token of a descriptor watched only so that it ends a sleep ({@link #watchForSleep}). */
     private static final long SLEEP_TOKEN = -2L;
+    /** In the token of a registration whose interest is {@link #OP_ACCEPT}; the slot's index is below it. */
+    private static final long ACCEPT_BIT = 1L << 31;
+    private static final long INDEX_MASK = ACCEPT_BIT - 1;
     /** Without epoll_pwait2, sleeps shorter than this are parks (epoll_wait counts in milliseconds). */
     static final long WAIT_FROM_NANOS = NioIoDriver.SELECT_FROM_NANOS;
 
@@ -54,6 +59,8 @@ public class EpollIoDriver implements IoDriver {
     private final Map<Integer, Slot> byFd = new HashMap<>();
     private volatile long sleeps;
     private volatile boolean closed;
+    /** A listener was found ready ({@link #takeAcceptReady}); set by the sleeping or the polling thread. */
+    private volatile boolean acceptReady;
 
     /** @throws UncheckedIOException epoll or the eventfd cannot be made */
     public EpollIoDriver() {
@@ -136,11 +143,14 @@ public class EpollIoDriver implements IoDriver {
             if (token == SLEEP_TOKEN) {
                 continue;
             }
-            Slot s = slots[(int) token];
+            Slot s = slots[(int) (token & INDEX_MASK)];
             if (s == null || !s.valid || s.generation != (int) (token >>> 32)) {
                 continue;                           // cancelled by a handler of this poll, or reused
             }
             int ready = readyOps(Epoll.eventsOf(pollEvents, i)) & s.interest;
+            if ((ready & OP_ACCEPT) != 0) {
+                acceptReady = true;
+            }
             if (ready != 0) {
                 handed++;
                 handler.ready(s.attachment, ready);
@@ -173,6 +183,15 @@ public class EpollIoDriver implements IoDriver {
     }
 
     @Override
+    public boolean takeAcceptReady() {
+        if (!acceptReady) {
+            return false;
+        }
+        acceptReady = false;
+        return true;
+    }
+
+    @Override
     public void flush() throws IOException {
     }
 
@@ -198,8 +217,11 @@ public class EpollIoDriver implements IoDriver {
                 n = epoll.wait(sleepEvents, SLEEP_EVENTS, left, sleepTimeout);
             }
             for (int i = 0; i < n; i++) {
-                if (Epoll.tokenOf(sleepEvents, i) == WAKE_TOKEN) {
+                long token = Epoll.tokenOf(sleepEvents, i);
+                if (token == WAKE_TOKEN) {
                     wakeFd.drain();
+                } else if (token != SLEEP_TOKEN && (token & ACCEPT_BIT) != 0) {
+                    acceptReady = true;
                 }
             }
         } catch (IOException | IllegalStateException e) {
@@ -264,8 +286,8 @@ public class EpollIoDriver implements IoDriver {
             this.attachment = attachment;
         }
 
-        private long token() {
-            return ((long) generation << 32) | index;
+        private long token(int ops) {
+            return ((long) generation << 32) | ((ops & OP_ACCEPT) != 0 ? ACCEPT_BIT : 0) | index;
         }
 
         @Override
@@ -285,11 +307,11 @@ public class EpollIoDriver implements IoDriver {
                     watched = false;
                 }
             } else if (watched) {
-                if (epollEvents(interest) != events) {
-                    epoll.modify(fd, events, token());
+                if (epollEvents(interest) != events || token(interest) != token(ops)) {
+                    epoll.modify(fd, events, token(ops));
                 }
             } else {
-                epoll.add(fd, events, token());
+                epoll.add(fd, events, token(ops));
                 watched = true;
             }
             interest = ops;

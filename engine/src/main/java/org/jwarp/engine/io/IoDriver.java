@@ -68,6 +68,13 @@ public interface IoDriver extends Doorbell.Sleeper, AutoCloseable {
     int pollNow(ReadyHandler handler) throws IOException;
 
     /**
+     * Whether a sleep or a {@link #pollNow} found a channel registered for {@link #OP_ACCEPT} ready
+     * since the last call (true once, then false until one is found again): the duty cycle accepts
+     * on its listeners' readiness without a system call of its own. Any thread's sleep sets it.
+     */
+    boolean takeAcceptReady();
+
+    /**
      * Submits what the connections' {@link SocketIo#writeLater} queued in this duty cycle, in one
      * system call, and hands each result to its completion; nothing on a layer that does not batch.
      */

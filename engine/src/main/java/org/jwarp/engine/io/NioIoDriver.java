@@ -26,11 +26,21 @@ public final class NioIoDriver implements IoDriver {
     private final Selector selector;
     private final LongSupplier deregistrations;
     private final Consumer<SelectionKey> ignore = key -> { };
+    /** A sleep hands nothing on, but notes a listener it found ready ({@link #takeAcceptReady}). */
+    private final Consumer<SelectionKey> noteAccept = key -> {
+        if (key.isValid() && (key.readyOps() & key.interestOps() & OP_ACCEPT) != 0) {
+            acceptReady = true;
+        }
+    };
+    private volatile boolean acceptReady;
     private ReadyHandler handler;
     private int handed;
     private final Consumer<SelectionKey> onKey = key -> {
         if (key.isValid()) {
             int ready = key.readyOps() & key.interestOps();
+            if ((ready & OP_ACCEPT) != 0) {
+                acceptReady = true;
+            }
             if (ready != 0) {
                 handed++;
                 handler.ready(key.attachment(), ready);
@@ -85,6 +95,15 @@ public final class NioIoDriver implements IoDriver {
     }
 
     @Override
+    public boolean takeAcceptReady() {
+        if (!acceptReady) {
+            return false;
+        }
+        acceptReady = false;
+        return true;
+    }
+
+    @Override
     public void flush() {
     }
 
@@ -95,7 +114,7 @@ public final class NioIoDriver implements IoDriver {
                 LockSupport.parkNanos(nanos);
                 return;
             }
-            selector.select(ignore, Math.max(1, nanos / 1_000_000));
+            selector.select(noteAccept, Math.max(1, nanos / 1_000_000));
         } catch (ClosedSelectorException deviceClosed) {
             // the device closed while a waiting thread idled here: the wait goes on without a sleep
         } catch (IOException e) {

@@ -41,7 +41,8 @@ public final class EngineWorker implements Agent {
     private final IndexedList<Connection> connections = new IndexedList<>(Connection::listSlot, Connection::listSlot);
     /** QPs posted to while their connection was parked. */
     private final ParkedPosts parkedPosts = new ParkedPosts();
-    private final List<JwarpListener> listeners = new ArrayList<>();
+    /** The listeners this thread accepts for. */
+    private final EngineListeners listeners;
     private final List<JwarpChannel> channels = new ArrayList<>();
     /** Other personalities run in this duty cycle (the offloaded sockets). */
     private final List<EngineTenant> tenants = new ArrayList<>();
@@ -55,6 +56,7 @@ public final class EngineWorker implements Agent {
         this.io = device.sockets().newDriver();
         this.doorbell = new Doorbell(io);
         this.commands = new EngineCommands(device, doorbell, roleName());
+        this.listeners = new EngineListeners(io, !device.sockets().direct());
         this.scheduler = new EngineScheduler<>(config.readinessFrom(), new DriverReadiness(io));
         this.sleepsLong = config.threadingMode() == JwarpConfig.ThreadingMode.DEDICATED
                 && config.idleStrategy() == JwarpConfig.IdleStrategyKind.ADAPTIVE;
@@ -121,8 +123,11 @@ public final class EngineWorker implements Agent {
     public int doWork() {
         doorbell.consume();
         int work = commands.run();
-        int setupWork = work;
         long now = device.clock().nanoTime();
+        if (!listeners.isEmpty()) {
+            work += listeners.acceptWork(now);
+        }
+        int setupWork = work;
         long s = io.sleeps();
         boolean woke = s != sleepsSeen;                     // data or room in a socket may be what ended the sleep
         sleepsSeen = s;
@@ -294,12 +299,14 @@ public final class EngineWorker implements Agent {
             min = Math.min(min, channels.get(i).nanosToNextDeadline());
         }
         for (int i = 0; i < tenants.size(); i++) {
-            long d = tenants.get(i).deadline();
-            if (d != Long.MAX_VALUE) {
-                min = Math.min(min, Math.max(0, d - now));
-            }
+            min = sooner(min, tenants.get(i).deadline(), now);
         }
-        return min;
+        return sooner(min, listeners.deadline(), now);
+    }
+
+    /** {@code min}, or the nanoseconds until {@code deadline} if sooner ({@link Long#MAX_VALUE}: none). */
+    private static long sooner(long min, long deadline, long now) {
+        return deadline == Long.MAX_VALUE ? min : Math.min(min, Math.max(0, deadline - now));
     }
 
     /**
@@ -375,9 +382,14 @@ public final class EngineWorker implements Agent {
         }
     }
 
-
+    /** A listener accepts in this duty cycle, and closes with the device (engine thread). */
     public void addListener(JwarpListener l) {
         listeners.add(l);
+    }
+
+    /** A closed listener leaves (engine thread). */
+    public void removeListener(JwarpListener l) {
+        listeners.remove(l);
     }
 
     public void addConnection(Connection c) {
@@ -472,10 +484,7 @@ public final class EngineWorker implements Agent {
         connections.clear();
         scheduler.clear();
         parkedTimers.clear();
-        for (JwarpListener l : listeners) {
-            l.close();
-        }
-        listeners.clear();
+        listeners.closeAll();
         for (EngineTenant t : tenants) {
             t.shutdown();
         }
