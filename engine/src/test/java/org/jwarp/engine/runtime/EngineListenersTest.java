@@ -1,0 +1,84 @@
+package org.jwarp.engine.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SocketChannel;
+import org.jwarp.engine.io.IoDriver;
+import org.jwarp.engine.io.IoRegistration;
+import org.jwarp.engine.io.SocketIo;
+import org.junit.jupiter.api.Test;
+
+/** When a thread running cycles looks for its listeners' readiness itself: on the clock, not per cycle. */
+class EngineListenersTest {
+
+    /** Counts readiness checks; nothing is ever ready. */
+    static final class CountingDriver implements IoDriver {
+        int polls;
+        int acceptTakes;
+
+        @Override public String layer() {
+            return "counting";
+        }
+
+        @Override public SocketIo open(SocketChannel channel, int capacity) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override public IoRegistration register(SelectableChannel channel, int interestOps, Object attachment) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override public int pollNow(ReadyHandler handler) {
+            polls++;
+            return 0;
+        }
+
+        @Override public boolean takeAcceptReady() {
+            acceptTakes++;
+            return false;
+        }
+
+        @Override public void flush() {
+        }
+
+        @Override public void sleep(long nanos) {
+        }
+
+        @Override public void wakeup() {
+        }
+
+        @Override public long sleeps() {
+            return 0;
+        }
+
+        @Override public void close() {
+        }
+    }
+
+    @Test
+    void aBusyThreadChecksItsListenersOncePerInterval() {
+        CountingDriver io = new CountingDriver();
+        EngineListeners listeners = new EngineListeners(io, true);
+        long now = 1_000_000_000L;
+        listeners.acceptWork(now);
+        assertEquals(1, io.polls, "the first cycle checks");
+        for (long t = now; t < now + EngineListeners.CHECK_NANOS; t += 1_000) {
+            listeners.acceptWork(t);                    // a cycle every microsecond
+        }
+        assertEquals(1, io.polls, "no check within the interval");
+        listeners.acceptWork(now + EngineListeners.CHECK_NANOS);
+        assertEquals(2, io.polls, "one once it has passed");
+        assertEquals(EngineListeners.CHECK_NANOS / 1_000 + 2, io.acceptTakes, "every cycle reads what sleeps and checks saw");
+    }
+
+    @Test
+    void directSocketsAreAcceptedByTheRingsWithoutChecks() {
+        CountingDriver io = new CountingDriver();
+        EngineListeners listeners = new EngineListeners(io, false);
+        for (long t = 0; t < 10 * EngineListeners.CHECK_NANOS; t += 10_000) {
+            listeners.acceptWork(t);
+        }
+        assertEquals(0, io.polls);
+    }
+}
