@@ -11,8 +11,7 @@ import java.util.Set;
  * thread (posting, polling; in invoker mode it also runs the engine's duty cycle) and the engine
  * threads (the soft RNIC's "offload engine"). Thread CPU time is user plus system time, so the
  * kernel's TCP work done in a thread's context (system calls, and on loopback most of the
- * receive path) is charged to that thread. The process total catches the rest (GC, JIT,
- * listener threads).
+ * receive path) is charged to that thread. The process total catches the rest (GC, JIT).
  *
  * <p>{@link #start()} and {@link #stop()} are called by the application thread being measured.
  */

@@ -11,13 +11,16 @@ import org.jwarp.engine.io.IoDriver;
  * The listeners an engine thread accepts for, on their sockets' readiness: a sleep they end or a
  * readiness check that finds them says so ({@link IoDriver#takeAcceptReady}), and the next duty
  * cycle accepts. A thread that runs cycles without sleeping, below the readiness threshold, makes
- * no readiness check of its own: every {@link #CHECK_NANOS} it makes one for the listeners.
+ * no readiness check of its own: it makes one for the listeners every {@link #CHECK_NANOS}, or
+ * every {@link #CHECK_CYCLES} cycles where the clock does not move that fast (a fake one).
  * Engine thread only, except {@link #deadline}.
  */
 final class EngineListeners {
 
     /** How often a thread that runs cycles without sleeping looks for its listeners' readiness itself. */
     static final long CHECK_NANOS = 100_000L;
+    /** Cycles after which it looks whatever the clock says. */
+    static final int CHECK_CYCLES = 256;
 
     private static final IoDriver.ReadyHandler IGNORE = (attachment, ops) -> { };
 
@@ -26,6 +29,7 @@ final class EngineListeners {
     private final boolean byReadiness;
     private final List<JwarpListener> listeners = new ArrayList<>();
     private long checkedAt;
+    private int cyclesSinceCheck;
     /** The earliest time a paused listener resumes (read by the thread about to sleep). */
     private volatile long deadline = Long.MAX_VALUE;
 
@@ -48,8 +52,9 @@ final class EngineListeners {
 
     /** Accepts what the listeners' readiness says has come; returns the connections accepted. */
     int acceptWork(long now) {
-        if (byReadiness && now - checkedAt >= CHECK_NANOS) {
+        if (byReadiness && (now - checkedAt >= CHECK_NANOS || ++cyclesSinceCheck >= CHECK_CYCLES)) {
             checkedAt = now;
+            cyclesSinceCheck = 0;
             try {
                 io.pollNow(IGNORE);                         // level-triggered: the cycle's own check still sees all
             } catch (IOException e) {

@@ -63,13 +63,28 @@ class EngineListenersTest {
         long now = 1_000_000_000L;
         listeners.acceptWork(now);
         assertEquals(1, io.polls, "the first cycle checks");
-        for (long t = now; t < now + EngineListeners.CHECK_NANOS; t += 1_000) {
-            listeners.acceptWork(t);                    // a cycle every microsecond
+        long step = EngineListeners.CHECK_NANOS / 10;
+        for (long t = now + step; t < now + EngineListeners.CHECK_NANOS; t += step) {
+            listeners.acceptWork(t);
         }
         assertEquals(1, io.polls, "no check within the interval");
         listeners.acceptWork(now + EngineListeners.CHECK_NANOS);
         assertEquals(2, io.polls, "one once it has passed");
-        assertEquals(EngineListeners.CHECK_NANOS / 1_000 + 2, io.acceptTakes, "every cycle reads what sleeps and checks saw");
+        assertEquals(11, io.acceptTakes, "every cycle reads what sleeps and checks saw");
+    }
+
+    @Test
+    void aClockThatStandsStillStillGetsChecks() {
+        CountingDriver io = new CountingDriver();
+        EngineListeners listeners = new EngineListeners(io, true);
+        long now = 5_000_000_000L;
+        listeners.acceptWork(now);
+        for (int i = 1; i < EngineListeners.CHECK_CYCLES; i++) {
+            listeners.acceptWork(now);
+        }
+        assertEquals(1, io.polls, "fewer cycles than the count: no check");
+        listeners.acceptWork(now);
+        assertEquals(2, io.polls, "the count's cycle checks");
     }
 
     @Test
