@@ -70,7 +70,12 @@ final class FlippingRelay implements AutoCloseable {
 
     private void pump(Socket from, Socket to, boolean upstream) {
         byte[] buf = new byte[64 * 1024];
-        try (InputStream is = from.getInputStream(); OutputStream os = to.getOutputStream()) {
+        // the streams stay open when a pump ends (closing one closes its socket): a direction that
+        // failed (the server reset the rest of a Write) must not cut the other short, which may still
+        // carry the server's Terminate to the client; close() closes both sockets
+        try {
+            InputStream is = from.getInputStream();
+            OutputStream os = to.getOutputStream();
             int n;
             while ((n = is.read(buf)) > 0) {
                 if (upstream) {
