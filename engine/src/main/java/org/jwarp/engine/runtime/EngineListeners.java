@@ -11,8 +11,9 @@ import org.jwarp.engine.io.IoDriver;
  * The listeners an engine thread accepts for, on their sockets' readiness: a sleep they end or a
  * readiness check that finds them says so ({@link IoDriver#takeAcceptReady}), and the next duty
  * cycle accepts. A thread that runs cycles without sleeping, below the readiness threshold, makes
- * no readiness check of its own: it makes one for the listeners every {@link #CHECK_NANOS}, or
- * every {@link #CHECK_CYCLES} cycles where the clock does not move that fast (a fake one).
+ * no readiness check of its own (above it, the scheduler's checks note the listeners): it makes
+ * one for the listeners every {@link #CHECK_NANOS}, or every {@link #CHECK_CYCLES} cycles where
+ * the clock does not move that fast (a fake one).
  * Engine thread only, except {@link #deadline}.
  */
 final class EngineListeners {
@@ -50,9 +51,15 @@ final class EngineListeners {
         return listeners.isEmpty();
     }
 
-    /** Accepts what the listeners' readiness says has come; returns the connections accepted. */
-    int acceptWork(long now) {
-        if (byReadiness && (now - checkedAt >= CHECK_NANOS || ++cyclesSinceCheck >= CHECK_CYCLES)) {
+    /**
+     * Accepts what the listeners' readiness says has come; returns the connections accepted.
+     * {@code checked}: the last cycle's scheduler made readiness checks, which note the listeners too.
+     */
+    int acceptWork(long now, boolean checked) {
+        if (checked) {
+            checkedAt = now;
+            cyclesSinceCheck = 0;
+        } else if (byReadiness && (now - checkedAt >= CHECK_NANOS || ++cyclesSinceCheck >= CHECK_CYCLES)) {
             checkedAt = now;
             cyclesSinceCheck = 0;
             try {

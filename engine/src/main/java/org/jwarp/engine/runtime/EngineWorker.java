@@ -125,7 +125,7 @@ public final class EngineWorker implements Agent {
         int work = commands.run();
         long now = device.clock().nanoTime();
         if (!listeners.isEmpty()) {
-            work += listeners.acceptWork(now);
+            work += listeners.acceptWork(now, selective);
         }
         int setupWork = work;
         long s = io.sleeps();
@@ -151,7 +151,7 @@ public final class EngineWorker implements Agent {
             }
         }
         flushIo();
-        boolean selective = scheduler.chooseReads(now, woke, connections.view());
+        selective = scheduler.chooseReads(now, woke, connections.view());
         int kept = 0;
         for (int i = 0; i < active.size(); i++) {          // by index: an end in an event handler may unpark one
             Connection c = active.get(i);
@@ -283,6 +283,8 @@ public final class EngineWorker implements Agent {
     }
 
     private long sleepsSeen;
+    /** Whether the last cycle's reads followed readiness checks (which see the listeners too). */
+    private boolean selective;
 
     /**
      * Nanoseconds until the earliest timer of this thread (for the idle strategy): its channels'
