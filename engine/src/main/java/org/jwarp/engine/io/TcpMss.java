@@ -1,6 +1,5 @@
 package org.jwarp.engine.io;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -41,10 +40,12 @@ public final class TcpMss {
         if (Getsockopt.HANDLE.isEmpty()) {
             return 0;
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
-            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, Integer.BYTES);
-            int rc = (int) Getsockopt.HANDLE.get().invokeExact(fd, Setsockopt.IPPROTO_TCP, TCP_MAXSEG, value, length);
+        try {
+            CallScratch scratch = CallScratch.get();
+            MemorySegment value = scratch.value;
+            scratch.length.set(ValueLayout.JAVA_INT, 0, Integer.BYTES);
+            int rc = (int) Getsockopt.HANDLE.get().invokeExact(fd, Setsockopt.IPPROTO_TCP, TCP_MAXSEG, value,
+                    scratch.length);
             return rc == 0 ? value.get(ValueLayout.JAVA_INT, 0) : 0;
         } catch (Throwable e) {
             return 0;
