@@ -59,8 +59,7 @@ public class EpollIoDriver implements IoDriver {
     private final Map<Integer, Slot> byFd = new HashMap<>();
     private volatile long sleeps;
     private volatile boolean closed;
-    /** A listener was found ready ({@link #takeAcceptReady}); set by the sleeping or the polling thread. */
-    private volatile boolean acceptReady;
+    private final AcceptReadiness acceptReady = new AcceptReadiness();
 
     /** @throws UncheckedIOException epoll or the eventfd cannot be made */
     public EpollIoDriver() {
@@ -149,7 +148,7 @@ public class EpollIoDriver implements IoDriver {
             }
             int ready = readyOps(Epoll.eventsOf(pollEvents, i)) & s.interest;
             if ((ready & OP_ACCEPT) != 0) {
-                acceptReady = true;
+                acceptReady.note();
             }
             if (ready != 0) {
                 handed++;
@@ -184,11 +183,7 @@ public class EpollIoDriver implements IoDriver {
 
     @Override
     public boolean takeAcceptReady() {
-        if (!acceptReady) {
-            return false;
-        }
-        acceptReady = false;
-        return true;
+        return acceptReady.take();
     }
 
     @Override
@@ -221,7 +216,7 @@ public class EpollIoDriver implements IoDriver {
                 if (token == WAKE_TOKEN) {
                     wakeFd.drain();
                 } else if (token != SLEEP_TOKEN && (token & ACCEPT_BIT) != 0) {
-                    acceptReady = true;
+                    acceptReady.note();
                 }
             }
         } catch (IOException | IllegalStateException e) {

@@ -26,20 +26,20 @@ public final class NioIoDriver implements IoDriver {
     private final Selector selector;
     private final LongSupplier deregistrations;
     private final Consumer<SelectionKey> ignore = key -> { };
+    private final AcceptReadiness acceptReady = new AcceptReadiness();
     /** A sleep hands nothing on, but notes a listener it found ready ({@link #takeAcceptReady}). */
     private final Consumer<SelectionKey> noteAccept = key -> {
         if (key.isValid() && (key.readyOps() & key.interestOps() & OP_ACCEPT) != 0) {
-            acceptReady = true;
+            acceptReady.note();
         }
     };
-    private volatile boolean acceptReady;
     private ReadyHandler handler;
     private int handed;
     private final Consumer<SelectionKey> onKey = key -> {
         if (key.isValid()) {
             int ready = key.readyOps() & key.interestOps();
             if ((ready & OP_ACCEPT) != 0) {
-                acceptReady = true;
+                acceptReady.note();
             }
             if (ready != 0) {
                 handed++;
@@ -96,11 +96,7 @@ public final class NioIoDriver implements IoDriver {
 
     @Override
     public boolean takeAcceptReady() {
-        if (!acceptReady) {
-            return false;
-        }
-        acceptReady = false;
-        return true;
+        return acceptReady.take();
     }
 
     @Override

@@ -242,6 +242,37 @@ abstract class IoDriverContract {
         assertEquals(-1, io.read(v));
     }
 
+    /** The duty cycle learns of a connection to accept from a sleep it ended, or a poll, without a call of its own. */
+    @Test
+    void aSleepOrAPollThatFindsAListenerReadySaysSoOnce() throws IOException {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            server.configureBlocking(false);
+            SocketChannel[] p = pair();
+            driver().register(p[0], IoDriver.OP_READ, "reader");
+            driver().register(server, IoDriver.OP_ACCEPT, "listener");
+            send(p[1], 1);
+            driver().sleep(TimeUnit.MILLISECONDS.toNanos(200));
+            driver().pollNow((a, ops) -> { });
+            assertFalse(driver().takeAcceptReady(), "a readable connection is no listener");
+            SocketChannel c = SocketChannel.open(server.getLocalAddress());
+            channels.add(c);
+            boolean seen = false;
+            for (long end = System.nanoTime() + PATIENCE_NANOS; !seen && System.nanoTime() - end < 0; ) {
+                driver().sleep(TimeUnit.MILLISECONDS.toNanos(50));
+                seen = driver().takeAcceptReady();
+            }
+            assertTrue(seen, "the sleep that the client's connect ended says a listener is ready");
+            assertFalse(driver().takeAcceptReady(), "once");
+            driver().pollNow((a, ops) -> { });
+            assertTrue(driver().takeAcceptReady(), "a poll finds it again: nobody accepted");
+            SocketChannel accepted = server.accept();
+            channels.add(accepted);
+            driver().pollNow((a, ops) -> { });
+            assertFalse(driver().takeAcceptReady(), "accepted: nothing more");
+        }
+    }
+
     @Test
     void aCompletedConnectAndAPendingAcceptAreReported() throws IOException {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
