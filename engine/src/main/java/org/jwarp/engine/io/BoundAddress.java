@@ -1,5 +1,6 @@
 package org.jwarp.engine.io;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -42,11 +43,10 @@ public final class BoundAddress {
         if (!available()) {
             return null;
         }
-        try {
-            CallScratch scratch = CallScratch.get();
-            MemorySegment sa = scratch.value;
-            scratch.length.set(ValueLayout.JAVA_INT, 0, SOCKADDR_SIZE);
-            int rc = (int) Getsockname.HANDLE.get().invokeExact(SocketDescriptor.of(channel), sa, scratch.length);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sa = arena.allocate(SOCKADDR_SIZE, 8);
+            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SOCKADDR_SIZE);
+            int rc = (int) Getsockname.HANDLE.get().invokeExact(SocketDescriptor.of(channel), sa, length);
             if (rc != 0) {
                 return null;
             }

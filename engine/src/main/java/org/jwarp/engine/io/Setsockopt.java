@@ -1,5 +1,6 @@
 package org.jwarp.engine.io;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -46,11 +47,9 @@ final class Setsockopt {
      */
     static int set(int fd, int level, int option, int value) {
         MethodHandle h = Handle.SETSOCKOPT.orElseThrow(() -> new IllegalStateException("libc has no setsockopt()"));
-        try {
-            CallScratch scratch = CallScratch.get();
-            MemorySegment v = scratch.value;
-            v.set(ValueLayout.JAVA_INT, 0, value);
-            MemorySegment capture = scratch.capture;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment v = arena.allocateFrom(ValueLayout.JAVA_INT, value);
+            MemorySegment capture = Downcalls.captureBuffer(arena);
             int rc = (int) h.invokeExact(capture, fd, level, option, v, Integer.BYTES);
             return rc == 0 ? 0 : Downcalls.errno(capture);
         } catch (RuntimeException | Error e) {

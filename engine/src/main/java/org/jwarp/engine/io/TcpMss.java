@@ -1,5 +1,6 @@
 package org.jwarp.engine.io;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -40,12 +41,10 @@ public final class TcpMss {
         if (Getsockopt.HANDLE.isEmpty()) {
             return 0;
         }
-        try {
-            CallScratch scratch = CallScratch.get();
-            MemorySegment value = scratch.value;
-            scratch.length.set(ValueLayout.JAVA_INT, 0, Integer.BYTES);
-            int rc = (int) Getsockopt.HANDLE.get().invokeExact(fd, Setsockopt.IPPROTO_TCP, TCP_MAXSEG, value,
-                    scratch.length);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, Integer.BYTES);
+            int rc = (int) Getsockopt.HANDLE.get().invokeExact(fd, Setsockopt.IPPROTO_TCP, TCP_MAXSEG, value, length);
             return rc == 0 ? value.get(ValueLayout.JAVA_INT, 0) : 0;
         } catch (Throwable e) {
             return 0;

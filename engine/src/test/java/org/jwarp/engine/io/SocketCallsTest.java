@@ -15,11 +15,10 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The setup path's system calls that share a thread's scratch ({@code getsockname},
- * {@code getsockopt(TCP_MAXSEG)}, {@code setsockopt}) read and write what Java's own socket
- * calls see, on several threads at once.
+ * The setup path's own socket calls ({@code getsockname}, {@code getsockopt(TCP_MAXSEG)},
+ * {@code setsockopt}) read and write what Java's socket calls see, on several threads at once.
  */
-class CallScratchTest {
+class SocketCallsTest {
 
     @Test
     void socketCallsOnManyThreadsSeeWhatJavaSees() throws Exception {
