@@ -326,7 +326,7 @@ public final class JwarpListener implements Listener {
             registration = null;
             closeChannel();
             try {
-                worker.driver().pollNow(IGNORE);
+                worker.driver().pollNow(IoDriver.ReadyHandler.IGNORE);
             } catch (IOException | RuntimeException e) {
                 device.report(new IOException("closing listener " + local + " failed", e));
             }
@@ -341,8 +341,6 @@ public final class JwarpListener implements Listener {
             device.report(new IOException("closing listener " + local + " failed", e));
         }
     }
-
-    private static final IoDriver.ReadyHandler IGNORE = (attachment, ops) -> { };
 
     @Override
     public String toString() {

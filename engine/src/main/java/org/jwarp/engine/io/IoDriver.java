@@ -39,6 +39,9 @@ public interface IoDriver extends Doorbell.Sleeper, AutoCloseable {
     interface ReadyHandler {
         /** {@code readyOps}: the ready bits of the registration's interest, never 0. */
         void ready(Object attachment, int readyOps);
+
+        /** Hands nothing on: a poll made for what the driver notes ({@link IoDriver#takeAcceptReady}). */
+        ReadyHandler IGNORE = (attachment, readyOps) -> { };
     }
 
     /** The layer's name as configured ("nio", "syscalls", "uring", "uring-sqpoll", "uring-direct"). */

@@ -23,8 +23,6 @@ final class EngineListeners {
     /** Cycles after which it looks whatever the clock says. */
     static final int CHECK_CYCLES = 256;
 
-    private static final IoDriver.ReadyHandler IGNORE = (attachment, ops) -> { };
-
     private final IoDriver io;
     /** The rings accept direct sockets themselves: no readiness to look for. */
     private final boolean byReadiness;
@@ -63,7 +61,7 @@ final class EngineListeners {
             checkedAt = now;
             cyclesSinceCheck = 0;
             try {
-                io.pollNow(IGNORE);                         // level-triggered: the cycle's own check still sees all
+                io.pollNow(IoDriver.ReadyHandler.IGNORE);   // level-triggered: the cycle's own check still sees all
             } catch (IOException e) {
                 throw new UncheckedIOException("the engine's readiness check failed", e);
             }

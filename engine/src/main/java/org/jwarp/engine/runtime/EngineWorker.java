@@ -384,12 +384,11 @@ public final class EngineWorker implements Agent {
         }
     }
 
-    /** A listener accepts in this duty cycle, and closes with the device (engine thread). */
+    /** A listener accepts in this duty cycle until it closes, or the device does (engine thread). */
     public void addListener(JwarpListener l) {
         listeners.add(l);
     }
 
-    /** A closed listener leaves (engine thread). */
     public void removeListener(JwarpListener l) {
         listeners.remove(l);
     }
