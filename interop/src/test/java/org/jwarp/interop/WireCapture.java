@@ -115,11 +115,17 @@ final class WireCapture implements AutoCloseable {
         }
     }
 
-    /** Runs tshark with {@code args} and returns its standard output. */
+    /**
+     * Runs tshark with {@code args} and returns its standard output. TCP's heuristic dissectors go
+     * first: {@code iwarp_mpa} is heuristic only, and an ephemeral port that another protocol owns
+     * (EtherCAT's 34980, say) would otherwise hand the whole stream to that protocol's dissector.
+     */
     static String tshark(Duration limit, String... args) {
-        String[] cmd = new String[args.length + 1];
+        String[] cmd = new String[args.length + 3];
         cmd[0] = "tshark";
-        System.arraycopy(args, 0, cmd, 1, args.length);
+        cmd[1] = "-o";
+        cmd[2] = "tcp.try_heuristic_first:TRUE";
+        System.arraycopy(args, 0, cmd, 3, args.length);
         try {
             Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             byte[] out = p.getInputStream().readAllBytes();
