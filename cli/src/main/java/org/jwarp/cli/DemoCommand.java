@@ -33,7 +33,7 @@ import picocli.CommandLine;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare jwarp with TCP sockets on loopback: WRITE, READ and SEND latency and bandwidth at a "
-                + "few sizes, one table with a jwarp/sockets ratio (about a minute).",
+                + "few sizes, one table with a jwarp/sockets ratio (about a minute and a half).",
                 "Each side runs one busy-polling thread: jwarp with the device options below (by default, below 4 "
                         + "CPUs, that thread runs the engine), sockets busy-polled (sockets-busypoll); client on one "
                         + "CPU, server on another. Every run verifies its data. The full tests are the subcommands "

@@ -36,13 +36,16 @@ public final class PerfDriver {
      * Warm-up passes, each followed by the control exchange that precedes a measurement (code the
      * compiler specialised to the data path alone is recompiled for the mix in a later pass): at
      * least {@code WARMUP_MIN_PASSES}, then more until two passes in a row in which neither
-     * process's JIT compiled for more than {@code WARMUP_QUIET_SHARE} of a pass, up to
-     * {@code WARMUP_MAX_PASSES}. Two, because a compilation is counted when it ends, and one C2
-     * compilation of the data path can outlast a pass; both processes, because the server's
-     * compiler threads take the same CPUs as the client's threads.
+     * process's JIT compiler threads ran for more than {@code WARMUP_QUIET_SHARE} of a pass, up to
+     * {@code WARMUP_MAX_PASSES}. Both processes, because the server's compiler threads take the
+     * same CPUs as the client's threads. The bound is generous: with busy threads on every CPU the
+     * compilers get a share of one, and the data path's C2 compilations and recompilations (each
+     * inlining much of the engine) keep them busy for several seconds. The system property
+     * {@code jwarp.perf.warmupMaxPasses} lowers it where only the runs' behaviour matters (tests).
      */
     public static final int WARMUP_MIN_PASSES = 2;
-    public static final int WARMUP_MAX_PASSES = 8;
+    public static final String WARMUP_PROPERTY = "jwarp.perf.warmupMaxPasses";
+    public static final int WARMUP_MAX_PASSES = Math.max(WARMUP_MIN_PASSES, Integer.getInteger(WARMUP_PROPERTY, 24));
     public static final double WARMUP_QUIET_SHARE = 0.02;
 
     /** Longest wait for a control message the peer should send promptly. */

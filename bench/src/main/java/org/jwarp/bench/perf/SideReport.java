@@ -23,8 +23,9 @@ import org.jwarp.engine.affinity.ThreadAffinity;
  * @param verified       {@link #VERIFIED}, {@link #NOT_CHECKED} or {@link #FAILED}
  * @param detail         what was checked, or what was wrong (one line)
  * @param appCpu         the CPU the application thread ran on at the end (-1: unknown)
- * @param compileMillis  this process's JIT compilation time so far, when the report was made (-1:
- *                       unknown): the client's warm-up goes on while either side still compiles
+ * @param compileMillis  this process's JIT compiler threads' CPU time so far when the report was
+ *                       made ({@link #compiledMillis()}; -1: unknown): the client's warm-up goes on
+ *                       while either side still compiles
  */
 public record SideReport(boolean client, int size, long messages, long bytes, long elapsedNanos,
                          double peakBytesPerSecond, Latency latency, long appCpuNanos, long engineCpuNanos,
@@ -52,8 +53,18 @@ public record SideReport(boolean client, int size, long messages, long bytes, lo
                 ThreadAffinity.currentCpu(), compiledMillis());
     }
 
-    /** This process's total JIT compilation time, or -1 where the JVM does not count it. */
+    /**
+     * The CPU time this process's JIT compiler threads have used so far, in milliseconds: what a
+     * warm-up waits to stop growing. Their CPU time counts a compilation while it runs (the JVM's
+     * compilation time counts it when it ends, and one C2 compilation of the data path can take
+     * most of a second), so a pass during which a long compilation ran does not look quiet.
+     * Without /proc, the JVM's total compilation time; -1 where neither is known.
+     */
     public static long compiledMillis() {
+        long nanos = ThreadCpu.nanos(name -> name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"));
+        if (nanos >= 0) {
+            return nanos / 1_000_000;
+        }
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.jwarp.bench.perf.PerfDriver;
 
 /**
  * A side of a run in a JVM of its own, started as a user would start it: this JVM's launcher and
@@ -62,8 +63,13 @@ public final class JvmProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(ProcessHandle.current().info().command().orElse(
                 System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
-        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), mainClass));
+        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED"));
+        // a child's perf runs keep this process's warm-up bound (PerfDriver.WARMUP_MAX_PASSES)
+        String warmUp = System.getProperty(PerfDriver.WARMUP_PROPERTY);
+        if (warmUp != null) {
+            cmd.add("-D" + PerfDriver.WARMUP_PROPERTY + "=" + warmUp);
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         cmd.addAll(args);
         return new JvmProcess(new ProcessBuilder(cmd).redirectErrorStream(true).start(), what, onLine);
     }

@@ -1,16 +1,14 @@
 package org.jwarp.bench.scale;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jwarp.bench.perf.ThreadCpu;
 
 /**
  * CPU time of this process's engine threads (every thread whose name starts with
- * {@code jwarp-engine}: dedicated engine threads and hybrid mode's standby thread), read from the
- * kernel's per-thread scheduler statistics ({@code /proc/self/task/TID/schedstat}: nanoseconds on
- * a CPU, user and system together), and of the whole process ({@code /proc/self/stat}, clock ticks).
- * A thread that ended during a window drops out of it.
+ * {@code jwarp-engine}: dedicated engine threads and hybrid mode's standby thread; {@link ThreadCpu}),
+ * and of the whole process ({@code /proc/self/stat}, clock ticks).
  */
 public final class EngineCpu {
 
@@ -36,19 +34,9 @@ public final class EngineCpu {
 
     /** {@return the CPU time so far} */
     public static Reading read() {
-        long engine = 0;
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-            for (Path t : tasks) {
-                try {
-                    if (Files.readString(t.resolve("comm")).startsWith(PREFIX)) {
-                        engine += Long.parseLong(Files.readString(t.resolve("schedstat")).trim().split("\\s+")[0]);
-                    }
-                } catch (IOException | RuntimeException ended) {
-                    // the thread ended between the listing and the read
-                }
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read /proc/self/task: " + e.getMessage());
+        long engine = ThreadCpu.nanos(name -> name.startsWith(PREFIX));
+        if (engine < 0) {
+            throw new IllegalStateException("cannot read /proc/self/task: this needs Linux's /proc");
         }
         return new Reading(engine, processNanos(), System.nanoTime());
     }

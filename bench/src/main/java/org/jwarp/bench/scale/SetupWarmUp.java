@@ -14,7 +14,7 @@ import org.jwarp.bench.perf.SideReport;
  */
 public final class SetupWarmUp {
 
-    /** The most JIT compilation time a steady round has in either process, as a share of its wall time. */
+    /** The most CPU time either process's JIT compiler threads use in a steady round, as a share of its wall time. */
     static final double STEADY_SHARE = 0.10;
     /** Steady rounds in a row that end the warm-up. */
     static final int STEADY_ROUNDS = 2;

@@ -22,8 +22,9 @@ import org.jwarp.verbs.WrOpcode;
 /**
  * The control connection over jwarp itself: a QP of its own carrying SEND/RECV messages of up to
  * {@link ControlMessage#MAX_LENGTH} bytes. A waiting side sleeps on the control CQ's completion
- * channel (in invoker mode the wait runs the engine's duty cycle), so a passive server costs no
- * application CPU while its engine places the client's WRITEs.
+ * channel (in invoker and hybrid modes the wait runs the engine's duty cycle: the waiting thread
+ * is the engine until its message comes), so a passive server does no application work while
+ * its engine places the client's WRITEs or answers its READs.
  *
  * <p>Sending does not wait for the SEND's completion: the peer may act on a message (and close
  * the connection, after BYE) before the completion is reported here, which would then be a flush.
@@ -122,7 +123,7 @@ final class JwarpControl implements Control {
 
     /**
      * Reaps at least one completion, or sleeps on the channel for up to 100 ms (armed, then
-     * re-polled). In invoker mode this thread is also the engine (of a passive server, the only one
+     * re-polled). In invoker and hybrid modes this thread is also the engine (of a passive server, the one
      * placing the client's WRITEs or answering its READs): the channel's wait runs the engine's
      * duty cycle under the device's idle strategy meanwhile.
      */
