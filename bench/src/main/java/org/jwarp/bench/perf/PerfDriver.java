@@ -44,6 +44,7 @@ public final class PerfDriver {
      * {@code jwarp.perf.warmupMaxPasses} lowers it where only the runs' behaviour matters (tests).
      */
     public static final int WARMUP_MIN_PASSES = 2;
+    /** The system property that bounds the warm-up passes ({@code WARMUP_MAX_PASSES}). */
     public static final String WARMUP_PROPERTY = "jwarp.perf.warmupMaxPasses";
     public static final int WARMUP_MAX_PASSES = Math.max(WARMUP_MIN_PASSES, Integer.getInteger(WARMUP_PROPERTY, 24));
     public static final double WARMUP_QUIET_SHARE = 0.02;

@@ -61,7 +61,7 @@ public record SideReport(boolean client, int size, long messages, long bytes, lo
      * Without /proc, the JVM's total compilation time; -1 where neither is known.
      */
     public static long compiledMillis() {
-        long nanos = ThreadCpu.nanos(name -> name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"));
+        long nanos = ThreadCpu.nanos(ThreadCpu.JIT_COMPILERS);
         if (nanos >= 0) {
             return nanos / 1_000_000;
         }

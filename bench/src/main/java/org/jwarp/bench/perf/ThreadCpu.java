@@ -15,6 +15,10 @@ import java.util.function.Predicate;
  */
 public final class ThreadCpu {
 
+    /** The JVM's JIT compiler threads, as the kernel names them ("C2 CompilerThread0" cut to 15 characters). */
+    public static final Predicate<String> JIT_COMPILERS =
+            name -> name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+
     private ThreadCpu() {
     }
 
